@@ -1,0 +1,162 @@
+# contend - precomputed scheduling policies for GPU clusters with network
+# contention.  GNU make.  `make help` lists the targets.
+#
+# Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+VERSION    := 0.1.0
+SOVERSION  := 0
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla -Wformat=2 -Wmissing-prototypes
+ifdef CI
+WARNINGS += -Werror
+endif
+MOREFLAGS ?=
+BUILD    ?= build
+
+PKGS     := igraph gsl libcjson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lglpk -lm
+CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
+CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
+
+INCDIRS  := -Igraph -Imodels -Isolver -Isampler
+ALL_CFLAGS = -std=c11 -fPIC $(WARNINGS) $(CFLAGS) $(INCDIRS) $(PKG_CFLAGS) $(MOREFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(MOREFLAGS)
+
+LIB_SRC  := $(wildcard graph/*.c models/*.c solver/*.c)
+LIB_HDR  := $(wildcard graph/ct_*.h models/ct_*.h solver/ct_*.h)
+SMP_SRC  := $(wildcard sampler/*.c)
+SMP_HDR  := $(wildcard sampler/ct_*.h)
+CLI_SRC  := $(wildcard cli/*.c)
+TEST_SRC := $(wildcard tests/unit/*.c)
+BENCH_SRC := $(wildcard tests/bench/*.c)
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+SMP_OBJ  := $(SMP_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+
+LIBA     := $(BUILD)/libcontend.a
+LIBSO    := $(BUILD)/libcontend.so.$(SOVERSION)
+SMPA     := $(BUILD)/libcontend-sampler.a
+SMPSO    := $(BUILD)/libcontend-sampler.so.$(SOVERSION)
+CLI      := $(BUILD)/contend
+
+.PHONY: all test check bench install uninstall asan ubsan valgrind clean help data deps demo
+
+ifneq ($(filter-out deps help clean,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes),yes)
+$(error missing build dependencies (igraph, gsl, libcjson via pkg-config): run 'sh .ci/install-deps' as root)
+endif
+endif
+
+all: $(CLI) $(LIBSO) $(SMPSO) $(BUILD)/contend.pc $(BUILD)/contend-sampler.pc ## build the library, the sampler library and the contend command
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(wildcard $(BUILD)/*/*.d)
+
+$(LIBA): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBSO): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libcontend.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(SMPA): $(SMP_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(SMPSO): $(SMP_OBJ)
+	$(CC) -shared -Wl,-soname,libcontend-sampler.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $^ $(CJSON_LIBS) -lm
+
+$(CLI): $(CLI_OBJ) $(LIBA) $(SMPA)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(SMPA) $(PKG_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h $(LIBA) $(SMPA)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/bench/%: tests/bench/%.c $(LIBA) $(SMPA)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/contend.pc: Makefile
+	@mkdir -p $(BUILD)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	  'Name: contend' 'Description: precomputed scheduling policies for GPU clusters with network contention' \
+	  'Version: $(VERSION)' 'Requires.private: igraph gsl libcjson' \
+	  'Libs: -L$${libdir} -lcontend' 'Libs.private: -lglpk -lm' 'Cflags: -I$${includedir}/contend' > $@
+
+$(BUILD)/contend-sampler.pc: Makefile
+	@mkdir -p $(BUILD)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	  'Name: contend-sampler' 'Description: online placement sampler for contend lookup files (no solver libraries)' \
+	  'Version: $(VERSION)' 'Requires.private: libcjson' \
+	  'Libs: -L$${libdir} -lcontend-sampler' 'Libs.private: -lm' 'Cflags: -I$${includedir}/contend' > $@
+
+test: $(CLI) $(TEST_BIN) ## build and run every test; ends with "N passed, N failed"
+	@CONTEND=$(CLI) BUILD=$(BUILD) WRAP="$(WRAP)" sh tests/run.sh $(TEST_BIN)
+
+check: test
+
+bench: $(CLI) $(BENCH_BIN) ## run the benchmarks (ratios against baselines, in one run)
+	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+data: $(CLI) ## regenerate the bundled model DAGs in data/dags from the zoo generator
+	@for m in alexnet vgg16 resnet18 densenet121 gpt2; do \
+	  $(CLI) dag zoo $$m -o data/dags/$$m.json || exit 1; done
+
+install: all ## install the command, libraries, headers and pkg-config files (PREFIX, DESTDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/contend $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/contend
+	install -m 644 $(LIBA) $(SMPA) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIBSO) $(SMPSO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libcontend.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcontend.so
+	ln -sf libcontend-sampler.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcontend-sampler.so
+	install -m 644 $(LIB_HDR) $(SMP_HDR) $(DESTDIR)$(INCLUDEDIR)/contend/
+	install -m 644 $(BUILD)/contend.pc $(BUILD)/contend-sampler.pc $(DESTDIR)$(PKGCONFIGDIR)/
+
+uninstall: ## remove what install put in place
+	rm -f $(DESTDIR)$(BINDIR)/contend
+	rm -f $(DESTDIR)$(LIBDIR)/libcontend.a $(DESTDIR)$(LIBDIR)/libcontend.so $(DESTDIR)$(LIBDIR)/libcontend.so.$(SOVERSION)
+	rm -f $(DESTDIR)$(LIBDIR)/libcontend-sampler.a $(DESTDIR)$(LIBDIR)/libcontend-sampler.so $(DESTDIR)$(LIBDIR)/libcontend-sampler.so.$(SOVERSION)
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/contend
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/contend.pc $(DESTDIR)$(PKGCONFIGDIR)/contend-sampler.pc
+
+asan: ## build and run the tests with AddressSanitizer + UndefinedBehaviorSanitizer
+	$(MAKE) BUILD=build/asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
+	  MOREFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" test
+
+ubsan: ## build and run the tests with UndefinedBehaviorSanitizer only
+	$(MAKE) BUILD=build/ubsan CFLAGS="-O1 -g" MOREFLAGS="-fsanitize=undefined -fno-sanitize-recover=undefined" test
+
+valgrind: ## run the tests under valgrind memcheck (leaks are errors)
+	$(MAKE) BUILD=build/valgrind CFLAGS="-O1 -g" \
+	  WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" test
+
+deps: ## install the Debian packages this project needs (as root; prints the command otherwise)
+	@sh .ci/install-deps
+
+demo: $(CLI) ## the main job on bundled data: contract and split the bundled model DAGs
+	@for m in alexnet vgg16 resnet18 densenet121 gpt2; do \
+	  $(CLI) dag contract data/dags/$$m.json -o $(BUILD)/$$m.contracted.json || exit 1; \
+	  $(CLI) dag split data/dags/$$m.json | head -1; done
+
+clean: ## remove build outputs
+	rm -rf build
+
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-10s %s\n", $$1, $$2}'

@@ -1,0 +1,129 @@
+/*
+ * cli.c - shared CLI helpers (see cli.h).
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_fail(const ct_error_t *err)
+{
+    fprintf(stderr, "contend: %s\n", err->msg[0] ? err->msg : ct_status_name(err->code));
+    switch (err->code) {
+    case CT_OK:
+        return 0;
+    case CT_EINPUT:
+    case CT_ELIMIT:
+    case CT_EUNSTABLE:
+    case CT_EIO:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("contend: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'contend %s --help')\n", cmd);
+    return 2;
+}
+
+int cli_parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_u64(const char *s, unsigned long long *out)
+{
+    char *end;
+    if (*s == '-' || *s == '\0')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_size(const char *s, size_t *out)
+{
+    unsigned long long v;
+    if (cli_parse_u64(s, &v) != 0 || v > (unsigned long long)(size_t)-1)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+int cli_parse_range(const char *s, double **vals, size_t *n)
+{
+    double a, b, step;
+    char buf[128];
+    *vals = NULL;
+    *n = 0;
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    char *p1 = strchr(buf, ':'), *p2 = p1 ? strchr(p1 + 1, ':') : NULL;
+    if (!p1 || !p2)
+        return -1;
+    *p1 = *p2 = '\0';
+    if (cli_parse_double(buf, &a) || cli_parse_double(p1 + 1, &b) || cli_parse_double(p2 + 1, &step))
+        return -1;
+    if (step <= 0 || b < a || (b - a) / step > 1e6)
+        return -1;
+    size_t cnt = (size_t)floor((b - a) / step + 1e-9) + 1;
+    double *v = malloc(cnt * sizeof(double));
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < cnt; i++)
+        v[i] = a + (double)i * step;
+    *vals = v;
+    *n = cnt;
+    return 0;
+}
+
+void cli_progress_start(cli_progress_t *p, const char *what, size_t total)
+{
+    p->what = what;
+    p->total = total;
+    p->enabled = isatty(STDERR_FILENO) && total > 0;
+    cli_progress_update(p, 0);
+}
+
+void cli_progress_update(cli_progress_t *p, size_t done)
+{
+    if (!p->enabled)
+        return;
+    int width = 30, fill = (int)((double)width * (double)done / (double)p->total);
+    fprintf(stderr, "\r%s [", p->what);
+    for (int i = 0; i < width; i++)
+        fputc(i < fill ? '#' : '.', stderr);
+    fprintf(stderr, "] %zu/%zu", done, p->total);
+    fflush(stderr);
+}
+
+void cli_progress_end(cli_progress_t *p)
+{
+    if (p->enabled)
+        fputc('\n', stderr);
+}

@@ -1,0 +1,49 @@
+/*
+ * cli.h - what the contend subcommands share: error reporting with exit
+ * codes, number parsing for options, and a progress bar on stderr.
+ *
+ * Exit codes: 0 success; 2 bad input or usage (malformed files, invalid
+ * values, unstable load, limits, missing files); 1 anything else.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#ifndef CT_CLI_H
+#define CT_CLI_H
+
+#include "ct_base.h"
+#include <stddef.h>
+
+/** Prints "contend: MESSAGE" and returns the exit code for err->code. */
+int cli_fail(const ct_error_t *err);
+/** Prints "contend: " + formatted usage error + a --help hint; returns 2. */
+int cli_usage(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/** Strict number parsers for option values: 0 on success. */
+int cli_parse_double(const char *s, double *out);
+int cli_parse_size(const char *s, size_t *out);
+int cli_parse_u64(const char *s, unsigned long long *out);
+
+/** Parses "A:B:STEP" into a list of values (caller frees *vals). */
+int cli_parse_range(const char *s, double **vals, size_t *n);
+
+/** A progress bar on stderr, drawn only when stderr is a terminal. */
+typedef struct {
+    const char *what;
+    size_t total;
+    int enabled;
+} cli_progress_t;
+
+void cli_progress_start(cli_progress_t *p, const char *what, size_t total);
+void cli_progress_update(cli_progress_t *p, size_t done);
+void cli_progress_end(cli_progress_t *p);
+
+/* Subcommands. */
+int cmd_dag(int argc, char **argv);
+int cmd_nona(int argc, char **argv);
+int cmd_sample(int argc, char **argv);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * contend.c - the `contend` command: dispatches to subcommands.
+ *
+ * The CLI is thin: each subcommand parses its options, calls libcontend and
+ * maps errors to exit codes (see cli.h). All computation lives in the
+ * libraries.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef CT_VERSION
+#define CT_VERSION "0.1.0"
+#endif
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} subcommand_t;
+
+static const subcommand_t commands[] = {
+    { "dag", cmd_dag, "task DAGs: import, contract, split, enumerate placements, generate model DAGs" },
+    //NONA { "nona", cmd_nona, "Nona: solve a scenario into a placement table; sweep arrival-rate scales" },
+    //SAMPLE { "sample", cmd_sample, "draw job placements from a lookup file (the online sampler)" },
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: contend COMMAND [ARGS]\n"
+            "\n"
+            "Precomputes scheduling policies for GPU clusters where jobs contend for the\n"
+            "network. Results are files for production schedulers.\n"
+            "\n"
+            "commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\n"
+            "options:\n"
+            "  -h, --help     this help; 'contend COMMAND --help' for a command\n"
+            "  --version      print the version\n"
+            "\n"
+            "Units everywhere: seconds, bytes, bytes/s, jobs/s. Exit status: 0 success,\n"
+            "2 bad input or usage (the message names file, field and reason), 1 other errors.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("contend %s\n", CT_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "contend: unknown command '%s' (see 'contend --help')\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,316 @@
+/*
+ * contract.c - DAG contraction (see ct_contract.h).
+ *
+ * Per round: build sorted adjacency lists, test every edge with two sorted
+ * subset checks, let igraph find the connected components of the qualifying
+ * edges, and rebuild the DAG with one task per component. Tasks of the new
+ * DAG are ordered by the first topological position of their members, so
+ * the output is deterministic and reads in execution order.
+ *
+ * Contracting a qualifying edge cannot create a cycle (a second path a -> x
+ * -> b would put x among a's other outputs, hence among b's outputs, and
+ * close a cycle b -> x -> b). Contracting several at once is checked anyway;
+ * should a round ever create a cycle, it is redone with a single edge.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "ct_adj.h"
+#include "ct_contract.h"
+
+#include <igraph.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ct_igraph_quiet(void)
+{
+    static int done;
+    if (!done) {
+        igraph_set_error_handler(igraph_error_handler_ignore);
+        igraph_set_warning_handler(igraph_warning_handler_ignore);
+        done = 1;
+    }
+}
+
+/* Is the sorted list of far ends `sub`, minus `skip`, contained in `sup`?
+ * Both lists are edge numbers sorted by end[] (see ct_adj.h). */
+static int subset_except(const size_t *sub, size_t nsub, const size_t *sup, size_t nsup, const size_t *end,
+                         size_t skip)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < nsub; i++) {
+        size_t x = end[sub[i]];
+        if (x == skip)
+            continue;
+        while (j < nsup && end[sup[j]] < x)
+            j++;
+        if (j == nsup || end[sup[j]] != x)
+            return 0;
+    }
+    return 1;
+}
+
+static int qualifies(const ct_dag_t *d, const ct_adj_t *adj, size_t e)
+{
+    size_t a = d->from[e], b = d->to[e];
+    /* in(b) \ {a}  is a subset of  in(a) */
+    if (!subset_except(adj->in_edge + adj->in_start[b], adj->in_start[b + 1] - adj->in_start[b],
+                       adj->in_edge + adj->in_start[a], adj->in_start[a + 1] - adj->in_start[a], d->from, a))
+        return 0;
+    /* out(a) \ {b}  is a subset of  out(b) */
+    return subset_except(adj->out_edge + adj->out_start[a], adj->out_start[a + 1] - adj->out_start[a],
+                         adj->out_edge + adj->out_start[b], adj->out_start[b + 1] - adj->out_start[b], d->to, b);
+}
+
+int ct_contract_edge_qualifies(const ct_dag_t *dag, size_t e)
+{
+    ct_adj_t adj;
+    if (e >= dag->n_edges || ct_adj_build(&adj, dag, NULL) != CT_OK)
+        return 0;
+    int q = qualifies(dag, &adj, e);
+    ct_adj_free(&adj);
+    return q;
+}
+
+typedef struct {
+    size_t u, v;
+    double bytes;
+} merged_edge_t;
+
+static int cmp_merged(const void *pa, const void *pb)
+{
+    const merged_edge_t *a = pa, *b = pb;
+    if (a->u != b->u)
+        return a->u < b->u ? -1 : 1;
+    return (a->v > b->v) - (a->v < b->v);
+}
+
+/* Builds `out` from `cur` by merging each component of `membership`
+ * (component numbers 0..nc-1). `order` is a topological order of cur. */
+static ct_status_t rebuild(const ct_dag_t *cur, const size_t *order, const igraph_vector_int_t *membership,
+                           size_t nc, ct_dag_t *out, ct_error_t *err)
+{
+    size_t n = cur->n_tasks;
+    ct_status_t st = CT_OK;
+    size_t *rank = malloc(nc * sizeof(size_t));     /* component -> new task number */
+    size_t *first = malloc(nc * sizeof(size_t));    /* new task -> first member (old) */
+    size_t *count = calloc(nc + 1, sizeof(size_t)); /* member counts, then offsets */
+    merged_edge_t *me = malloc((cur->n_edges ? cur->n_edges : 1) * sizeof *me);
+    ct_dag_init(out);
+    if (!rank || !first || !count || !me) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+        goto done;
+    }
+    for (size_t c = 0; c < nc; c++)
+        rank[c] = (size_t)-1;
+    size_t next = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t c = (size_t)VECTOR(*membership)[order[k]];
+        if (rank[c] == (size_t)-1) {
+            rank[c] = next;
+            first[next++] = order[k];
+        }
+    }
+    if ((st = ct_dag_set_name(out, cur->name, err)) != CT_OK)
+        goto done;
+    for (size_t t = 0; t < nc; t++)
+        if ((st = ct_dag_add_task(out, cur->ids[first[t]], 0.0, NULL, err)) != CT_OK)
+            goto done;
+    /* Times and member counts. */
+    for (size_t v = 0; v < n; v++) {
+        size_t t = rank[VECTOR(*membership)[v]];
+        out->time[t] += cur->time[v];
+        count[t + 1] += ct_dag_member_count(cur, v);
+    }
+    for (size_t t = 0; t < nc; t++)
+        count[t + 1] += count[t];
+    out->member_start = malloc((nc + 1) * sizeof(size_t));
+    out->members = calloc(count[nc] ? count[nc] : 1, sizeof(char *));
+    if (!out->member_start || !out->members) {
+        free(out->member_start);
+        free(out->members);
+        out->member_start = NULL;
+        out->members = NULL;
+        st = ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+        goto done;
+    }
+    memcpy(out->member_start, count, (nc + 1) * sizeof(size_t));
+    /* Members in topological order of their old tasks. */
+    for (size_t k = 0; k < n; k++) {
+        size_t v = order[k], t = rank[VECTOR(*membership)[v]];
+        for (size_t j = 0; j < ct_dag_member_count(cur, v); j++)
+            if (!(out->members[count[t]++] = ct_strdup(ct_dag_member(cur, v, j), err))) {
+                st = CT_ENOMEM;
+                goto done;
+            }
+    }
+    /* Edges: map, drop self-loops, sort, sum parallel ones. */
+    size_t m = 0;
+    for (size_t e = 0; e < cur->n_edges; e++) {
+        size_t u = rank[VECTOR(*membership)[cur->from[e]]], v = rank[VECTOR(*membership)[cur->to[e]]];
+        if (u != v)
+            me[m++] = (merged_edge_t){ u, v, cur->bytes[e] };
+    }
+    qsort(me, m, sizeof *me, cmp_merged);
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        double b = 0;
+        while (j < m && me[j].u == me[i].u && me[j].v == me[i].v)
+            b += me[j++].bytes;
+        if ((st = ct_dag_add_edge(out, me[i].u, me[i].v, b, err)) != CT_OK)
+            goto done;
+        i = j;
+    }
+done:
+    free(rank);
+    free(first);
+    free(count);
+    free(me);
+    if (st != CT_OK)
+        ct_dag_destroy(out);
+    return st;
+}
+
+/* One round. Sets *changed to 0 when no edge qualified (out is then a copy). */
+static ct_status_t contract_round(const ct_dag_t *cur, ct_dag_t *out, int *changed, ct_error_t *err)
+{
+    size_t n = cur->n_tasks;
+    ct_status_t st = CT_OK;
+    ct_adj_t adj;
+    igraph_vector_int_t qedges, membership;
+    igraph_t g;
+    int have_vecs = 0;
+    size_t *order = malloc(n * sizeof(size_t));
+    *changed = 0;
+    if (!order)
+        return ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+    if ((st = ct_adj_build(&adj, cur, err)) != CT_OK) {
+        free(order);
+        return st;
+    }
+    if ((st = ct_dag_topo_order(cur, order, cur->name ? cur->name : "dag", err)) != CT_OK)
+        goto done;
+    if (igraph_vector_int_init(&qedges, 0) != IGRAPH_SUCCESS) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+        goto done;
+    }
+    if (igraph_vector_int_init(&membership, 0) != IGRAPH_SUCCESS) {
+        igraph_vector_int_destroy(&qedges);
+        st = ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+        goto done;
+    }
+    have_vecs = 1;
+    size_t nq = 0, first_q = 0;
+    for (size_t e = 0; e < cur->n_edges; e++)
+        if (qualifies(cur, &adj, e)) {
+            if (nq++ == 0)
+                first_q = e;
+            if (igraph_vector_int_push_back(&qedges, (igraph_integer_t)cur->from[e]) != IGRAPH_SUCCESS ||
+                igraph_vector_int_push_back(&qedges, (igraph_integer_t)cur->to[e]) != IGRAPH_SUCCESS) {
+                st = ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+                goto done;
+            }
+        }
+    if (nq == 0) {
+        st = ct_dag_copy(out, cur, err);
+        goto done;
+    }
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (attempt == 1) { /* fallback: the first qualifying edge alone */
+            igraph_vector_int_resize(&qedges, 2);
+            VECTOR(qedges)[0] = (igraph_integer_t)cur->from[first_q];
+            VECTOR(qedges)[1] = (igraph_integer_t)cur->to[first_q];
+        }
+        igraph_integer_t nc;
+        if (igraph_create(&g, &qedges, (igraph_integer_t)n, IGRAPH_UNDIRECTED) != IGRAPH_SUCCESS) {
+            st = ct_error_set(err, CT_ENOMEM, "igraph could not build the qualifying-edge graph");
+            goto done;
+        }
+        igraph_error_t ie = igraph_connected_components(&g, &membership, NULL, &nc, IGRAPH_WEAK);
+        igraph_destroy(&g);
+        if (ie != IGRAPH_SUCCESS) {
+            st = ct_error_set(err, CT_ENOMEM, "igraph could not find components (%s)", igraph_strerror(ie));
+            goto done;
+        }
+        if ((st = rebuild(cur, order, &membership, (size_t)nc, out, err)) != CT_OK)
+            goto done;
+        size_t *o2 = malloc(out->n_tasks * sizeof(size_t));
+        if (!o2) {
+            st = ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+            goto done;
+        }
+        ct_error_t scratch;
+        ct_status_t cyc = ct_dag_topo_order(out, o2, "contracted", &scratch);
+        free(o2);
+        if (cyc == CT_OK) {
+            *changed = 1;
+            goto done;
+        }
+        ct_dag_destroy(out);
+        if (cyc != CT_EINPUT) {
+            st = ct_error_set(err, cyc, "%s", scratch.msg);
+            goto done;
+        }
+    }
+    st = ct_error_set(err, CT_EINTERNAL, "contracting a single qualifying edge created a cycle");
+done:
+    if (have_vecs) {
+        igraph_vector_int_destroy(&qedges);
+        igraph_vector_int_destroy(&membership);
+    }
+    ct_adj_free(&adj);
+    free(order);
+    return st;
+}
+
+ct_status_t ct_dag_contract(const ct_dag_t *in, ct_dag_t *out, ct_contract_info_t *info, ct_error_t *err)
+{
+    ct_igraph_quiet();
+    ct_contract_info_t loc = { in->n_tasks, in->n_edges, 0, 0, 0 };
+    ct_dag_t cur, next;
+    ct_status_t st = ct_dag_validate(in, in->name ? in->name : "dag", err);
+    ct_dag_init(out);
+    if (st != CT_OK)
+        return st;
+    if ((st = ct_dag_copy(&cur, in, err)) != CT_OK)
+        return st;
+    for (;;) {
+        int changed;
+        if ((st = contract_round(&cur, &next, &changed, err)) != CT_OK) {
+            ct_dag_destroy(&cur);
+            return st;
+        }
+        ct_dag_destroy(&cur);
+        cur = next;
+        /* cur.index was moved by value: its heap pointers now belong to cur. */
+        if (!changed)
+            break;
+        loc.rounds++;
+    }
+    if (!cur.members) { /* nothing merged: still record identity members */
+        ct_dag_t tmp;
+        igraph_vector_int_t mem;
+        size_t *order = malloc(cur.n_tasks * sizeof(size_t));
+        if (!order || igraph_vector_int_init(&mem, (igraph_integer_t)cur.n_tasks) != IGRAPH_SUCCESS) {
+            free(order);
+            ct_dag_destroy(&cur);
+            return ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+        }
+        for (size_t v = 0; v < cur.n_tasks; v++)
+            VECTOR(mem)[v] = (igraph_integer_t)v;
+        st = ct_dag_topo_order(&cur, order, "dag", err);
+        if (st == CT_OK)
+            st = rebuild(&cur, order, &mem, cur.n_tasks, &tmp, err);
+        igraph_vector_int_destroy(&mem);
+        free(order);
+        ct_dag_destroy(&cur);
+        if (st != CT_OK)
+            return st;
+        cur = tmp;
+    }
+    loc.tasks_after = cur.n_tasks;
+    loc.edges_after = cur.n_edges;
+    *out = cur;
+    if (info)
+        *info = loc;
+    return CT_OK;
+}

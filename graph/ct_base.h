@@ -1,0 +1,122 @@
+/*
+ * ct_base.h - the shared base of libcontend: status codes, the error record
+ * every fallible call fills, a string -> index map, and atomic file output.
+ *
+ * Design: every fallible library call returns a ct_status_t and, when it is
+ * not CT_OK, leaves a one-line message in the caller's ct_error_t of the form
+ * "FILE: FIELD: reason" (the CLI prints it verbatim). The library never
+ * prints, exits or aborts; it reports and lets the caller decide.
+ *
+ * Output files are written to "PATH.tmp.XXXXXX" in the same directory and
+ * renamed over PATH only when complete, so a failed run never leaves a
+ * half-written file behind.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#ifndef CT_BASE_H
+#define CT_BASE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Status codes. The CLI maps CT_EINPUT, CT_ELIMIT and CT_EUNSTABLE to exit
+ *  status 2 (the user's input is at fault), everything else to 1. */
+typedef enum {
+    CT_OK = 0,
+    CT_EINPUT,     /**< malformed or invalid input data */
+    CT_ELIMIT,     /**< a configured size limit would be exceeded */
+    CT_EUNSTABLE,  /**< the offered load cannot be carried (rho >= 1) */
+    CT_EIO,        /**< a file could not be read or written */
+    CT_ENOMEM,     /**< out of memory */
+    CT_ESOLVER,    /**< a numerical library failed or did not converge */
+    CT_EINTERNAL   /**< a broken internal invariant (a bug: please report) */
+} ct_status_t;
+
+/** The error record. msg is always NUL-terminated; empty when code == CT_OK. */
+typedef struct {
+    ct_status_t code;
+    char msg[512];
+} ct_error_t;
+
+/** Clears an error record (safe on NULL). */
+void ct_error_clear(ct_error_t *err);
+
+/**
+ * Records an error and returns its code, so callers can write
+ * `return ct_error_set(err, CT_EINPUT, "%s: tasks[%zu].time: negative", f, i);`.
+ * err may be NULL (the message is then dropped).
+ */
+ct_status_t ct_error_set(ct_error_t *err, ct_status_t code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/** Puts a formatted prefix in front of the message already in err and
+ *  returns err->code (used to add the file name to a lower-level message). */
+ct_status_t ct_error_prefix(ct_error_t *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/** Human name of a status code ("invalid input", ...). Never NULL. */
+const char *ct_status_name(ct_status_t code);
+
+/** strdup that reports CT_ENOMEM through err; returns NULL on failure. */
+char *ct_strdup(const char *s, ct_error_t *err);
+
+/* ------------------------------------------------------------------------ */
+/* String map: string -> size_t, open addressing, keys copied.              */
+
+typedef struct {
+    size_t cap;      /* power of two, or 0 before the first insert */
+    size_t count;
+    char **keys;     /* NULL = empty slot */
+    size_t *vals;
+} ct_strmap_t;
+
+void ct_strmap_init(ct_strmap_t *m);
+void ct_strmap_destroy(ct_strmap_t *m);
+/** Inserts key -> val. Returns CT_OK, or CT_EINPUT if key already exists
+ *  (the map is unchanged), or CT_ENOMEM. Amortised O(1). */
+ct_status_t ct_strmap_put(ct_strmap_t *m, const char *key, size_t val);
+/** Looks key up; returns 1 and sets *val when found, else 0. O(1). */
+int ct_strmap_get(const ct_strmap_t *m, const char *key, size_t *val);
+
+/* ------------------------------------------------------------------------ */
+/* Atomic output.                                                           */
+
+/** An output file being written: fp writes to a temporary beside path. */
+typedef struct {
+    FILE *fp;
+    char *path;
+    char *tmp_path;
+} ct_outfile_t;
+
+/** Opens a temporary file beside path. "-" means stdout (no rename). */
+ct_status_t ct_outfile_open(ct_outfile_t *out, const char *path, ct_error_t *err);
+/** Flushes, closes and renames over path. On failure the temporary is
+ *  removed and path is untouched. Always releases out. */
+ct_status_t ct_outfile_commit(ct_outfile_t *out, ct_error_t *err);
+/** Discards the temporary (use on any error path). Safe to call twice. */
+void ct_outfile_abort(ct_outfile_t *out);
+
+/** Writes a whole string to path atomically ("-" = stdout). */
+ct_status_t ct_write_text_file(const char *path, const char *text, ct_error_t *err);
+
+/** Reads a whole file into a NUL-terminated heap buffer (*len excludes the
+ *  NUL). The caller frees *text. */
+ct_status_t ct_read_text_file(const char *path, char **text, size_t *len, ct_error_t *err);
+
+/** FNV-1a 64-bit hash of a byte string, for the scenario input hashes. */
+unsigned long long ct_hash64(const void *data, size_t len, unsigned long long seed);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,50 @@
+/*
+ * ct_contract.h - DAG contraction (Nona's Technique 1; spec nona.md s.2).
+ *
+ * An edge (a, b) qualifies when every other input of b is an input of a and
+ * every other output of a is an output of b. Each round contracts every
+ * qualifying edge at once (each connected component of qualifying edges
+ * becomes one task); rounds repeat until no edge qualifies.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#ifndef CT_CONTRACT_H
+#define CT_CONTRACT_H
+
+#include "ct_dag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a contraction did. */
+typedef struct {
+    size_t tasks_before, edges_before;
+    size_t tasks_after, edges_after;
+    size_t rounds;          /**< rounds that contracted at least one edge */
+} ct_contract_info_t;
+
+/**
+ * Contracts in into out (initialised by this call; the caller destroys it).
+ * A merged task's time is the sum of its members' times, its id is the id of
+ * its first member in topological order, and its "members" list every
+ * original task it stands for (in topological order). Parallel edges that
+ * result are merged by summing bytes; self-loops vanish.
+ * \param info  out, may be NULL.
+ * \return CT_OK, CT_ENOMEM, or CT_EINPUT if in is not a valid DAG.
+ * Time: O(R * E * d) for R rounds and maximum degree d; igraph finds the
+ * components. Memory O(V + E).
+ */
+ct_status_t ct_dag_contract(const ct_dag_t *in, ct_dag_t *out, ct_contract_info_t *info, ct_error_t *err);
+
+/** One round's test, exposed for tests: 1 if edge e of dag qualifies. */
+int ct_contract_edge_qualifies(const ct_dag_t *dag, size_t e);
+
+/** Makes igraph report errors as return codes (its default aborts). Called
+ *  by every libcontend entry that uses igraph; idempotent. */
+void ct_igraph_quiet(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

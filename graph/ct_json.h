@@ -1,0 +1,50 @@
+/*
+ * ct_json.h - the one place libcontend touches cJSON's parser and printer.
+ *
+ * Parsing reports a syntax error with its line and column; the getters check
+ * the type of every field before reading it and name "FILE: ITEM.FIELD" in
+ * their messages; rendering returns a malloc'd string (what cJSON printed is
+ * released with cJSON_free here, never by callers).
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#ifndef CT_JSON_H
+#define CT_JSON_H
+
+#include "ct_base.h"
+#include <cjson/cJSON.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Parses text[0..len) as one JSON value with nothing after it; text[len]
+ *  must be the NUL terminator. */
+ct_status_t ct_json_parse(const char *text, size_t len, const char *label, cJSON **out, ct_error_t *err);
+/** Reads and parses a whole file. */
+ct_status_t ct_json_load_file(const char *path, cJSON **out, ct_error_t *err);
+
+/** obj[key] as a string. If absent: CT_EINPUT when required, else CT_OK with
+ *  *out unchanged. item names obj in messages ("tasks[3]"; may be ""). */
+ct_status_t ct_json_get_string(const cJSON *obj, const char *key, int required, const char *label,
+                               const char *item, const char **out, ct_error_t *err);
+/** obj[key] as a number (finite or not: the caller checks its range). */
+ct_status_t ct_json_get_number(const cJSON *obj, const char *key, int required, const char *label,
+                               const char *item, double *out, ct_error_t *err);
+
+/** A number item that prints in the shortest form that reads back as the
+ *  same double (cJSON's own printer rounds to 15 digits: 0.30000000000000004
+ *  would come back as 0.3). Non-finite values print as null. NULL on OOM. */
+cJSON *ct_json_number(double v);
+/** Adds ct_json_number(v) under key; returns 0 on success. */
+int ct_json_add_number(cJSON *obj, const char *key, double v);
+
+/** Prints formatted JSON into a malloc'd string, with a final newline. */
+ct_status_t ct_json_render(const cJSON *root, char **text, ct_error_t *err);
+/** Renders and writes atomically to path ("-" = stdout). */
+ct_status_t ct_json_write_file(const cJSON *root, const char *path, ct_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
