@@ -127,3 +127,17 @@ void cli_progress_end(cli_progress_t *p)
     if (p->enabled)
         fputc('\n', stderr);
 }
+
+void cli_print_json_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(fp, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(fp, "\\u%04x", *p);
+        else
+            fputc(*p, fp);
+    }
+    fputc('"', fp);
+}

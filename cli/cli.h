@@ -12,6 +12,7 @@
 
 #include "ct_base.h"
 #include <stddef.h>
+#include <stdio.h>
 
 /** Prints "contend: MESSAGE" and returns the exit code for err->code. */
 int cli_fail(const ct_error_t *err);
@@ -40,6 +41,9 @@ typedef struct {
 void cli_progress_start(cli_progress_t *p, const char *what, size_t total);
 void cli_progress_update(cli_progress_t *p, size_t done);
 void cli_progress_end(cli_progress_t *p);
+
+/** Prints s as a JSON string literal (quotes, escapes). */
+void cli_print_json_string(FILE *fp, const char *s);
 
 /* Subcommands. */
 int cmd_dag(int argc, char **argv);

@@ -24,8 +24,8 @@ typedef struct {
 
 static const subcommand_t commands[] = {
     { "dag", cmd_dag, "task DAGs: import, contract, split, enumerate placements, generate model DAGs" },
-    //NONA { "nona", cmd_nona, "Nona: solve a scenario into a placement table; sweep arrival-rate scales" },
-    //SAMPLE { "sample", cmd_sample, "draw job placements from a lookup file (the online sampler)" },
+    { "nona", cmd_nona, "Nona: solve a scenario into a placement table; sweep arrival-rate scales" },
+    { "sample", cmd_sample, "draw job placements from a lookup file (the online sampler)" },
 };
 
 static void usage(FILE *out)

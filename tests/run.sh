@@ -10,7 +10,7 @@
 pass=0 fail=0 skip=0
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT INT TERM
-export CONTEND="${CONTEND:-build/contend}"
+export CONTEND="${WRAP:+$WRAP }${CONTEND:-build/contend}"
 run_one() { # name, expected-output file or "", command...
     name=$1 expect=$2
     shift 2

@@ -1,0 +1,352 @@
+/*
+ * cmd_nona.c - `contend nona solve` and `contend nona sweep`.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "ct_nona_table.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void nona_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: contend nona solve SCENARIO [-o TABLE.json] [--json] [--method exact|penalty]\n"
+            "       contend nona sweep SCENARIO --scale A:B:STEP -o LOOKUP.json [--json]\n"
+            "\n"
+            "solve: turns a scenario (cluster, background traffic, job classes with DAGs and\n"
+            "  arrival rates) into a placement probability table, and prints per class the\n"
+            "  predicted mean job completion time and the chosen triplets.\n"
+            "sweep: one table per arrival-rate scale factor (every class's rate multiplied),\n"
+            "  all in one lookup file for the online sampler; unstable scales are reported\n"
+            "  and skipped.\n"
+            "\n"
+            "options:\n"
+            "  -o, --output FILE       table / lookup file (format contend-table/1), atomic\n"
+            "  --json                  print a JSON summary on stdout\n"
+            "  --method exact|penalty  exact: LP over the link wait phi (default);\n"
+            "                          penalty: the paper's softmax + penalty, GSL BFGS\n"
+            "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
+            "  --max-triplets N        refuse segments needing more than N triplets (100000)\n"
+            "  --grid N                exact: phi grid points (48)\n"
+            "  --starts N              penalty: BFGS starts (6)\n"
+            "  --seed N                penalty: seed of the random starts (1)\n"
+            "\n"
+            "Units: times in seconds, link_bandwidth in bytes/s, arrival rates in jobs/s.\n");
+}
+
+typedef struct {
+    const char *output;
+    int json;
+    double *scales;
+    size_t n_scales;
+    ct_nona_model_params_t model;
+    ct_nona_solve_params_t solve;
+} nona_opts_t;
+
+enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED };
+
+static int parse(int argc, char **argv, nona_opts_t *o)
+{
+    static const struct option longopts[] = {
+        { "output", required_argument, NULL, 'o' }, { "json", no_argument, NULL, OPT_JSON },
+        { "method", required_argument, NULL, OPT_METHOD }, { "scale", required_argument, NULL, OPT_SCALE },
+        { "max-triplets", required_argument, NULL, OPT_MAXT }, { "grid", required_argument, NULL, OPT_GRID },
+        { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+    };
+    memset(o, 0, sizeof *o);
+    ct_nona_model_params_init(&o->model);
+    ct_nona_solve_params_init(&o->solve);
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': o->output = optarg; break;
+        case OPT_JSON: o->json = 1; break;
+        case OPT_METHOD:
+            if (!strcmp(optarg, "exact"))
+                o->solve.method = CT_NONA_EXACT;
+            else if (!strcmp(optarg, "penalty"))
+                o->solve.method = CT_NONA_PENALTY;
+            else
+                return cli_usage("nona", "--method: expected exact or penalty, got '%s'", optarg);
+            break;
+        case OPT_SCALE:
+            free(o->scales);
+            if (cli_parse_range(optarg, &o->scales, &o->n_scales) || o->scales[0] <= 0)
+                return cli_usage("nona", "--scale: expected A:B:STEP with 0 < A <= B and STEP > 0, got '%s'", optarg);
+            break;
+        case OPT_MAXT:
+            if (cli_parse_size(optarg, &o->model.partition.max_triplets) || !o->model.partition.max_triplets)
+                return cli_usage("nona", "--max-triplets: expected a positive integer, got '%s'", optarg);
+            break;
+        case OPT_GRID:
+            if (cli_parse_size(optarg, &o->solve.grid) || o->solve.grid < 3)
+                return cli_usage("nona", "--grid: expected an integer >= 3, got '%s'", optarg);
+            break;
+        case OPT_STARTS:
+            if (cli_parse_size(optarg, &o->solve.starts) || !o->solve.starts)
+                return cli_usage("nona", "--starts: expected a positive integer, got '%s'", optarg);
+            break;
+        case OPT_SEED:
+            if (cli_parse_u64(optarg, &o->solve.seed))
+                return cli_usage("nona", "--seed: expected a non-negative integer, got '%s'", optarg);
+            break;
+        case 'h': nona_usage(stdout); return -1;
+        default: return cli_usage("nona", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    return 0;
+}
+
+/* Prints the human summary of one solved scenario. */
+static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, const ct_nona_solution_t *sol)
+{
+    char hash[24];
+    ct_scenario_hash(s, hash, sizeof hash);
+    double beta_sum = 0;
+    for (size_t j = 0; j < m->n_classes; j++)
+        beta_sum += m->beta[j];
+    printf("scenario %s (inputs %s): %zu classes, %.6g jobs/s, %zu servers, link %.6g bytes/s\n", s->path, hash,
+           m->n_classes, beta_sum, m->servers, m->bandwidth);
+    printf("method %s: mean JCT %.6g s (all-local %.6g s), rho %.4f, phi %.6g s, %zu %s, %.3f ms\n",
+           ct_nona_method_name(sol->method), sol->eval.mean_jct, sol->J_local / beta_sum, sol->eval.rho,
+           sol->eval.phi, sol->lp_solves, sol->method == CT_NONA_EXACT ? "LPs" : "evaluations", 1e3 * sol->seconds);
+    for (size_t j = 0; j < m->n_classes; j++) {
+        const ct_model_class_t *mc = &m->classes[j];
+        const ct_dag_t *g = &mc->split.dag;
+        printf("class %s (%.6g jobs/s): predicted mean JCT %.6g s, %zu segments\n", m->class_names[j], m->beta[j],
+               sol->tau[j], mc->n_blocks);
+        for (size_t i = 0; i < mc->n_blocks; i++) {
+            const ct_block_t *b = &m->blocks[mc->block_start + i];
+            const ct_segment_t *seg = &mc->split.segments[i];
+            printf("  segment %zu %s -> %s (%zu tasks, %zu triplets)\n", i, g->ids[seg->source], g->ids[seg->sink],
+                   seg->n_inner, b->n_vars);
+            for (size_t t = 0; t < b->n_vars; t++) {
+                size_t w = b->var_start + t;
+                if (sol->theta[w] <= 0)
+                    continue;
+                const ct_triplet_t *tr = &b->parts.triplets[t];
+                printf("    p=%.4f k=%u l=%u M=%.6g s:", sol->theta[w], tr->k, tr->l,
+                       ct_nona_triplet_time(m, w, sol->eval.phi));
+                for (size_t p = 0; p < b->parts.n_parts[tr->partition]; p++) {
+                    printf(" {");
+                    for (size_t k = 0, first = 1; k < seg->n_inner; k++)
+                        if (b->parts.assign[tr->partition * seg->n_inner + k] == p) {
+                            printf(first ? "%s" : " %s", g->ids[seg->inner[k]]);
+                            first = 0;
+                        }
+                    printf("}");
+                }
+                printf("\n");
+            }
+        }
+    }
+}
+
+static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solution_t *sol, double scale)
+{
+    cJSON *r = cJSON_CreateObject(), *cls = cJSON_CreateArray();
+    if (!r || !cls) {
+        cJSON_Delete(r);
+        cJSON_Delete(cls);
+        return NULL;
+    }
+    double beta_sum = 0;
+    for (size_t j = 0; j < m->n_classes; j++)
+        beta_sum += m->beta[j];
+    ct_json_add_number(r, "scale", scale);
+    ct_json_add_number(r, "objective", sol->eval.J);
+    ct_json_add_number(r, "mean_jct", sol->eval.mean_jct);
+    ct_json_add_number(r, "local_mean_jct", sol->J_local / beta_sum);
+    ct_json_add_number(r, "rho", sol->eval.rho);
+    ct_json_add_number(r, "phi", sol->eval.phi);
+    cJSON_AddStringToObject(r, "method", ct_nona_method_name(sol->method));
+    ct_json_add_number(r, "solve_seconds", sol->seconds);
+    ct_json_add_number(r, "iterations", (double)sol->lp_solves);
+    for (size_t j = 0; j < m->n_classes; j++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddItemToArray(cls, c);
+        cJSON_AddStringToObject(c, "name", m->class_names[j]);
+        ct_json_add_number(c, "predicted_mean_jct", sol->tau[j]);
+    }
+    cJSON_AddItemToObject(r, "classes", cls);
+    return r;
+}
+
+/* Solves one scenario into a table entry (and a summary when wanted). */
+static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_opts_t *o, cJSON **entry, cJSON **summary,
+                             int print, double *mean_jct, ct_error_t *err)
+{
+    ct_nona_model_t m;
+    ct_nona_solution_t sol;
+    ct_status_t st = ct_nona_model_build(s, &o->model, &m, err);
+    if (st != CT_OK)
+        return st;
+    if ((st = ct_nona_solve(&m, &o->solve, &sol, err)) != CT_OK) {
+        ct_nona_model_free(&m);
+        return st;
+    }
+    if (print)
+        print_summary(s, &m, &sol);
+    if (mean_jct)
+        *mean_jct = sol.eval.mean_jct;
+    st = entry ? ct_nona_table_entry(s, scale, &m, &sol, entry, err) : CT_OK;
+    if (st == CT_OK && summary && !(*summary = summary_json(&m, &sol, scale)))
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+    ct_nona_solution_free(&sol);
+    ct_nona_model_free(&m);
+    return st;
+}
+
+static int write_doc(cJSON **entries, size_t n, const char *path)
+{
+    ct_error_t err;
+    cJSON *doc;
+    if (ct_nona_table_document(entries, n, &doc, &err) != CT_OK)
+        return cli_fail(&err);
+    ct_status_t st = ct_json_write_file(doc, path, &err);
+    cJSON_Delete(doc);
+    return st == CT_OK ? 0 : cli_fail(&err);
+}
+
+static int print_json_and_free(cJSON *j)
+{
+    ct_error_t err;
+    ct_status_t st = ct_json_write_file(j, "-", &err);
+    cJSON_Delete(j);
+    return st == CT_OK ? 0 : cli_fail(&err);
+}
+
+static int do_solve(const char *path, const nona_opts_t *o)
+{
+    ct_scenario_t s;
+    ct_error_t err;
+    ct_scenario_init(&s);
+    if (ct_scenario_load(&s, path, &err) != CT_OK)
+        return cli_fail(&err);
+    cJSON *entry = NULL, *summary = NULL;
+    ct_status_t st = solve_one(&s, 1.0, o, o->output ? &entry : NULL, o->json ? &summary : NULL, !o->json, NULL, &err);
+    ct_scenario_destroy(&s);
+    if (st != CT_OK)
+        return cli_fail(&err);
+    int rc = 0;
+    if (entry)
+        rc = write_doc(&entry, 1, o->output);
+    if (summary)
+        rc = rc ? (cJSON_Delete(summary), rc) : print_json_and_free(summary);
+    return rc;
+}
+
+static int do_sweep(const char *path, const nona_opts_t *o)
+{
+    if (!o->n_scales)
+        return cli_usage("nona", "sweep: --scale A:B:STEP is required");
+    if (!o->output)
+        return cli_usage("nona", "sweep: -o LOOKUP.json is required");
+    ct_scenario_t s;
+    ct_error_t err;
+    ct_scenario_init(&s);
+    if (ct_scenario_load(&s, path, &err) != CT_OK)
+        return cli_fail(&err);
+    cJSON **entries = calloc(o->n_scales, sizeof(cJSON *));
+    cJSON *summaries = cJSON_CreateArray();
+    size_t n = 0, skipped = 0;
+    int rc = 0;
+    if (!entries || !summaries) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+        goto done;
+    }
+    cli_progress_t bar;
+    cli_progress_start(&bar, "sweep", o->n_scales);
+    for (size_t i = 0; i < o->n_scales; i++) {
+        ct_scenario_t scaled;
+        cJSON *sum = NULL;
+        double mean_jct = 0;
+        if (ct_scenario_scaled(&s, o->scales[i], &scaled, &err) != CT_OK) {
+            cli_progress_end(&bar);
+            rc = cli_fail(&err);
+            goto done;
+        }
+        ct_status_t st = solve_one(&scaled, o->scales[i], o, &entries[n], o->json ? &sum : NULL, 0, &mean_jct, &err);
+        ct_scenario_destroy(&scaled);
+        if (st == CT_EUNSTABLE) {
+            if (bar.enabled)
+                fputc('\n', stderr);
+            fprintf(stderr, "contend: scale %g skipped: %s\n", o->scales[i], err.msg);
+            skipped++;
+        } else if (st != CT_OK) {
+            cli_progress_end(&bar);
+            rc = cli_fail(&err);
+            goto done;
+        } else {
+            n++;
+            if (sum)
+                cJSON_AddItemToArray(summaries, sum);
+            if (!o->json)
+                printf("scale %-6g mean JCT %.6g s\n", o->scales[i], mean_jct);
+        }
+        cli_progress_update(&bar, i + 1);
+    }
+    cli_progress_end(&bar);
+    if (n == 0) {
+        ct_error_set(&err, CT_EUNSTABLE, "%s: every scale in the sweep is unstable: no lookup file written", path);
+        rc = cli_fail(&err);
+        goto done;
+    }
+    if ((rc = write_doc(entries, n, o->output)) != 0)
+        goto done;
+    if (!o->json)
+        printf("wrote %s: %zu scenarios, %zu unstable scales skipped\n", o->output, n, skipped);
+    else {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddItemToObject(r, "scenarios", summaries);
+        summaries = NULL;
+        ct_json_add_number(r, "skipped", (double)skipped);
+        rc = print_json_and_free(r);
+    }
+done:
+    if (entries)
+        for (size_t i = 0; i < n; i++)
+            cJSON_Delete(entries[i]);
+    free(entries);
+    cJSON_Delete(summaries);
+    ct_scenario_destroy(&s);
+    return rc;
+}
+
+int cmd_nona(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        nona_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *sub = argv[1];
+    nona_opts_t o;
+    int rc = parse(argc - 1, argv + 1, &o);
+    if (rc) {
+        free(o.scales);
+        return rc < 0 ? 0 : rc;
+    }
+    if (argc - 1 - optind != 1) {
+        free(o.scales);
+        return cli_usage("nona", "%s: expected exactly one SCENARIO file", sub);
+    }
+    const char *path = argv[1 + optind];
+    if (!strcmp(sub, "solve"))
+        rc = do_solve(path, &o);
+    else if (!strcmp(sub, "sweep"))
+        rc = do_sweep(path, &o);
+    else
+        rc = cli_usage("nona", "unknown subcommand '%s'", sub);
+    free(o.scales);
+    return rc;
+}

@@ -1,0 +1,296 @@
+/*
+ * nona_model.c - building and evaluating the Nona model (see ct_nona.h).
+ *
+ * Branch rule (spec s.6), for a crossing edge e with S = bytes / bandwidth:
+ *   source -> sink (direct)  its own branch: S + phi
+ *   t -> sink                the branch of t's part (it is not part l)
+ *   anything else            the branch of the target's part (incoming)
+ * An edge of zero bytes never uses the link, so it never "crosses" here
+ * (the virtual source / sink edges are such edges).
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "ct_contract.h"
+#include "ct_nona.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ct_nona_model_params_init(ct_nona_model_params_t *p)
+{
+    ct_partition_params_init(&p->partition);
+}
+
+void ct_nona_model_free(ct_nona_model_t *m)
+{
+    if (!m)
+        return;
+    for (size_t j = 0; j < m->n_classes; j++) {
+        if (m->classes)
+            ct_split_free(&m->classes[j].split);
+        if (m->class_names)
+            free(m->class_names[j]);
+    }
+    for (size_t b = 0; m->blocks && b < m->n_blocks; b++)
+        ct_partitions_free(&m->blocks[b].parts);
+    free(m->classes);
+    free(m->class_names);
+    free(m->beta);
+    free(m->blocks);
+    free(m->trip);
+    free(m->branches);
+    memset(m, 0, sizeof *m);
+}
+
+/* Appends the branches of triplet w (global variable number) of block b. */
+static void triplet_data(ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg, const ct_block_t *b,
+                         size_t w, ct_branch_t *scratch)
+{
+    const ct_partitions_t *pt = &b->parts;
+    const ct_triplet_t *tr = &pt->triplets[w - b->var_start];
+    size_t q = pt->n_parts[tr->partition], nb = q;
+    ct_tripinfo_t *ti = &m->trip[w];
+    for (size_t i = 0; i < q; i++)
+        scratch[i] = (ct_branch_t){ 0.0, 0.0 };
+    for (size_t k = 0; k < seg->n_inner; k++)
+        scratch[pt->assign[(size_t)tr->partition * seg->n_inner + k]].a += g->time[seg->inner[k]] / m->speed;
+    ti->a1 = ti->a2 = 0.0;
+    ti->n_crossing = 0;
+    for (size_t j = 0; j < seg->n_edges; j++) {
+        double bytes = g->bytes[seg->edges[j]];
+        if (bytes <= 0 || !ct_triplet_crosses(seg, pt, tr, j))
+            continue;
+        double S = bytes / m->bandwidth;
+        size_t lf = seg->loc_from[j], lt = seg->loc_to[j], branch;
+        if (lf == CT_SEG_SOURCE && lt == CT_SEG_SINK) {
+            scratch[nb] = (ct_branch_t){ 0.0, 0.0 };
+            branch = nb++;
+        } else if (lt == CT_SEG_SINK) {
+            branch = ct_triplet_part(pt, tr, lf);
+        } else {
+            branch = ct_triplet_part(pt, tr, lt);
+        }
+        scratch[branch].a += S;
+        scratch[branch].n += 1.0;
+        ti->a1 += S;
+        ti->a2 += S * S;
+        ti->n_crossing++;
+    }
+    ti->branch_start = m->n_branches;
+    ti->n_branches = nb;
+    memcpy(m->branches + m->n_branches, scratch, nb * sizeof(ct_branch_t));
+    m->n_branches += nb;
+}
+
+ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_params_t *p, ct_nona_model_t *m,
+                                ct_error_t *err)
+{
+    ct_nona_model_params_t defaults;
+    if (!p) {
+        ct_nona_model_params_init(&defaults);
+        p = &defaults;
+    }
+    memset(m, 0, sizeof *m);
+    const char *label = s->path ? s->path : "scenario";
+    ct_status_t st = ct_scenario_validate(s, label, err);
+    if (st != CT_OK)
+        return st;
+    m->rho_bg = s->rho_bg;
+    m->m2_bg = s->m2_bg;
+    m->bandwidth = s->link_bandwidth;
+    m->speed = s->speed;
+    m->servers = s->servers;
+    m->n_classes = s->n_classes;
+    m->beta = calloc(s->n_classes, sizeof(double));
+    m->class_names = calloc(s->n_classes, sizeof(char *));
+    m->classes = calloc(s->n_classes, sizeof(ct_model_class_t));
+    if (!m->beta || !m->class_names || !m->classes) {
+        ct_nona_model_free(m);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    for (size_t j = 0; j < s->n_classes; j++)
+        ct_dag_init(&m->classes[j].split.dag);
+    /* Pass 1: contract, split, count blocks; check the compute load. */
+    double compute_load = 0; /* servers kept busy by compute alone */
+    for (size_t j = 0; j < s->n_classes; j++) {
+        const ct_class_t *c = &s->classes[j];
+        ct_model_class_t *mc = &m->classes[j];
+        ct_dag_t contracted;
+        m->beta[j] = c->rate;
+        if (!(m->class_names[j] = ct_strdup(c->name, err))) {
+            ct_nona_model_free(m);
+            return CT_ENOMEM;
+        }
+        if ((st = ct_dag_contract(&c->dag, &contracted, NULL, err)) != CT_OK) {
+            ct_error_prefix(err, "%s: class '%s': ", label, c->name);
+            ct_nona_model_free(m);
+            return st;
+        }
+        st = ct_split_compute(&contracted, &mc->split, err);
+        ct_dag_destroy(&contracted);
+        if (st != CT_OK) {
+            ct_error_prefix(err, "%s: class '%s': ", label, c->name);
+            ct_nona_model_free(m);
+            return st;
+        }
+        const ct_split_t *sp = &mc->split;
+        mc->base = sp->dag.time[sp->bottlenecks[0]] / s->speed;
+        for (size_t i = 0; i < sp->n_segments; i++)
+            mc->base += sp->dag.time[sp->segments[i].sink] / s->speed;
+        double work = 0;
+        for (size_t v = 0; v < sp->dag.n_tasks; v++)
+            work += sp->dag.time[v] / s->speed;
+        compute_load += c->rate * work;
+        mc->block_start = m->n_blocks;
+        mc->n_blocks = sp->n_segments;
+        m->n_blocks += sp->n_segments;
+    }
+    if (compute_load >= (double)s->servers) {
+        ct_nona_model_free(m);
+        return ct_error_set(err, CT_EUNSTABLE,
+                            "%s: classes: unstable: compute alone needs %.4g servers busy on average, the cluster has %zu "
+                            "(lower the arrival rates or raise cluster.speed/servers)",
+                            label, compute_load, s->servers);
+    }
+    /* Pass 2: enumerate triplets per block. */
+    m->blocks = calloc(m->n_blocks ? m->n_blocks : 1, sizeof(ct_block_t));
+    if (!m->blocks) {
+        ct_nona_model_free(m);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    size_t max_inner = 0, nbr = 0;
+    for (size_t j = 0; j < s->n_classes; j++) {
+        ct_model_class_t *mc = &m->classes[j];
+        for (size_t i = 0; i < mc->n_blocks; i++) {
+            ct_block_t *b = &m->blocks[mc->block_start + i];
+            const ct_segment_t *seg = &mc->split.segments[i];
+            char seglabel[512];
+            snprintf(seglabel, sizeof seglabel, "%s: class '%s': segment %zu (%s -> %s)", label, s->classes[j].name, i,
+                     mc->split.dag.ids[seg->source], mc->split.dag.ids[seg->sink]);
+            b->cls = j;
+            b->segment = i;
+            b->var_start = m->n_vars;
+            if ((st = ct_partitions_enumerate(seg->n_inner, &p->partition, seglabel, &b->parts, err)) != CT_OK) {
+                m->n_blocks = mc->block_start + i; /* free only what exists */
+                ct_nona_model_free(m);
+                return st;
+            }
+            b->n_vars = b->parts.n_triplets;
+            b->local_var = b->var_start; /* first partition is "all in part 0", first (k, l) is (0, 0) */
+            m->n_vars += b->n_vars;
+            if (seg->n_inner > max_inner)
+                max_inner = seg->n_inner;
+            for (size_t t = 0; t < b->n_vars; t++)
+                nbr += (size_t)b->parts.n_parts[b->parts.triplets[t].partition] + 1;
+        }
+    }
+    m->trip = calloc(m->n_vars ? m->n_vars : 1, sizeof(ct_tripinfo_t));
+    m->branches = malloc((nbr ? nbr : 1) * sizeof(ct_branch_t));
+    ct_branch_t *scratch = malloc((max_inner + 2) * sizeof(ct_branch_t));
+    if (!m->trip || !m->branches || !scratch) {
+        free(scratch);
+        ct_nona_model_free(m);
+        return ct_error_set(err, CT_ENOMEM, "out of memory for %zu triplets", m->n_vars);
+    }
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        const ct_block_t *b = &m->blocks[bi];
+        const ct_split_t *sp = &m->classes[b->cls].split;
+        for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
+            triplet_data(m, &sp->dag, &sp->segments[b->segment], b, w, scratch);
+    }
+    free(scratch);
+    return CT_OK;
+}
+
+double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi)
+{
+    const ct_tripinfo_t *ti = &m->trip[w];
+    double best = 0.0;
+    for (size_t i = 0; i < ti->n_branches; i++) {
+        const ct_branch_t *br = &m->branches[ti->branch_start + i];
+        double t = br->a + br->n * phi;
+        if (t > best)
+            best = t;
+    }
+    return best;
+}
+
+double ct_nona_triplet_slope(const ct_nona_model_t *m, size_t w, double phi)
+{
+    const ct_tripinfo_t *ti = &m->trip[w];
+    double best = -1.0, slope = 0.0;
+    for (size_t i = 0; i < ti->n_branches; i++) {
+        const ct_branch_t *br = &m->branches[ti->branch_start + i];
+        double t = br->a + br->n * phi;
+        if (t > best || (t == best && br->n > slope)) {
+            best = t;
+            slope = br->n;
+        }
+    }
+    return slope;
+}
+
+void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eval_t *out, double *tau)
+{
+    double rho = m->rho_bg, m2 = m->m2_bg, beta_sum = 0;
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        const ct_block_t *b = &m->blocks[bi];
+        double beta = m->beta[b->cls];
+        for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++) {
+            rho += beta * theta[w] * m->trip[w].a1;
+            m2 += beta * theta[w] * m->trip[w].a2;
+        }
+    }
+    out->rho = rho;
+    out->m2 = m2;
+    for (size_t j = 0; j < m->n_classes; j++)
+        beta_sum += m->beta[j];
+    if (rho >= 1.0) {
+        out->phi = out->J = out->mean_jct = INFINITY;
+        if (tau)
+            for (size_t j = 0; j < m->n_classes; j++)
+                tau[j] = INFINITY;
+        return;
+    }
+    double phi = m2 / (2.0 * (1.0 - rho)), J = 0;
+    out->phi = phi;
+    for (size_t j = 0; j < m->n_classes; j++) {
+        const ct_model_class_t *mc = &m->classes[j];
+        double t = mc->base;
+        for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
+            const ct_block_t *b = &m->blocks[bi];
+            for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
+                if (theta[w] > 0)
+                    t += theta[w] * ct_nona_triplet_time(m, w, phi);
+        }
+        if (tau)
+            tau[j] = t;
+        J += m->beta[j] * t;
+    }
+    out->J = J;
+    out->mean_jct = J / beta_sum;
+}
+
+void ct_nona_theta_local(const ct_nona_model_t *m, double *theta)
+{
+    memset(theta, 0, m->n_vars * sizeof(double));
+    for (size_t bi = 0; bi < m->n_blocks; bi++)
+        theta[m->blocks[bi].local_var] = 1.0;
+}
+
+double ct_nona_phi_min(const ct_nona_model_t *m)
+{
+    return m->m2_bg / (2.0 * (1.0 - m->rho_bg));
+}
+
+double ct_nona_phi_max(const ct_nona_model_t *m)
+{
+    double hi = 0;
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        double t = ct_nona_triplet_time(m, m->blocks[bi].local_var, 0.0);
+        if (t > hi)
+            hi = t;
+    }
+    return hi;
+}

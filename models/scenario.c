@@ -1,0 +1,240 @@
+/*
+ * scenario.c - loading, validating, scaling and hashing Nona scenarios
+ * (format in ct_scenario.h).
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "ct_json.h"
+#include "ct_scenario.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ct_scenario_init(ct_scenario_t *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void ct_scenario_destroy(ct_scenario_t *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_classes; i++) {
+        free(s->classes[i].name);
+        free(s->classes[i].dag_path);
+        ct_dag_destroy(&s->classes[i].dag);
+    }
+    free(s->classes);
+    free(s->path);
+    memset(s, 0, sizeof *s);
+}
+
+ct_status_t ct_scenario_validate(const ct_scenario_t *s, const char *label, ct_error_t *err)
+{
+    if (s->servers < 1)
+        return ct_error_set(err, CT_EINPUT, "%s: cluster.servers: must be at least 1", label);
+    if (!isfinite(s->link_bandwidth) || s->link_bandwidth <= 0)
+        return ct_error_set(err, CT_EINPUT, "%s: cluster.link_bandwidth: must be a positive number of bytes/s (got %g)",
+                            label, s->link_bandwidth);
+    if (!isfinite(s->speed) || s->speed <= 0)
+        return ct_error_set(err, CT_EINPUT, "%s: cluster.speed: must be positive (got %g)", label, s->speed);
+    if (!isfinite(s->rho_bg) || s->rho_bg < 0)
+        return ct_error_set(err, CT_EINPUT, "%s: background.link_load: must be >= 0 (got %g)", label, s->rho_bg);
+    if (s->rho_bg >= 1)
+        return ct_error_set(err, CT_EUNSTABLE,
+                            "%s: background.link_load: %g >= 1: the link is saturated before any job runs", label,
+                            s->rho_bg);
+    if (!isfinite(s->m2_bg) || s->m2_bg < 0)
+        return ct_error_set(err, CT_EINPUT, "%s: background.link_second_moment: must be >= 0 s (got %g)", label,
+                            s->m2_bg);
+    if (s->n_classes == 0)
+        return ct_error_set(err, CT_EINPUT, "%s: classes: at least one job class is needed", label);
+    for (size_t i = 0; i < s->n_classes; i++) {
+        const ct_class_t *c = &s->classes[i];
+        if (!isfinite(c->rate) || c->rate <= 0)
+            return ct_error_set(err, CT_EINPUT, "%s: classes[%zu].arrival_rate: class '%s' needs a positive rate in "
+                                "jobs/s (got %g)", label, i, c->name, c->rate);
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(s->classes[j].name, c->name))
+                return ct_error_set(err, CT_EINPUT, "%s: classes[%zu].name: duplicate class name '%s'", label, i,
+                                    c->name);
+    }
+    return CT_OK;
+}
+
+/* Directory part of path, with a trailing slash ("" for none). */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, path, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+ct_status_t ct_scenario_load(ct_scenario_t *s, const char *path, ct_error_t *err)
+{
+    ct_scenario_destroy(s);
+    cJSON *root = NULL;
+    char *dir = NULL, *full = NULL;
+    ct_status_t st = ct_json_load_file(path, &root, err);
+    if (st != CT_OK)
+        return st;
+    if (!(s->path = ct_strdup(path, err)) || !(dir = dir_of(path))) {
+        st = ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
+        goto done;
+    }
+    if (!cJSON_IsObject(root)) {
+        st = ct_error_set(err, CT_EINPUT, "%s: expected a JSON object with \"cluster\" and \"classes\"", path);
+        goto done;
+    }
+    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(root, "cluster");
+    if (!cJSON_IsObject(cl)) {
+        st = ct_error_set(err, CT_EINPUT, "%s: cluster: %s", path, cl ? "expected an object" : "missing");
+        goto done;
+    }
+    double servers = 0;
+    s->speed = 1.0;
+    if ((st = ct_json_get_number(cl, "servers", 1, path, "cluster", &servers, err)) != CT_OK ||
+        (st = ct_json_get_number(cl, "link_bandwidth", 1, path, "cluster", &s->link_bandwidth, err)) != CT_OK ||
+        (st = ct_json_get_number(cl, "speed", 0, path, "cluster", &s->speed, err)) != CT_OK)
+        goto done;
+    if (!(servers >= 1 && servers <= 1e9 && servers == floor(servers))) {
+        st = ct_error_set(err, CT_EINPUT, "%s: cluster.servers: expected a whole number >= 1 (got %g)", path, servers);
+        goto done;
+    }
+    s->servers = (size_t)servers;
+    const cJSON *bg = cJSON_GetObjectItemCaseSensitive(root, "background");
+    if (bg) {
+        if (!cJSON_IsObject(bg)) {
+            st = ct_error_set(err, CT_EINPUT, "%s: background: expected an object", path);
+            goto done;
+        }
+        if ((st = ct_json_get_number(bg, "link_load", 0, path, "background", &s->rho_bg, err)) != CT_OK ||
+            (st = ct_json_get_number(bg, "link_second_moment", 0, path, "background", &s->m2_bg, err)) != CT_OK)
+            goto done;
+    }
+    const cJSON *classes = cJSON_GetObjectItemCaseSensitive(root, "classes");
+    if (!cJSON_IsArray(classes)) {
+        st = ct_error_set(err, CT_EINPUT, "%s: classes: %s", path, classes ? "expected an array" : "missing");
+        goto done;
+    }
+    size_t n = (size_t)cJSON_GetArraySize(classes);
+    s->classes = calloc(n ? n : 1, sizeof(ct_class_t));
+    if (!s->classes) {
+        st = ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        ct_dag_init(&s->classes[i].dag);
+    s->n_classes = n;
+    size_t i = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, classes) {
+        char item[48];
+        const char *name, *dag;
+        ct_class_t *k = &s->classes[i];
+        snprintf(item, sizeof item, "classes[%zu]", i);
+        if (!cJSON_IsObject(c)) {
+            st = ct_error_set(err, CT_EINPUT, "%s: %s: expected an object", path, item);
+            goto done;
+        }
+        if ((st = ct_json_get_string(c, "name", 1, path, item, &name, err)) != CT_OK ||
+            (st = ct_json_get_string(c, "dag", 1, path, item, &dag, err)) != CT_OK ||
+            (st = ct_json_get_number(c, "arrival_rate", 1, path, item, &k->rate, err)) != CT_OK)
+            goto done;
+        if (!name[0]) {
+            st = ct_error_set(err, CT_EINPUT, "%s: %s.name: empty class name", path, item);
+            goto done;
+        }
+        if (!(k->name = ct_strdup(name, err)) || !(k->dag_path = ct_strdup(dag, err))) {
+            st = CT_ENOMEM;
+            goto done;
+        }
+        free(full);
+        size_t fl = strlen(dir) + strlen(dag) + 1;
+        if (!(full = malloc(fl))) {
+            st = ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
+            goto done;
+        }
+        snprintf(full, fl, "%s%s", dag[0] == '/' ? "" : dir, dag);
+        if ((st = ct_dag_load(&k->dag, full, NULL, err)) != CT_OK) {
+            ct_error_prefix(err, "%s: %s.dag: ", path, item);
+            goto done;
+        }
+        i++;
+    }
+    st = ct_scenario_validate(s, path, err);
+done:
+    cJSON_Delete(root);
+    free(dir);
+    free(full);
+    if (st != CT_OK)
+        ct_scenario_destroy(s);
+    return st;
+}
+
+ct_status_t ct_scenario_scaled(const ct_scenario_t *s, double scale, ct_scenario_t *out, ct_error_t *err)
+{
+    ct_scenario_init(out);
+    *out = *s;
+    out->path = NULL;
+    out->classes = NULL;
+    out->n_classes = 0;
+    if (!(out->path = ct_strdup(s->path ? s->path : "scenario", err)))
+        return CT_ENOMEM;
+    out->classes = calloc(s->n_classes, sizeof(ct_class_t));
+    if (!out->classes) {
+        ct_scenario_destroy(out);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < s->n_classes; i++) {
+        ct_class_t *d = &out->classes[i];
+        const ct_class_t *c = &s->classes[i];
+        ct_dag_init(&d->dag);
+        out->n_classes = i + 1;
+        d->rate = c->rate * scale;
+        if (!(d->name = ct_strdup(c->name, err)) || !(d->dag_path = ct_strdup(c->dag_path, err)) ||
+            ct_dag_copy(&d->dag, &c->dag, err) != CT_OK) {
+            ct_scenario_destroy(out);
+            return err ? err->code : CT_ENOMEM;
+        }
+    }
+    return CT_OK;
+}
+
+static unsigned long long mix(unsigned long long h, const void *p, size_t n)
+{
+    return ct_hash64(p, n, h);
+}
+
+void ct_scenario_hash(const ct_scenario_t *s, char *buf, size_t len)
+{
+    unsigned long long h = 0x636f6e74656e64ULL; /* "contend" */
+    unsigned long long nserv = s->servers;
+    h = mix(h, &nserv, sizeof nserv);
+    h = mix(h, &s->link_bandwidth, sizeof(double));
+    h = mix(h, &s->speed, sizeof(double));
+    h = mix(h, &s->rho_bg, sizeof(double));
+    h = mix(h, &s->m2_bg, sizeof(double));
+    for (size_t i = 0; i < s->n_classes; i++) {
+        const ct_class_t *c = &s->classes[i];
+        const ct_dag_t *d = &c->dag;
+        h = mix(h, c->name, strlen(c->name) + 1);
+        h = mix(h, &c->rate, sizeof(double));
+        for (size_t v = 0; v < d->n_tasks; v++) {
+            h = mix(h, d->ids[v], strlen(d->ids[v]) + 1);
+            h = mix(h, &d->time[v], sizeof(double));
+        }
+        for (size_t e = 0; e < d->n_edges; e++) {
+            unsigned long long ft[2] = { d->from[e], d->to[e] };
+            h = mix(h, ft, sizeof ft);
+            h = mix(h, &d->bytes[e], sizeof(double));
+        }
+    }
+    snprintf(buf, len, "%016llx", h);
+}

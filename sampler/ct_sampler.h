@@ -1,0 +1,91 @@
+/*
+ * ct_sampler.h - the online side of Nona: draw a placement for an arriving
+ * job from a lookup file ("contend-table/1", written by `contend nona`).
+ *
+ * Depends on cJSON only (no igraph, GSL or GLPK), so production schedulers
+ * can link it cheaply: pkg-config --cflags --libs contend-sampler.
+ *
+ * Per arriving job of a class (spec nona.md s.9): the root's server is
+ * uniform over the N servers; per segment in order a triplet is drawn from
+ * the table (alias method, O(1)); part k goes on the segment source's
+ * server, the other parts on distinct servers drawn uniformly from the rest;
+ * the sink goes with part l. The result is a server for every original task.
+ * Deterministic for a given seed. Loaded samplers are read-only: one sampler
+ * can serve many threads, each with its own ct_rng_t.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#ifndef CT_SAMPLER_H
+#define CT_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** xoshiro256** state; seed with ct_rng_seed. */
+typedef struct {
+    uint64_t s[4];
+} ct_rng_t;
+
+void ct_rng_seed(ct_rng_t *r, uint64_t seed);
+uint64_t ct_rng_next(ct_rng_t *r);
+/** Uniform in [0, 1) with 53 random bits. */
+double ct_rng_uniform(ct_rng_t *r);
+/** Uniform integer in [0, n), n >= 1, without modulo bias. */
+uint64_t ct_rng_below(ct_rng_t *r, uint64_t n);
+
+typedef struct ct_sampler ct_sampler_t;
+
+/**
+ * Loads and validates a lookup file. Returns 0, or -1 with a one-line
+ * "FILE: FIELD: reason" message in errbuf. Validation: the format tag,
+ * every class lists the same tasks in every scenario, each segment's
+ * probabilities are >= 0 and sum to 1, k and l name parts, and root, parts
+ * and sinks place every task exactly once.
+ */
+int ct_sampler_load(const char *path, ct_sampler_t **out, char *errbuf, size_t errlen);
+/** The same from text (text[len] must be NUL); label names it in messages. */
+int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sampler_t **out, char *errbuf,
+                         size_t errlen);
+void ct_sampler_free(ct_sampler_t *s);
+
+size_t ct_sampler_scenario_count(const ct_sampler_t *s);
+/** The arrival-rate scale factor a scenario was solved for. */
+double ct_sampler_scenario_scale(const ct_sampler_t *s, size_t scenario);
+/** Arrival rate (jobs/s) of class c in a scenario. */
+double ct_sampler_scenario_rate(const ct_sampler_t *s, size_t scenario, size_t c);
+
+size_t ct_sampler_class_count(const ct_sampler_t *s);
+const char *ct_sampler_class_name(const ct_sampler_t *s, size_t c);
+/** Class number of a name, or -1. */
+long ct_sampler_class_index(const ct_sampler_t *s, const char *name);
+/** Original tasks of class c, in the table's (topological) order. */
+size_t ct_sampler_task_count(const ct_sampler_t *s, size_t c);
+const char *ct_sampler_task_id(const ct_sampler_t *s, size_t c, size_t t);
+
+/** The scenario whose rates are nearest the measured ones (rates[c] for
+ *  every class, jobs/s): least sum of squared relative differences. */
+size_t ct_sampler_nearest(const ct_sampler_t *s, const double *rates);
+
+/** Segments of class c, triplets of one segment and their probabilities
+ *  (for checks and statistics). */
+size_t ct_sampler_segment_count(const ct_sampler_t *s, size_t scenario, size_t c);
+size_t ct_sampler_triplet_count(const ct_sampler_t *s, size_t scenario, size_t c, size_t seg);
+double ct_sampler_triplet_probability(const ct_sampler_t *s, size_t scenario, size_t c, size_t seg, size_t t);
+
+/**
+ * Places one job of class c using scenario's table on servers 0..n_servers-1.
+ * servers[t] receives the server of task t (ct_sampler_task_count entries);
+ * choices (may be NULL) the triplet drawn per segment. Returns 0, or -1 if a
+ * triplet has more parts than there are servers. O(tasks + parts^2).
+ */
+int ct_sampler_place(const ct_sampler_t *s, size_t scenario, size_t c, uint32_t n_servers, ct_rng_t *rng,
+                     uint32_t *servers, uint32_t *choices);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,749 @@
+/*
+ * sampler.c - the online placement sampler (see ct_sampler.h).
+ *
+ * Everything a loaded sampler owns lives in one arena (a list of large
+ * blocks), so loading is a sequence of bump allocations and freeing is one
+ * walk. Tasks are referred to by their index in the class's "tasks" list.
+ * Each segment keeps Vose alias tables: a draw is one uniform index and one
+ * uniform comparison.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "ct_sampler.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* RNG: xoshiro256**, seeded through splitmix64.                             */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void ct_rng_seed(ct_rng_t *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+uint64_t ct_rng_next(ct_rng_t *r)
+{
+    uint64_t *s = r->s, result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+double ct_rng_uniform(ct_rng_t *r)
+{
+    return (double)(ct_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+uint64_t ct_rng_below(ct_rng_t *r, uint64_t n)
+{
+    /* Lemire's multiply-shift with rejection of the biased low zone. */
+    unsigned __int128 m = (unsigned __int128)ct_rng_next(r) * n;
+    uint64_t low = (uint64_t)m;
+    if (low < n) {
+        uint64_t thresh = (0 - n) % n;
+        while (low < thresh) {
+            m = (unsigned __int128)ct_rng_next(r) * n;
+            low = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Data.                                                                     */
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    max_align_t data[];
+} arena_block_t;
+
+typedef struct {
+    double prob;
+    uint32_t k, l, n_parts;
+    uint32_t *part_start;   /* n_parts + 1 offsets into part_tasks */
+    uint32_t *part_tasks;
+} triplet_t;
+
+typedef struct {
+    uint32_t n_sink;
+    uint32_t *sink_tasks;
+    uint32_t n_trip;
+    triplet_t *trip;
+    double *alias_prob;     /* Vose: keep i with this probability ... */
+    uint32_t *alias_idx;    /* ... else take alias_idx[i] */
+} segment_t;
+
+typedef struct {
+    double rate;
+    uint32_t n_root;
+    uint32_t *root_tasks;
+    uint32_t n_seg;
+    segment_t *seg;
+} class_table_t;
+
+typedef struct {
+    double scale;
+    class_table_t *classes; /* n_classes */
+} scenario_t;
+
+struct ct_sampler {
+    arena_block_t *arena;
+    size_t n_classes;
+    char **class_names;
+    size_t *n_tasks;
+    char ***task_ids;
+    size_t n_scenarios;
+    scenario_t *scenarios;
+};
+
+static void *arena_alloc(ct_sampler_t *s, size_t n)
+{
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    arena_block_t *b = s->arena;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > (1u << 20) ? n : (1u << 20);
+        b = malloc(sizeof *b + cap);
+        if (!b)
+            return NULL;
+        b->next = s->arena;
+        b->used = 0;
+        b->cap = cap;
+        s->arena = b;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+void ct_sampler_free(ct_sampler_t *s)
+{
+    if (!s)
+        return;
+    for (arena_block_t *b = s->arena, *n; b; b = n) {
+        n = b->next;
+        free(b);
+    }
+    free(s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loading.                                                                  */
+
+typedef struct {
+    ct_sampler_t *s;
+    const char *label;
+    char *errbuf;
+    size_t errlen;
+} loader_t;
+
+static int fail(loader_t *L, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int fail(loader_t *L, const char *fmt, ...)
+{
+    if (L->errbuf && L->errlen) {
+        int n = snprintf(L->errbuf, L->errlen, "%s: ", L->label);
+        if (n >= 0 && (size_t)n < L->errlen) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(L->errbuf + n, L->errlen - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return -1;
+}
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+static char *arena_strdup(ct_sampler_t *s, const char *str)
+{
+    size_t n = strlen(str) + 1;
+    char *d = arena_alloc(s, n);
+    if (d)
+        memcpy(d, str, n);
+    return d;
+}
+
+/* Finds a task id among the class's tasks (linear: tables are small and
+ * loading is offline). */
+static long task_index(const ct_sampler_t *s, size_t c, const char *id)
+{
+    for (size_t t = 0; t < s->n_tasks[c]; t++)
+        if (!strcmp(s->task_ids[c][t], id))
+            return (long)t;
+    return -1;
+}
+
+/* Reads an array of task ids into task indices, marking them placed. */
+static int read_tasks(loader_t *L, size_t c, const cJSON *arr, const char *where, uint32_t **out, uint32_t *n,
+                      unsigned char *placed)
+{
+    if (!cJSON_IsArray(arr))
+        return fail(L, "%s: expected an array of task ids", where);
+    *n = (uint32_t)cJSON_GetArraySize(arr);
+    *out = arena_alloc(L->s, (*n ? *n : 1) * sizeof(uint32_t));
+    if (!*out)
+        return fail(L, "out of memory");
+    size_t i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsString(it))
+            return fail(L, "%s[%zu]: expected a task id string", where, i);
+        long t = task_index(L->s, c, it->valuestring);
+        if (t < 0)
+            return fail(L, "%s[%zu]: task '%s' is not in the class's task list", where, i, it->valuestring);
+        if (placed) {
+            if (placed[t])
+                return fail(L, "%s[%zu]: task '%s' is placed twice", where, i, it->valuestring);
+            placed[t] = 1;
+        }
+        (*out)[i++] = (uint32_t)t;
+    }
+    return 0;
+}
+
+static int read_number(loader_t *L, const cJSON *o, const char *key, const char *where, double *v)
+{
+    const cJSON *n = get(o, key);
+    if (!cJSON_IsNumber(n) || !isfinite(n->valuedouble))
+        return fail(L, "%s.%s: %s", where, key, n ? "expected a finite number" : "missing");
+    *v = n->valuedouble;
+    return 0;
+}
+
+/* Vose's alias method. */
+static int build_alias(loader_t *L, segment_t *g)
+{
+    uint32_t n = g->n_trip;
+    g->alias_prob = arena_alloc(L->s, n * sizeof(double));
+    g->alias_idx = arena_alloc(L->s, n * sizeof(uint32_t));
+    uint32_t *small = malloc(n * sizeof(uint32_t)), *large = malloc(n * sizeof(uint32_t));
+    double *p = malloc(n * sizeof(double));
+    if (!g->alias_prob || !g->alias_idx || !small || !large || !p) {
+        free(small);
+        free(large);
+        free(p);
+        return fail(L, "out of memory");
+    }
+    uint32_t ns = 0, nl = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        p[i] = g->trip[i].prob * n;
+        if (p[i] < 1.0)
+            small[ns++] = i;
+        else
+            large[nl++] = i;
+    }
+    while (ns && nl) {
+        uint32_t a = small[--ns], b = large[--nl];
+        g->alias_prob[a] = p[a];
+        g->alias_idx[a] = b;
+        p[b] = (p[b] + p[a]) - 1.0;
+        if (p[b] < 1.0)
+            small[ns++] = b;
+        else
+            large[nl++] = b;
+    }
+    while (nl) { /* round-off leftovers keep themselves */
+        uint32_t b = large[--nl];
+        g->alias_prob[b] = 1.0;
+        g->alias_idx[b] = b;
+    }
+    while (ns) {
+        uint32_t a = small[--ns];
+        g->alias_prob[a] = 1.0;
+        g->alias_idx[a] = a;
+    }
+    free(small);
+    free(large);
+    free(p);
+    return 0;
+}
+
+static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *where, segment_t *g, unsigned char *placed)
+{
+    char w2[256];
+    if (!cJSON_IsObject(sj))
+        return fail(L, "%s: expected an object", where);
+    snprintf(w2, sizeof w2, "%s.sink", where);
+    if (read_tasks(L, c, get(sj, "sink"), w2, &g->sink_tasks, &g->n_sink, placed))
+        return -1;
+    const cJSON *ts = get(sj, "triplets");
+    if (!cJSON_IsArray(ts) || cJSON_GetArraySize(ts) == 0)
+        return fail(L, "%s.triplets: expected a non-empty array", where);
+    g->n_trip = (uint32_t)cJSON_GetArraySize(ts);
+    g->trip = arena_alloc(L->s, g->n_trip * sizeof(triplet_t));
+    if (!g->trip)
+        return fail(L, "out of memory");
+    double sum = 0;
+    size_t i = 0;
+    const cJSON *tj;
+    /* Parts are checked per triplet against a fresh copy of `placed`: each
+     * triplet must place the segment's intermediate tasks exactly once, and
+     * all triplets the same set. */
+    unsigned char *base = NULL, *mine = NULL;
+    size_t nt = L->s->n_tasks[c];
+    base = malloc(nt ? nt : 1);
+    mine = malloc(nt ? nt : 1);
+    if (!base || !mine) {
+        free(base);
+        free(mine);
+        return fail(L, "out of memory");
+    }
+    memcpy(base, placed, nt);
+    unsigned char *first = NULL;
+    int rc = 0;
+    cJSON_ArrayForEach(tj, ts) {
+        triplet_t *t = &g->trip[i];
+        char w3[300];
+        snprintf(w3, sizeof w3, "%s.triplets[%zu]", where, i);
+        double k, l;
+        if (!cJSON_IsObject(tj) || read_number(L, tj, "probability", w3, &t->prob) ||
+            read_number(L, tj, "k", w3, &k) || read_number(L, tj, "l", w3, &l)) {
+            rc = cJSON_IsObject(tj) ? -1 : fail(L, "%s: expected an object", w3);
+            break;
+        }
+        if (t->prob < 0 || t->prob > 1 + 1e-9) {
+            rc = fail(L, "%s.probability: %g is not a probability", w3, t->prob);
+            break;
+        }
+        sum += t->prob;
+        const cJSON *parts = get(tj, "parts");
+        if (!cJSON_IsArray(parts)) {
+            rc = fail(L, "%s.parts: expected an array of arrays", w3);
+            break;
+        }
+        t->n_parts = (uint32_t)cJSON_GetArraySize(parts);
+        if (t->n_parts > 255 || k < 0 || l < 0 || k != floor(k) || l != floor(l) ||
+            (t->n_parts ? (k >= t->n_parts || l >= t->n_parts) : (k != 0 || l != 0))) {
+            rc = fail(L, "%s: k = %g, l = %g do not name parts of %u", w3, k, l, t->n_parts);
+            break;
+        }
+        t->k = (uint32_t)k;
+        t->l = (uint32_t)l;
+        t->part_start = arena_alloc(L->s, (t->n_parts + 1) * sizeof(uint32_t));
+        if (!t->part_start) {
+            rc = fail(L, "out of memory");
+            break;
+        }
+        memcpy(mine, base, nt);
+        /* Gather all part tasks into one array. */
+        size_t total = 0, pi = 0;
+        const cJSON *pj;
+        cJSON_ArrayForEach(pj, parts) total += cJSON_IsArray(pj) ? (size_t)cJSON_GetArraySize(pj) : 0;
+        t->part_tasks = arena_alloc(L->s, (total ? total : 1) * sizeof(uint32_t));
+        if (!t->part_tasks) {
+            rc = fail(L, "out of memory");
+            break;
+        }
+        size_t off = 0;
+        cJSON_ArrayForEach(pj, parts) {
+            char w4[320];
+            uint32_t *ids, cnt;
+            snprintf(w4, sizeof w4, "%s.parts[%zu]", w3, pi);
+            if ((rc = read_tasks(L, c, pj, w4, &ids, &cnt, mine)) != 0)
+                break;
+            if (cnt == 0) {
+                rc = fail(L, "%s: empty part", w4);
+                break;
+            }
+            t->part_start[pi] = (uint32_t)off;
+            memcpy(t->part_tasks + off, ids, cnt * sizeof(uint32_t));
+            off += cnt;
+            pi++;
+        }
+        if (rc)
+            break;
+        t->part_start[t->n_parts] = (uint32_t)off;
+        if (!first) {
+            first = malloc(nt ? nt : 1);
+            if (!first) {
+                rc = fail(L, "out of memory");
+                break;
+            }
+            memcpy(first, mine, nt);
+        } else if (memcmp(first, mine, nt) != 0) {
+            rc = fail(L, "%s.parts: places a different set of tasks than triplets[0]", w3);
+            break;
+        }
+        i++;
+    }
+    if (!rc && fabs(sum - 1.0) > 1e-6)
+        rc = fail(L, "%s.triplets: probabilities sum to %.9g, not 1", where, sum);
+    if (!rc && first)
+        memcpy(placed, first, nt);
+    free(base);
+    free(mine);
+    free(first);
+    if (rc)
+        return rc;
+    for (uint32_t t = 0; t < g->n_trip; t++) /* renormalise round-off */
+        g->trip[t].prob /= sum;
+    return build_alias(L, g);
+}
+
+static int read_class(loader_t *L, size_t sc, size_t c, const cJSON *cj, class_table_t *ct)
+{
+    char where[128];
+    ct_sampler_t *s = L->s;
+    snprintf(where, sizeof where, "scenarios[%zu].classes[%zu]", sc, c);
+    if (!cJSON_IsObject(cj))
+        return fail(L, "%s: expected an object", where);
+    const cJSON *name = get(cj, "name"), *tasks = get(cj, "tasks");
+    if (!cJSON_IsString(name))
+        return fail(L, "%s.name: %s", where, name ? "expected a string" : "missing");
+    if (!cJSON_IsArray(tasks))
+        return fail(L, "%s.tasks: %s", where, tasks ? "expected an array" : "missing");
+    if (read_number(L, cj, "arrival_rate", where, &ct->rate))
+        return -1;
+    if (!(ct->rate > 0))
+        return fail(L, "%s.arrival_rate: must be positive", where);
+    size_t nt = (size_t)cJSON_GetArraySize(tasks);
+    if (sc == 0) { /* the first scenario defines the classes and tasks */
+        s->class_names[c] = arena_strdup(s, name->valuestring);
+        s->n_tasks[c] = nt;
+        s->task_ids[c] = arena_alloc(s, (nt ? nt : 1) * sizeof(char *));
+        if (!s->class_names[c] || !s->task_ids[c])
+            return fail(L, "out of memory");
+        size_t i = 0;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, tasks) {
+            if (!cJSON_IsString(t))
+                return fail(L, "%s.tasks[%zu]: expected a string", where, i);
+            for (size_t j = 0; j < i; j++)
+                if (!strcmp(s->task_ids[c][j], t->valuestring))
+                    return fail(L, "%s.tasks[%zu]: duplicate task id '%s'", where, i, t->valuestring);
+            if (!(s->task_ids[c][i++] = arena_strdup(s, t->valuestring)))
+                return fail(L, "out of memory");
+        }
+    } else {
+        if (strcmp(s->class_names[c], name->valuestring) != 0)
+            return fail(L, "%s.name: '%s' where scenarios[0] has '%s' (every scenario needs the same classes)",
+                        where, name->valuestring, s->class_names[c]);
+        if (nt != s->n_tasks[c])
+            return fail(L, "%s.tasks: %zu tasks, scenarios[0] has %zu", where, nt, s->n_tasks[c]);
+        size_t i = 0;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, tasks) {
+            if (!cJSON_IsString(t) || strcmp(t->valuestring, s->task_ids[c][i]) != 0)
+                return fail(L, "%s.tasks[%zu]: differs from scenarios[0]", where, i);
+            i++;
+        }
+    }
+    unsigned char *placed = calloc(nt ? nt : 1, 1);
+    if (!placed)
+        return fail(L, "out of memory");
+    char w2[160];
+    snprintf(w2, sizeof w2, "%s.root", where);
+    int rc = read_tasks(L, c, get(cj, "root"), w2, &ct->root_tasks, &ct->n_root, placed);
+    const cJSON *segs = get(cj, "segments");
+    if (!rc && !cJSON_IsArray(segs))
+        rc = fail(L, "%s.segments: %s", where, segs ? "expected an array" : "missing");
+    if (!rc) {
+        ct->n_seg = (uint32_t)cJSON_GetArraySize(segs);
+        ct->seg = arena_alloc(s, (ct->n_seg ? ct->n_seg : 1) * sizeof(segment_t));
+        if (!ct->seg)
+            rc = fail(L, "out of memory");
+    }
+    size_t i = 0;
+    const cJSON *sj;
+    if (!rc)
+        cJSON_ArrayForEach(sj, segs) {
+            snprintf(w2, sizeof w2, "%s.segments[%zu]", where, i);
+            if ((rc = read_segment(L, c, sj, w2, &ct->seg[i], placed)) != 0)
+                break;
+            i++;
+        }
+    for (size_t t = 0; !rc && t < nt; t++)
+        if (!placed[t])
+            rc = fail(L, "%s: task '%s' is placed by no segment", where, s->task_ids[c][t]);
+    free(placed);
+    return rc;
+}
+
+int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sampler_t **out, char *errbuf,
+                         size_t errlen)
+{
+    *out = NULL;
+    ct_sampler_t *s = calloc(1, sizeof *s);
+    loader_t L = { s, label, errbuf, errlen };
+    if (!s)
+        return fail(&L, "out of memory");
+    if (text[len] != '\0' || memchr(text, '\0', len)) {
+        free(s);
+        return fail(&L, "not a text file");
+    }
+    const char *end = NULL;
+    /* Include the NUL: cJSON's end-of-buffer whitespace check needs it. */
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+    int rc = 0;
+    if (!root) {
+        size_t line = 1;
+        for (const char *p = text; end && p < end && p < text + len; p++)
+            line += *p == '\n';
+        rc = fail(&L, "line %zu: malformed JSON", line);
+        goto done;
+    }
+    const cJSON *fmt = get(root, "format");
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "contend-table/1") != 0) {
+        rc = fail(&L, "format: expected \"contend-table/1\"%s", cJSON_IsString(fmt) ? " (a newer or other format)" : "");
+        goto done;
+    }
+    const cJSON *scs = get(root, "scenarios");
+    if (!cJSON_IsArray(scs) || cJSON_GetArraySize(scs) == 0) {
+        rc = fail(&L, "scenarios: expected a non-empty array");
+        goto done;
+    }
+    s->n_scenarios = (size_t)cJSON_GetArraySize(scs);
+    s->scenarios = arena_alloc(s, s->n_scenarios * sizeof(scenario_t));
+    const cJSON *first = cJSON_GetArrayItem(scs, 0), *fc = cJSON_IsObject(first) ? get(first, "classes") : NULL;
+    if (!cJSON_IsArray(fc) || cJSON_GetArraySize(fc) == 0) {
+        rc = fail(&L, "scenarios[0].classes: expected a non-empty array");
+        goto done;
+    }
+    s->n_classes = (size_t)cJSON_GetArraySize(fc);
+    s->class_names = arena_alloc(s, s->n_classes * sizeof(char *));
+    s->n_tasks = arena_alloc(s, s->n_classes * sizeof(size_t));
+    s->task_ids = arena_alloc(s, s->n_classes * sizeof(char **));
+    if (!s->scenarios || !s->class_names || !s->n_tasks || !s->task_ids) {
+        rc = fail(&L, "out of memory");
+        goto done;
+    }
+    size_t i = 0;
+    const cJSON *sj;
+    cJSON_ArrayForEach(sj, scs) {
+        char where[64];
+        snprintf(where, sizeof where, "scenarios[%zu]", i);
+        scenario_t *sc = &s->scenarios[i];
+        const cJSON *cls = cJSON_IsObject(sj) ? get(sj, "classes") : NULL;
+        if (!cJSON_IsObject(sj) || read_number(&L, sj, "scale", where, &sc->scale)) {
+            rc = cJSON_IsObject(sj) ? -1 : fail(&L, "%s: expected an object", where);
+            break;
+        }
+        if (!cJSON_IsArray(cls) || (size_t)cJSON_GetArraySize(cls) != s->n_classes) {
+            rc = fail(&L, "%s.classes: expected an array of %zu classes (as scenarios[0])", where, s->n_classes);
+            break;
+        }
+        sc->classes = arena_alloc(s, s->n_classes * sizeof(class_table_t));
+        if (!sc->classes) {
+            rc = fail(&L, "out of memory");
+            break;
+        }
+        size_t c = 0;
+        const cJSON *cj;
+        cJSON_ArrayForEach(cj, cls) {
+            if ((rc = read_class(&L, i, c, cj, &sc->classes[c])) != 0)
+                break;
+            c++;
+        }
+        if (rc)
+            break;
+        i++;
+    }
+done:
+    cJSON_Delete(root);
+    if (rc) {
+        ct_sampler_free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+int ct_sampler_load(const char *path, ct_sampler_t **out, char *errbuf, size_t errlen)
+{
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        if (errbuf && errlen)
+            snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - n - 1, fp);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (!buf || bad) {
+        free(buf);
+        if (errbuf && errlen)
+            snprintf(errbuf, errlen, "%s: %s", path, bad ? "read error" : "out of memory");
+        return -1;
+    }
+    buf[n] = '\0';
+    int rc = ct_sampler_load_text(buf, n, path, out, errbuf, errlen);
+    free(buf);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Queries and placement.                                                    */
+
+size_t ct_sampler_scenario_count(const ct_sampler_t *s)
+{
+    return s->n_scenarios;
+}
+
+double ct_sampler_scenario_scale(const ct_sampler_t *s, size_t sc)
+{
+    return s->scenarios[sc].scale;
+}
+
+double ct_sampler_scenario_rate(const ct_sampler_t *s, size_t sc, size_t c)
+{
+    return s->scenarios[sc].classes[c].rate;
+}
+
+size_t ct_sampler_class_count(const ct_sampler_t *s)
+{
+    return s->n_classes;
+}
+
+const char *ct_sampler_class_name(const ct_sampler_t *s, size_t c)
+{
+    return s->class_names[c];
+}
+
+long ct_sampler_class_index(const ct_sampler_t *s, const char *name)
+{
+    for (size_t c = 0; c < s->n_classes; c++)
+        if (!strcmp(s->class_names[c], name))
+            return (long)c;
+    return -1;
+}
+
+size_t ct_sampler_task_count(const ct_sampler_t *s, size_t c)
+{
+    return s->n_tasks[c];
+}
+
+const char *ct_sampler_task_id(const ct_sampler_t *s, size_t c, size_t t)
+{
+    return s->task_ids[c][t];
+}
+
+size_t ct_sampler_nearest(const ct_sampler_t *s, const double *rates)
+{
+    size_t best = 0;
+    double best_d = INFINITY;
+    for (size_t i = 0; i < s->n_scenarios; i++) {
+        double d = 0;
+        for (size_t c = 0; c < s->n_classes; c++) {
+            double r = s->scenarios[i].classes[c].rate, x = (rates[c] - r) / r;
+            d += x * x;
+        }
+        if (d < best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    return best;
+}
+
+size_t ct_sampler_segment_count(const ct_sampler_t *s, size_t sc, size_t c)
+{
+    return s->scenarios[sc].classes[c].n_seg;
+}
+
+size_t ct_sampler_triplet_count(const ct_sampler_t *s, size_t sc, size_t c, size_t seg)
+{
+    return s->scenarios[sc].classes[c].seg[seg].n_trip;
+}
+
+double ct_sampler_triplet_probability(const ct_sampler_t *s, size_t sc, size_t c, size_t seg, size_t t)
+{
+    return s->scenarios[sc].classes[c].seg[seg].trip[t].prob;
+}
+
+/* Draws a server uniformly among those not in chosen[0..n) (sorted), and
+ * inserts it: skip over the taken ones in ascending order. O(n). */
+static uint32_t draw_distinct(ct_rng_t *rng, uint32_t n_servers, uint32_t *chosen, uint32_t n)
+{
+    uint32_t r = (uint32_t)ct_rng_below(rng, n_servers - n), i = 0;
+    while (i < n && chosen[i] <= r) {
+        r++;
+        i++;
+    }
+    memmove(chosen + i + 1, chosen + i, (n - i) * sizeof(uint32_t));
+    chosen[i] = r;
+    return r;
+}
+
+int ct_sampler_place(const ct_sampler_t *s, size_t sc, size_t c, uint32_t n_servers, ct_rng_t *rng,
+                     uint32_t *servers, uint32_t *choices)
+{
+    const class_table_t *ct = &s->scenarios[sc].classes[c];
+    uint32_t part_server[256], chosen[257];
+    if (n_servers == 0)
+        return -1;
+    uint32_t cur = (uint32_t)ct_rng_below(rng, n_servers);
+    for (uint32_t i = 0; i < ct->n_root; i++)
+        servers[ct->root_tasks[i]] = cur;
+    for (uint32_t g = 0; g < ct->n_seg; g++) {
+        const segment_t *seg = &ct->seg[g];
+        uint32_t i = (uint32_t)ct_rng_below(rng, seg->n_trip);
+        if (ct_rng_uniform(rng) >= seg->alias_prob[i])
+            i = seg->alias_idx[i];
+        if (choices)
+            choices[g] = i;
+        const triplet_t *t = &seg->trip[i];
+        if (t->n_parts > n_servers)
+            return -1;
+        chosen[0] = cur;
+        uint32_t nch = 1;
+        for (uint32_t p = 0; p < t->n_parts; p++) {
+            part_server[p] = p == t->k ? cur : draw_distinct(rng, n_servers, chosen, nch++);
+            for (uint32_t k = t->part_start[p]; k < t->part_start[p + 1]; k++)
+                servers[t->part_tasks[k]] = part_server[p];
+        }
+        cur = t->n_parts ? part_server[t->l] : cur;
+        for (uint32_t k = 0; k < seg->n_sink; k++)
+            servers[seg->sink_tasks[k]] = cur;
+    }
+    return 0;
+}

@@ -1,0 +1,215 @@
+/*
+ * nona_table.c - writing placement tables / lookup files (format in
+ * ct_nona_table.h). Every number goes through ct_json_number so values read
+ * back bit-exact.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "ct_nona_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CT_VERSION
+#define CT_VERSION "0.1.0"
+#endif
+
+/* The original task ids of a (contracted) task, as a JSON array. */
+static cJSON *members(const ct_dag_t *g, size_t v)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t j = 0; a && j < ct_dag_member_count(g, v); j++) {
+        cJSON *s = cJSON_CreateString(ct_dag_member(g, v, j));
+        if (!s || !cJSON_AddItemToArray(a, s)) {
+            cJSON_Delete(s);
+            cJSON_Delete(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+/* Adds item to obj under key (arrays: key NULL); deletes item on failure. */
+static int put(cJSON *obj, const char *key, cJSON *item)
+{
+    if (!item)
+        return -1;
+    int ok = key ? cJSON_AddItemToObject(obj, key, item) : cJSON_AddItemToArray(obj, item);
+    if (!ok) {
+        cJSON_Delete(item);
+        return -1;
+    }
+    return 0;
+}
+
+static int put_num(cJSON *obj, const char *key, double v)
+{
+    return put(obj, key, ct_json_number(v));
+}
+
+static cJSON *inputs_json(const ct_scenario_t *s)
+{
+    cJSON *in = cJSON_CreateObject(), *cl = cJSON_CreateObject(), *bg = cJSON_CreateObject(),
+          *classes = cJSON_CreateArray();
+    int bad = !in || !cl || !bg || !classes;
+    bad |= put_num(cl, "servers", (double)s->servers) | put_num(cl, "link_bandwidth", s->link_bandwidth) |
+           put_num(cl, "speed", s->speed);
+    bad |= put_num(bg, "link_load", s->rho_bg) | put_num(bg, "link_second_moment", s->m2_bg);
+    for (size_t j = 0; !bad && j < s->n_classes; j++) {
+        cJSON *c = cJSON_CreateObject();
+        bad |= put(classes, NULL, c);
+        bad |= put(c, "name", cJSON_CreateString(s->classes[j].name));
+        bad |= put(c, "dag", cJSON_CreateString(s->classes[j].dag_path));
+        bad |= put_num(c, "arrival_rate", s->classes[j].rate);
+    }
+    bad |= put(in, "cluster", cl);
+    cl = NULL;
+    bad |= put(in, "background", bg);
+    bg = NULL;
+    bad |= put(in, "classes", classes);
+    classes = NULL;
+    if (bad) {
+        cJSON_Delete(in);
+        return NULL;
+    }
+    return in;
+}
+
+static cJSON *class_json(const ct_scenario_t *s, const ct_nona_model_t *m, const ct_nona_solution_t *sol, size_t j,
+                         ct_error_t *err)
+{
+    const ct_model_class_t *mc = &m->classes[j];
+    const ct_dag_t *g = &mc->split.dag, *orig = &s->classes[j].dag;
+    cJSON *c = cJSON_CreateObject(), *tasks = cJSON_CreateArray(), *segs = cJSON_CreateArray();
+    size_t *order = malloc((orig->n_tasks ? orig->n_tasks : 1) * sizeof(size_t));
+    int bad = !c || !tasks || !segs || !order;
+    if (!bad && ct_dag_topo_order(orig, order, "dag", err) != CT_OK)
+        bad = 1;
+    for (size_t k = 0; !bad && k < orig->n_tasks; k++)
+        bad |= put(tasks, NULL, cJSON_CreateString(orig->ids[order[k]]));
+    bad |= put(c, "name", cJSON_CreateString(s->classes[j].name));
+    bad |= put_num(c, "arrival_rate", m->beta[j]);
+    bad |= put_num(c, "predicted_mean_jct", sol->tau[j]);
+    bad |= put(c, "tasks", tasks);
+    tasks = NULL;
+    bad |= put(c, "root", members(g, mc->split.bottlenecks[0]));
+    for (size_t i = 0; !bad && i < mc->n_blocks; i++) {
+        const ct_block_t *b = &m->blocks[mc->block_start + i];
+        const ct_segment_t *seg = &mc->split.segments[b->segment];
+        const ct_partitions_t *pt = &b->parts;
+        cJSON *sj = cJSON_CreateObject(), *tj = cJSON_CreateArray();
+        bad |= put(segs, NULL, sj);
+        bad |= !tj;
+        bad |= put(sj, "source", members(g, seg->source));
+        bad |= put(sj, "sink", members(g, seg->sink));
+        for (size_t t = 0; !bad && t < b->n_vars; t++) {
+            size_t w = b->var_start + t;
+            if (sol->theta[w] <= 0)
+                continue;
+            const ct_triplet_t *tr = &pt->triplets[t];
+            size_t q = pt->n_parts[tr->partition];
+            cJSON *o = cJSON_CreateObject(), *parts = cJSON_CreateArray();
+            bad |= put(tj, NULL, o);
+            bad |= !parts;
+            bad |= put_num(o, "probability", sol->theta[w]);
+            bad |= put_num(o, "k", tr->k);
+            bad |= put_num(o, "l", tr->l);
+            for (size_t pi = 0; !bad && pi < q; pi++) {
+                cJSON *part = cJSON_CreateArray();
+                bad |= put(parts, NULL, part);
+                for (size_t k = 0; !bad && k < seg->n_inner; k++) {
+                    if (pt->assign[(size_t)tr->partition * seg->n_inner + k] != pi)
+                        continue;
+                    size_t v = seg->inner[k];
+                    for (size_t mm = 0; !bad && mm < ct_dag_member_count(g, v); mm++)
+                        bad |= put(part, NULL, cJSON_CreateString(ct_dag_member(g, v, mm)));
+                }
+            }
+            bad |= put(o, "parts", parts);
+            bad |= put_num(o, "predicted_time", ct_nona_triplet_time(m, w, sol->eval.phi));
+        }
+        bad |= put(sj, "triplets", tj);
+    }
+    bad |= put(c, "segments", segs);
+    segs = NULL;
+    free(order);
+    if (bad) {
+        cJSON_Delete(c);
+        cJSON_Delete(tasks);
+        cJSON_Delete(segs);
+        if (!err || err->code == CT_OK)
+            ct_error_set(err, CT_ENOMEM, "out of memory building a table");
+        return NULL;
+    }
+    return c;
+}
+
+ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_nona_model_t *m,
+                                const ct_nona_solution_t *sol, cJSON **out, ct_error_t *err)
+{
+    char hash[24];
+    *out = NULL;
+    ct_error_clear(err);
+    ct_scenario_hash(s, hash, sizeof hash);
+    cJSON *e = cJSON_CreateObject(), *model = cJSON_CreateObject(), *classes = cJSON_CreateArray(),
+          *bracket = cJSON_CreateArray();
+    double beta_sum = 0;
+    for (size_t j = 0; j < m->n_classes; j++)
+        beta_sum += m->beta[j];
+    int bad = !e || !model || !classes || !bracket;
+    bad |= put_num(e, "scale", scale);
+    bad |= put(e, "hash", cJSON_CreateString(hash));
+    bad |= put(e, "inputs", inputs_json(s));
+    bad |= put(model, "method", cJSON_CreateString(ct_nona_method_name(sol->method)));
+    bad |= put_num(model, "objective", sol->eval.J);
+    bad |= put_num(model, "mean_jct", sol->eval.mean_jct);
+    bad |= put_num(model, "rho", sol->eval.rho);
+    bad |= put_num(model, "phi", sol->eval.phi);
+    bad |= put_num(bracket, NULL, sol->phi_lo) | put_num(bracket, NULL, sol->phi_hi);
+    bad |= put(model, "phi_bracket", bracket);
+    bracket = NULL;
+    bad |= put_num(model, "local_mean_jct", sol->J_local / beta_sum);
+    bad |= put_num(model, "solve_seconds", sol->seconds);
+    bad |= put(e, "model", model);
+    model = NULL;
+    for (size_t j = 0; !bad && j < m->n_classes; j++) {
+        cJSON *c = class_json(s, m, sol, j, err);
+        if (!c)
+            break;
+        bad |= put(classes, NULL, c);
+    }
+    bad |= put(e, "classes", classes);
+    classes = NULL;
+    if (bad || (err && err->code != CT_OK)) {
+        cJSON_Delete(e);
+        cJSON_Delete(model);
+        cJSON_Delete(classes);
+        cJSON_Delete(bracket);
+        return err && err->code != CT_OK ? err->code : ct_error_set(err, CT_ENOMEM, "out of memory building a table");
+    }
+    *out = e;
+    return CT_OK;
+}
+
+ct_status_t ct_nona_table_document(cJSON **entries, size_t n, cJSON **doc, ct_error_t *err)
+{
+    *doc = NULL;
+    cJSON *d = cJSON_CreateObject(), *sc = cJSON_CreateArray();
+    int bad = !d || !sc;
+    bad |= put(d, "format", cJSON_CreateString(CT_TABLE_FORMAT));
+    bad |= put(d, "generator", cJSON_CreateString("contend " CT_VERSION));
+    for (size_t i = 0; i < n; i++) {
+        if (bad)
+            cJSON_Delete(entries[i]);
+        else
+            bad |= put(sc, NULL, entries[i]);
+        entries[i] = NULL;
+    }
+    bad |= put(d, "scenarios", sc);
+    if (bad) {
+        cJSON_Delete(d);
+        return ct_error_set(err, CT_ENOMEM, "out of memory building a lookup file");
+    }
+    *doc = d;
+    return CT_OK;
+}

@@ -1,0 +1,313 @@
+/*
+ * nona_model.c - the link / completion-time model by hand (the paper's
+ * four-task example, Fig. 1), and both solvers against exhaustive search
+ * (every pure profile plus every single two-triplet mix, which the LP
+ * argument of spec s.7 shows is enough) to 1e-6 relative.
+ */
+#include "ct_nona_solve.h"
+#include "ct_test.h"
+
+static ct_dag_t fig1_dag(double out_bytes)
+{
+    ct_dag_t d;
+    ct_error_t err;
+    size_t t1, t2, t3, t4;
+    ct_dag_init(&d);
+    ct_dag_add_task(&d, "sum", 0.001, &t1, &err);
+    ct_dag_add_task(&d, "det", 0.010, &t2, &err);
+    ct_dag_add_task(&d, "det_sparse", 0.010, &t3, &err);
+    ct_dag_add_task(&d, "add", 0.001, &t4, &err);
+    ct_dag_add_edge(&d, t1, t2, 2e8, &err); /* 200 MB: 20 ms at 80 Gbps */
+    ct_dag_add_edge(&d, t1, t3, 2e7, &err); /* 20 MB: 2 ms */
+    ct_dag_add_edge(&d, t2, t4, out_bytes, &err);
+    ct_dag_add_edge(&d, t3, t4, out_bytes, &err);
+    return d;
+}
+
+/* A scenario holding copies of the given DAGs. */
+static void scenario(ct_scenario_t *s, const ct_dag_t *dags, const double *rates, size_t n, double bw, double rho_bg,
+                     double m2_bg)
+{
+    ct_error_t err;
+    ct_scenario_init(s);
+    s->path = ct_strdup("test", &err);
+    s->servers = 1000;
+    s->link_bandwidth = bw;
+    s->speed = 1.0;
+    s->rho_bg = rho_bg;
+    s->m2_bg = m2_bg;
+    s->n_classes = n;
+    s->classes = calloc(n, sizeof(ct_class_t));
+    for (size_t i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "c%zu", i);
+        s->classes[i].name = ct_strdup(name, &err);
+        s->classes[i].dag_path = ct_strdup("mem", &err);
+        s->classes[i].rate = rates[i];
+        CHECK(ct_dag_copy(&s->classes[i].dag, &dags[i], &err) == CT_OK);
+    }
+}
+
+/* Triplet number of a given partition/k/l in block b, by part contents. */
+static size_t find_triplet(const ct_nona_model_t *m, size_t b, size_t q, size_t k, size_t l, const uint8_t *assign)
+{
+    const ct_block_t *bl = &m->blocks[b];
+    size_t n = bl->parts.n_inner;
+    for (size_t t = 0; t < bl->n_vars; t++) {
+        const ct_triplet_t *tr = &bl->parts.triplets[t];
+        if (bl->parts.n_parts[tr->partition] == q && tr->k == k && tr->l == l &&
+            !memcmp(bl->parts.assign + (size_t)tr->partition * n, assign, n))
+            return bl->var_start + t;
+    }
+    return (size_t)-1;
+}
+
+static void fig1_by_hand(void)
+{
+    ct_dag_t d = fig1_dag(8);
+    ct_scenario_t s;
+    ct_nona_model_t m;
+    ct_error_t err;
+    double rate = 1e-9; /* an isolated job: no queueing on the link */
+    scenario(&s, &d, &rate, 1, 1e10, 0, 0);
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+    CHECK(m.n_blocks == 1 && m.n_vars == 5);
+    CHECK_CLOSE(m.classes[0].base, 0.002, 1e-12); /* source + sink compute */
+    const ct_segment_t *seg = &m.classes[0].split.segments[0];
+    int det_first = !strcmp(m.classes[0].split.dag.ids[seg->inner[0]], "det");
+    /* Local: 10 + 10 ms on one server. */
+    uint8_t same[2] = { 0, 0 };
+    size_t w_local = find_triplet(&m, 0, 1, 0, 0, same);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w_local, 0.0), 0.020, 1e-12);
+    CHECK(m.trip[w_local].a1 == 0 && m.trip[w_local].n_crossing == 0);
+    /* Allocation 2 (Fig. 1c): det with source and sink, det_sparse away:
+     * max(10, 2 + 10 + 8e-10) ms, plus 2 phi. */
+    uint8_t split[2] = { 0, 1 };
+    size_t k_det = det_first ? 0 : 1;
+    size_t w2 = find_triplet(&m, 0, 2, k_det, k_det, split);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w2, 0.0), 0.012 + 8e-10, 1e-12);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w2, 0.001), 0.014 + 8e-10, 1e-12);
+    CHECK_CLOSE(m.trip[w2].a1, 0.002 + 8e-10, 1e-12);
+    CHECK_CLOSE(m.trip[w2].a2, 4e-6 + 6.4e-19, 1e-12);
+    /* Allocation 1 (Fig. 1b): det away: 20 + 10 ms. */
+    size_t w1 = find_triplet(&m, 0, 2, 1 - k_det, 1 - k_det, split);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w1, 0.0), 0.030 + 8e-10, 1e-12);
+    /* The source with det_sparse, the sink with det: det's input and
+     * det_sparse's output cross. */
+    size_t w3 = find_triplet(&m, 0, 2, 1 - k_det, k_det, split);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w3, 0.0), fmax(0.030, 0.010 + 8e-10), 1e-12);
+    /* Better still: det with the source, the sink with det_sparse. Both
+     * transfers cross but on parallel branches: max(10 + 8e-10, 2 + 10) ms
+     * + one phi, where allocation 2 serialises two waits on one branch. */
+    size_t w4 = find_triplet(&m, 0, 2, k_det, 1 - k_det, split);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w4, 0.0), 0.012, 1e-12);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w4, 0.001), 0.013, 1e-12);
+    CHECK(ct_nona_triplet_slope(&m, w4, 0.001) == 1.0 && ct_nona_triplet_slope(&m, w2, 0.001) == 2.0);
+    /* The exact solve picks it with certainty: tau = 1 + 12 + 1 ms. */
+    ct_nona_solution_t sol;
+    CHECK(ct_nona_solve(&m, NULL, &sol, &err) == CT_OK);
+    CHECK_CLOSE(sol.theta[w4], 1.0, 1e-12);
+    CHECK_CLOSE(sol.tau[0], 0.014, 1e-9);
+    CHECK_CLOSE(sol.J_local / rate, 0.022, 1e-12);
+    ct_nona_solution_free(&sol);
+    /* J, rho and phi at a hand-made theta, at a real load. */
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&s);
+    rate = 200;
+    scenario(&s, &d, &rate, 1, 1e10, 0.1, 1e-5);
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+    double *theta = calloc(m.n_vars, sizeof(double));
+    theta[w_local] = 0.5;
+    theta[w2] = 0.5;
+    ct_nona_eval_t e;
+    double tau;
+    ct_nona_evaluate(&m, theta, &e, &tau);
+    double S = 0.002, So = 8e-10, rho = 0.1 + 200 * 0.5 * (S + So);
+    double phi = (1e-5 + 200 * 0.5 * (S * S + So * So)) / (2 * (1 - rho));
+    CHECK_CLOSE(e.rho, rho, 1e-12);
+    CHECK_CLOSE(e.phi, phi, 1e-12);
+    CHECK_CLOSE(tau, 0.002 + 0.5 * 0.020 + 0.5 * fmax(0.010, 0.010 + S + So + 2 * phi), 1e-12);
+    CHECK_CLOSE(e.J, 200 * tau, 1e-12);
+    free(theta);
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Exhaustive search. */
+
+static double J_at(const ct_nona_model_t *m, const double *theta)
+{
+    ct_nona_eval_t e;
+    ct_nona_evaluate(m, theta, &e, NULL);
+    return e.J;
+}
+
+/* min over p in [0, 1] of J with block b mixing w1 (1-p) and w2 (p):
+ * a 401-point scan, then golden-section on the best cell. */
+static double best_mix(const ct_nona_model_t *m, double *theta, size_t w1, size_t w2)
+{
+    const int N = 400;
+    double best = INFINITY, bp = 0;
+    for (int i = 0; i <= N; i++) {
+        double p = (double)i / N;
+        theta[w1] = 1 - p;
+        theta[w2] = p;
+        double j = J_at(m, theta);
+        if (j < best) {
+            best = j;
+            bp = p;
+        }
+    }
+    double a = fmax(0, bp - 1.0 / N), b = fmin(1, bp + 1.0 / N), g = 0.5 * (sqrt(5.0) - 1);
+    for (int it = 0; it < 80; it++) {
+        double x1 = b - g * (b - a), x2 = a + g * (b - a), f1, f2;
+        theta[w1] = 1 - x1;
+        theta[w2] = x1;
+        f1 = J_at(m, theta);
+        theta[w1] = 1 - x2;
+        theta[w2] = x2;
+        f2 = J_at(m, theta);
+        if (f1 < f2)
+            b = x2;
+        else
+            a = x1;
+        if (fmin(f1, f2) < best)
+            best = fmin(f1, f2);
+    }
+    theta[w1] = theta[w2] = 0;
+    return best;
+}
+
+static double exhaustive(const ct_nona_model_t *m)
+{
+    size_t B = m->n_blocks, *pick = calloc(B ? B : 1, sizeof(size_t));
+    double *theta = calloc(m->n_vars ? m->n_vars : 1, sizeof(double)), best = INFINITY;
+    for (;;) {
+        memset(theta, 0, m->n_vars * sizeof(double));
+        for (size_t b = 0; b < B; b++)
+            theta[m->blocks[b].var_start + pick[b]] = 1;
+        best = fmin(best, J_at(m, theta));
+        /* every single two-option mix in one block, the others pure */
+        for (size_t b = 0; b < B; b++) {
+            size_t v0 = m->blocks[b].var_start, own = v0 + pick[b];
+            theta[own] = 0;
+            for (size_t x = 0; x < m->blocks[b].n_vars; x++)
+                for (size_t y = x + 1; y < m->blocks[b].n_vars; y++)
+                    best = fmin(best, best_mix(m, theta, v0 + x, v0 + y));
+            theta[own] = 1;
+        }
+        size_t b = 0;
+        while (b < B && ++pick[b] == m->blocks[b].n_vars)
+            pick[b++] = 0;
+        if (b == B)
+            break;
+    }
+    free(pick);
+    free(theta);
+    return best;
+}
+
+static void check_against_exhaustive(const ct_scenario_t *s, const char *what)
+{
+    ct_nona_model_t m;
+    ct_error_t err;
+    CHECK(ct_nona_model_build(s, NULL, &m, &err) == CT_OK);
+    double want = exhaustive(&m);
+    ct_nona_solve_params_t p;
+    ct_nona_solve_params_init(&p);
+    for (int method = 0; method < 2; method++) {
+        p.method = method ? CT_NONA_PENALTY : CT_NONA_EXACT;
+        ct_nona_solution_t sol;
+        CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_OK);
+        CHECK_MSG(fabs(sol.eval.J - want) <= 1e-6 * want, "%s, %s: J %.12g, exhaustive %.12g (rel %.2g)", what,
+                  ct_nona_method_name(p.method), sol.eval.J, want, (sol.eval.J - want) / want);
+        CHECK(sol.eval.J <= sol.J_local * (1 + 1e-12));
+        ct_nona_solution_free(&sol);
+    }
+    ct_nona_model_free(&m);
+}
+
+static void solvers_vs_exhaustive(void)
+{
+    ct_scenario_t s;
+    char what[64];
+    /* Fig. 1 across loads: pure split at light load, mixes as the link
+     * fills, local beyond. */
+    ct_dag_t d = fig1_dag(1e6);
+    static const double rates[] = { 1, 100, 300, 420, 480, 600 };
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+        scenario(&s, &d, &rates[i], 1, 1e10, 0.05, 1e-6);
+        snprintf(what, sizeof what, "fig1 at %g jobs/s", rates[i]);
+        check_against_exhaustive(&s, what);
+        ct_scenario_destroy(&s);
+    }
+    /* Two classes, two segments each (fig1 chained twice), different sizes. */
+    ct_dag_t two[2];
+    ct_error_t err;
+    for (int c = 0; c < 2; c++) {
+        ct_dag_init(&two[c]);
+        const char *ids[] = { "a", "b1", "b2", "m", "c1", "c2", "z" };
+        double t[] = { 0.001, 0.008, 0.006, 0.001, 0.004 + 0.004 * c, 0.005, 0.001 };
+        for (int i = 0; i < 7; i++)
+            ct_dag_add_task(&two[c], ids[i], t[i], NULL, &err);
+        double f = c ? 2.0 : 1.0;
+        ct_dag_add_edge(&two[c], 0, 1, 1e7 * f, &err);
+        ct_dag_add_edge(&two[c], 0, 2, 3e6 * f, &err);
+        ct_dag_add_edge(&two[c], 1, 3, 1e6, &err);
+        ct_dag_add_edge(&two[c], 2, 3, 2e6, &err);
+        ct_dag_add_edge(&two[c], 0, 3, 5e5, &err); /* direct source -> sink */
+        ct_dag_add_edge(&two[c], 3, 4, 4e6, &err);
+        ct_dag_add_edge(&two[c], 3, 5, 4e6 * f, &err);
+        ct_dag_add_edge(&two[c], 4, 6, 1e5, &err);
+        ct_dag_add_edge(&two[c], 5, 6, 1e5, &err);
+    }
+    static const double r2[][2] = { { 10, 10 }, { 120, 60 }, { 250, 100 } };
+    for (size_t i = 0; i < sizeof r2 / sizeof r2[0]; i++) {
+        scenario(&s, two, r2[i], 2, 1e10, 0.02, 1e-6);
+        snprintf(what, sizeof what, "two classes at %g/%g jobs/s", r2[i][0], r2[i][1]);
+        check_against_exhaustive(&s, what);
+        ct_scenario_destroy(&s);
+    }
+    ct_dag_destroy(&two[0]);
+    ct_dag_destroy(&two[1]);
+    ct_dag_destroy(&d);
+}
+
+static void errors(void)
+{
+    ct_dag_t d = fig1_dag(8);
+    ct_scenario_t s;
+    ct_nona_model_t m;
+    ct_error_t err;
+    double rate = 250; /* 250 jobs/s x 22 ms = 5.5 servers busy */
+    scenario(&s, &d, &rate, 1, 1e10, 0, 0);
+    s.servers = 5;
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_EUNSTABLE);
+    CHECK_ERR(err, CT_EUNSTABLE, "compute alone needs 5.5 servers");
+    s.servers = 100;
+    s.rho_bg = 1.0;
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_EUNSTABLE);
+    CHECK_ERR(err, CT_EUNSTABLE, "background.link_load");
+    s.rho_bg = 0;
+    s.classes[0].rate = 0;
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_EINPUT);
+    CHECK_ERR(err, CT_EINPUT, "classes[0].arrival_rate");
+    s.classes[0].rate = 1;
+    ct_nona_model_params_t p;
+    ct_nona_model_params_init(&p);
+    p.partition.max_triplets = 4;
+    CHECK(ct_nona_model_build(&s, &p, &m, &err) == CT_ELIMIT);
+    CHECK_ERR(err, CT_ELIMIT, "class 'c0': segment 0 (sum -> add): 2 intermediate tasks need 5 placement triplets");
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
+}
+
+int main(void)
+{
+    fig1_by_hand();
+    solvers_vs_exhaustive();
+    errors();
+    return ct_test_end();
+}
