@@ -171,7 +171,7 @@ done:
 }
 
 /* One round. Sets *changed to 0 when no edge qualified (out is then a copy). */
-static ct_status_t contract_round(const ct_dag_t *cur, ct_dag_t *out, int *changed, ct_error_t *err)
+static ct_status_t contract_round(const ct_dag_t *cur, int single_edge, ct_dag_t *out, int *changed, ct_error_t *err)
 {
     size_t n = cur->n_tasks;
     ct_status_t st = CT_OK;
@@ -214,8 +214,8 @@ static ct_status_t contract_round(const ct_dag_t *cur, ct_dag_t *out, int *chang
         st = ct_dag_copy(out, cur, err);
         goto done;
     }
-    for (int attempt = 0; attempt < 2; attempt++) {
-        if (attempt == 1) { /* fallback: the first qualifying edge alone */
+    for (int attempt = single_edge; attempt < 2; attempt++) {
+        if (attempt == 1) { /* the first qualifying edge alone */
             igraph_vector_int_resize(&qedges, 2);
             VECTOR(qedges)[0] = (igraph_integer_t)cur->from[first_q];
             VECTOR(qedges)[1] = (igraph_integer_t)cur->to[first_q];
@@ -262,8 +262,20 @@ done:
     return st;
 }
 
+void ct_contract_params_init(ct_contract_params_t *p)
+{
+    p->single_edge = 0;
+}
+
 ct_status_t ct_dag_contract(const ct_dag_t *in, ct_dag_t *out, ct_contract_info_t *info, ct_error_t *err)
 {
+    return ct_dag_contract_ex(in, NULL, out, info, err);
+}
+
+ct_status_t ct_dag_contract_ex(const ct_dag_t *in, const ct_contract_params_t *p, ct_dag_t *out,
+                               ct_contract_info_t *info, ct_error_t *err)
+{
+    int single_edge = p ? p->single_edge : 0;
     ct_igraph_quiet();
     ct_contract_info_t loc = { in->n_tasks, in->n_edges, 0, 0, 0 };
     ct_dag_t cur, next;
@@ -275,7 +287,7 @@ ct_status_t ct_dag_contract(const ct_dag_t *in, ct_dag_t *out, ct_contract_info_
         return st;
     for (;;) {
         int changed;
-        if ((st = contract_round(&cur, &next, &changed, err)) != CT_OK) {
+        if ((st = contract_round(&cur, single_edge, &next, &changed, err)) != CT_OK) {
             ct_dag_destroy(&cur);
             return st;
         }

@@ -24,6 +24,18 @@ typedef struct {
     size_t rounds;          /**< rounds that contracted at least one edge */
 } ct_contract_info_t;
 
+/** Contraction options; fill with ct_contract_params_init(). */
+typedef struct {
+    int single_edge;        /**< contract one qualifying edge per round (the
+                                 slow reference order; same end graph) */
+} ct_contract_params_t;
+
+void ct_contract_params_init(ct_contract_params_t *p);
+
+/** ct_dag_contract with options (p may be NULL for the defaults). */
+ct_status_t ct_dag_contract_ex(const ct_dag_t *in, const ct_contract_params_t *p, ct_dag_t *out,
+                               ct_contract_info_t *info, ct_error_t *err);
+
 /**
  * Contracts in into out (initialised by this call; the caller destroys it).
  * A merged task's time is the sum of its members' times, its id is the id of

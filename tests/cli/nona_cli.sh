@@ -1,0 +1,78 @@
+#!/bin/sh
+# nona_cli.sh - `contend nona` and `contend sample` from the outside: JSON
+# summaries, table files the sampler reads, sweeps that skip unstable
+# scales, errors with exit 2 and no output left behind, determinism.
+set -u
+C=${CONTEND:-build/contend}
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+flat() { tr -d ' \n\t'; }
+
+# solve --json has the promised keys; the table is versioned.
+$C nona solve data/scenarios/five-models.json --json -o "$T/t.json" >"$T/s.json" || fail "solve five-models"
+for k in objective mean_jct rho phi method; do
+    grep -q "\"$k\"" "$T/s.json" || fail "solve --json lacks $k"
+done
+grep -q '"format":[[:space:]]*"contend-table/1"' "$T/t.json" || fail "table format tag"
+grep -q '"hash":' "$T/t.json" || fail "table hash"
+# Original task ids of the zoo (contracted nodes expanded).
+grep -q '"layer2.0.bn2"' "$T/t.json" || fail "table spells original task ids"
+$C nona solve data/scenarios/five-models.json --method penalty --json | grep -q '"method":[[:space:]]*"penalty"' || fail "penalty"
+$C nona solve data/scenarios/five-models.json | grep -q "class resnet18" || fail "human summary"
+
+# The same inputs give the same hash and the same table (solve_seconds aside).
+$C nona solve data/scenarios/five-models.json -o "$T/t2.json" >/dev/null
+[ "$(grep -v solve_seconds "$T/t.json")" = "$(grep -v solve_seconds "$T/t2.json")" ] || fail "solve is not deterministic"
+
+# Sample from it: deterministic for a seed; every task gets a server < N.
+$C sample "$T/t.json" --class resnet18 --servers 80 --count 5 --seed 9 >"$T/a" || fail "sample"
+$C sample "$T/t.json" --class resnet18 --servers 80 --count 5 --seed 9 >"$T/b"
+cmp -s "$T/a" "$T/b" || fail "sample is not deterministic"
+[ "$(grep -c 'layer4.0.add=' "$T/a")" -eq 5 ] || fail "sample prints every task"
+grep -v '^#' "$T/a" | tr ' ' '\n' | awk -F= '$2 >= 80 { bad = 1 } END { exit bad }' || fail "server out of range"
+$C sample "$T/t.json" --class resnet18 --servers 80 --json | grep -q '"placements"' || fail "sample --json"
+
+# Sweep: unstable scales are reported and skipped, the rest written.
+$C nona sweep data/scenarios/fig1.json --scale 1:40:13 -o "$T/l.json" >"$T/out" 2>"$T/err" || fail "sweep"
+grep -q "scale 40 skipped: .*unstable" "$T/err" || fail "sweep does not report the unstable scale: $(cat "$T/err")"
+grep -q "wrote .*3 scenarios, 1 unstable" "$T/out" || fail "sweep summary: $(cat "$T/out")"
+$C sample "$T/l.json" --class fig1 --servers 80 --rates fig1=1300 --count 1 | grep -q "scale 14" || fail "nearest scenario"
+
+# Errors: one line naming the file and the field, exit 2, no output file.
+expect_error() {
+    want=$1 needle=$2
+    shift 3
+    rm -f "$T/out.json"
+    "$@" >/dev/null 2>"$T/stderr"
+    rc=$?
+    [ "$rc" -eq "$want" ] || fail "$*: exit $rc, wanted $want"
+    [ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "$*: stderr is not one line: $(cat "$T/stderr")"
+    grep -qF -- "$needle" "$T/stderr" || fail "$*: stderr lacks '$needle': $(cat "$T/stderr")"
+    [ ! -e "$T/out.json" ] || fail "$*: left an output file behind"
+}
+mkdir -p "$T/sc"
+cp data/examples/fig1.json "$T/sc/fig1.json"
+printf '{"cluster": {"servers": 1, "link_bandwidth": 1e10}, "classes": [{"name": "f", "dag": "fig1.json", "arrival_rate": 100}]}' >"$T/sc/hot.json"
+printf '{"cluster": {"servers": 8, "link_bandwidth": 1e10}, "classes": [{"name": "f", "dag": "fig1.json", "arrival_rate": 0}]}' >"$T/sc/zero.json"
+printf '{"cluster": {"servers": 8, "link_bandwidth": 1e10}, "classes": [{"name": "f", "dag": "gone.json", "arrival_rate": 1}]}' >"$T/sc/gone.json"
+printf '{"cluster": {"servers": 8, "link_bandwidth": -5}, "classes": []}' >"$T/sc/neg.json"
+printf '{"cluster": {"servers": 8, "link_bandwidth": 1e10}, "background": {"link_load": 1.2}, "classes": [{"name": "f", "dag": "fig1.json", "arrival_rate": 1}]}' >"$T/sc/bg.json"
+expect_error 2 "unstable: compute alone needs 2.2 servers" -- $C nona solve "$T/sc/hot.json" -o "$T/out.json"
+expect_error 2 "classes[0].arrival_rate" -- $C nona solve "$T/sc/zero.json" -o "$T/out.json"
+expect_error 2 "classes[0].dag: " -- $C nona solve "$T/sc/gone.json" -o "$T/out.json"
+expect_error 2 "cluster.link_bandwidth" -- $C nona solve "$T/sc/neg.json" -o "$T/out.json"
+expect_error 2 "background.link_load" -- $C nona solve "$T/sc/bg.json" -o "$T/out.json"
+expect_error 2 "need 5 placement triplets, over the limit of 3" -- $C nona solve --max-triplets 3 data/scenarios/fig1.json -o "$T/out.json"
+# A sweep where every scale is unstable: each is reported, then it fails.
+$C nona sweep "$T/sc/hot.json" --scale 1:2:1 -o "$T/out.json" >/dev/null 2>"$T/stderr"
+[ $? -eq 2 ] || fail "all-unstable sweep: exit status"
+[ "$(grep -c 'skipped' "$T/stderr")" -eq 2 ] || fail "all-unstable sweep: skipped lines"
+tail -1 "$T/stderr" | grep -q "every scale in the sweep is unstable: no lookup file written" || fail "all-unstable sweep: final error"
+[ ! -e "$T/out.json" ] || fail "all-unstable sweep left a file"
+expect_error 2 "--scale" -- $C nona sweep data/scenarios/fig1.json --scale 2:1:1 -o "$T/out.json"
+expect_error 2 "no class 'nope'" -- $C sample "$T/t.json" --class nope --servers 8
+expect_error 2 "format: expected" -- $C sample data/scenarios/fig1.json --class fig1 --servers 8
+
+[ $fails -eq 0 ]
