@@ -1,0 +1,121 @@
+/*
+ * bench_sampler.c - online sampler throughput: placements per second for a
+ * resnet18 job (table of the bundled five-model scenario) and for the Fig. 1
+ * example at a mixing load, and alias draws per second against a linear
+ * CDF scan (the baseline) on a 99-triplet segment.
+ */
+#include "bench_util.h"
+#include "ct_nona_table.h"
+#include "ct_sampler.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ct_sampler_t *table_for(const char *file, double scale)
+{
+    ct_scenario_t s, sc;
+    ct_nona_model_t m;
+    ct_nona_solution_t sol;
+    ct_error_t err;
+    cJSON *entry, *doc;
+    char *text, msg[512];
+    ct_sampler_t *smp = NULL;
+    ct_scenario_init(&s);
+    if (ct_scenario_load(&s, file, &err) != CT_OK || ct_scenario_scaled(&s, scale, &sc, &err) != CT_OK ||
+        ct_nona_model_build(&sc, NULL, &m, &err) != CT_OK || ct_nona_solve(&m, NULL, &sol, &err) != CT_OK ||
+        ct_nona_table_entry(&sc, scale, &m, &sol, &entry, &err) != CT_OK ||
+        ct_nona_table_document(&entry, 1, &doc, &err) != CT_OK || ct_json_render(doc, &text, &err) != CT_OK) {
+        fprintf(stderr, "%s (run from the repository root)\n", err.msg);
+        exit(1);
+    }
+    if (ct_sampler_load_text(text, strlen(text), file, &smp, msg, sizeof msg) != 0) {
+        fprintf(stderr, "%s\n", msg);
+        exit(1);
+    }
+    free(text);
+    cJSON_Delete(doc);
+    ct_nona_solution_free(&sol);
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&sc);
+    ct_scenario_destroy(&s);
+    return smp;
+}
+
+static void placements(const char *file, double scale, const char *cls)
+{
+    ct_sampler_t *s = table_for(file, scale);
+    long c = ct_sampler_class_index(s, cls);
+    uint32_t *place = malloc(ct_sampler_task_count(s, (size_t)c) * sizeof(uint32_t)), sink = 0;
+    ct_rng_t rng;
+    ct_rng_seed(&rng, 1);
+    const int N = 1000000;
+    double t;
+    BENCH_MIN(t, 3, {
+        for (int i = 0; i < N; i++) {
+            ct_sampler_place(s, 0, (size_t)c, 80, &rng, place, NULL);
+            sink += place[0];
+        }
+    });
+    printf("  %-12s %3zu tasks, %zu segments: %12.0f placements/s  (%.0f ns each)%s\n", cls,
+           ct_sampler_task_count(s, (size_t)c), ct_sampler_segment_count(s, 0, (size_t)c), N / t, 1e9 * t / N,
+           sink == 1 ? " " : "");
+    free(place);
+    ct_sampler_free(s);
+}
+
+int main(void)
+{
+    printf("online sampler\n");
+    placements("data/scenarios/five-models.json", 1.0, "resnet18");
+    placements("data/scenarios/five-models.json", 1.0, "densenet121");
+    placements("data/scenarios/fig1.json", 4.5, "fig1");
+
+    /* Alias draws vs a linear CDF scan on one 99-triplet segment. */
+    const int K = 99;
+    char text[65536];
+    size_t off = (size_t)snprintf(text, sizeof text, "{\"format\": \"contend-table/1\", \"scenarios\": [{\"scale\": 1, "
+                                  "\"classes\": [{\"name\": \"c\", \"arrival_rate\": 1, \"tasks\": [\"r\", \"x\", \"z\"], "
+                                  "\"root\": [\"r\"], \"segments\": [{\"source\": [\"r\"], \"sink\": [\"z\"], \"triplets\": [");
+    double total = K * (K + 1) / 2.0;
+    for (int i = 0; i < K; i++)
+        off += (size_t)snprintf(text + off, sizeof text - off,
+                                "%s{\"probability\": %.17g, \"k\": 0, \"l\": 0, \"parts\": [[\"x\"]]}", i ? "," : "",
+                                (i + 1) / total);
+    snprintf(text + off, sizeof text - off, "]}]}]}]}");
+    ct_sampler_t *s;
+    char msg[256];
+    if (ct_sampler_load_text(text, strlen(text), "bench", &s, msg, sizeof msg) != 0) {
+        fprintf(stderr, "%s\n", msg);
+        return 1;
+    }
+    double cdf[99], acc = 0;
+    for (int i = 0; i < K; i++)
+        cdf[i] = (acc += ct_sampler_triplet_probability(s, 0, 0, 0, (size_t)i));
+    ct_rng_t rng;
+    ct_rng_seed(&rng, 2);
+    const int N = 2000000;
+    uint32_t place[3], choice[1];
+    unsigned long long sum = 0;
+    double t_alias, t_scan;
+    BENCH_MIN(t_alias, 3, {
+        for (int i = 0; i < N; i++) {
+            ct_sampler_place(s, 0, 0, 80, &rng, place, choice);
+            sum += choice[0];
+        }
+    });
+    BENCH_MIN(t_scan, 3, {
+        for (int i = 0; i < N; i++) {
+            uint32_t root = (uint32_t)ct_rng_below(&rng, 80);
+            double u = ct_rng_uniform(&rng);
+            int k = 0;
+            while (k < K - 1 && u >= cdf[k])
+                k++;
+            sum += (unsigned)k + root;
+        }
+    });
+    printf("  99-triplet segment: alias %12.0f draws/s, linear CDF scan %12.0f draws/s: %.1fx%s\n", N / t_alias,
+           N / t_scan, t_scan / t_alias, sum == 0 ? " " : "");
+    ct_sampler_free(s);
+    return 0;
+}
