@@ -116,6 +116,10 @@ typedef struct {
  */
 void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eval_t *out, double *tau);
 
+/** Sets probabilities below threshold to 0 and renormalises each block (a
+ *  block left empty falls back to its all-local triplet). */
+void ct_nona_theta_clean(const ct_nona_model_t *m, double *theta, double threshold);
+
 /** theta with every block on its all-local triplet. */
 void ct_nona_theta_local(const ct_nona_model_t *m, double *theta);
 

@@ -272,6 +272,21 @@ void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eva
     out->mean_jct = J / beta_sum;
 }
 
+void ct_nona_theta_clean(const ct_nona_model_t *m, double *theta, double threshold)
+{
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        const ct_block_t *bl = &m->blocks[b];
+        double sum = 0;
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+            if (!(theta[w] >= threshold))
+                theta[w] = 0;
+            sum += theta[w];
+        }
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
+            theta[w] = sum > 0 ? theta[w] / sum : (w == bl->local_var);
+    }
+}
+
 void ct_nona_theta_local(const ct_nona_model_t *m, double *theta)
 {
     memset(theta, 0, m->n_vars * sizeof(double));

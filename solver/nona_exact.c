@@ -148,18 +148,7 @@ static ct_status_t phi_lp_value(phi_lp_t *s, double phi, double *value, double *
         return CT_OK;
     if (res != CT_LP_OPTIMAL)
         return ct_error_set(err, CT_ESOLVER, "the phi-LP is unbounded (a bug: the objective is bounded below)");
-    /* Clean the simplex output: clip round-off, renormalise each block. */
-    for (size_t b = 0; b < m->n_blocks; b++) {
-        const ct_block_t *bl = &m->blocks[b];
-        double sum = 0;
-        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-            if (s->x[w] < 1e-12)
-                s->x[w] = 0;
-            sum += s->x[w];
-        }
-        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
-            s->x[w] = sum > 0 ? s->x[w] / sum : (w == bl->local_var);
-    }
+    ct_nona_theta_clean(m, s->x, 1e-12); /* simplex round-off */
     /* The LP value from the cleaned theta, in the model's own units. */
     double v = s->constant;
     for (size_t b = 0; b < m->n_blocks; b++) {
@@ -353,18 +342,7 @@ ct_status_t ct_nona_solve(const ct_nona_model_t *m, const ct_nona_solve_params_t
         ct_nona_solution_free(sol);
         return st;
     }
-    /* Prune negligible probabilities (the table lists positive ones). */
-    for (size_t b = 0; b < m->n_blocks; b++) {
-        const ct_block_t *bl = &m->blocks[b];
-        double sum = 0;
-        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-            if (sol->theta[w] < p->prune)
-                sol->theta[w] = 0;
-            sum += sol->theta[w];
-        }
-        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
-            sol->theta[w] = sum > 0 ? sol->theta[w] / sum : (w == bl->local_var);
-    }
+    ct_nona_theta_clean(m, sol->theta, p->prune); /* the table lists positive probabilities */
     ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
     sol->seconds = now_seconds() - t0;
     if (!isfinite(sol->eval.J)) {
