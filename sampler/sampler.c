@@ -327,7 +327,7 @@ static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *wher
         triplet_t *t = &g->trip[i];
         char w3[300];
         snprintf(w3, sizeof w3, "%s.triplets[%zu]", where, i);
-        double k, l;
+        double k = 0, l = 0;
         if (!cJSON_IsObject(tj) || read_number(L, tj, "probability", w3, &t->prob) ||
             read_number(L, tj, "k", w3, &k) || read_number(L, tj, "l", w3, &l)) {
             rc = cJSON_IsObject(tj) ? -1 : fail(L, "%s: expected an object", w3);

@@ -39,7 +39,7 @@ static void scenario(ct_scenario_t *s, const ct_dag_t *dags, const double *rates
     s->n_classes = n;
     s->classes = calloc(n, sizeof(ct_class_t));
     for (size_t i = 0; i < n; i++) {
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "c%zu", i);
         s->classes[i].name = ct_strdup(name, &err);
         s->classes[i].dag_path = ct_strdup("mem", &err);
