@@ -49,5 +49,6 @@ void cli_print_json_string(FILE *fp, const char *s);
 int cmd_dag(int argc, char **argv);
 int cmd_nona(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 #endif

@@ -1,0 +1,325 @@
+/*
+ * cmd_sim.c - `contend sim` (one policy at one load) and `contend sim sweep`
+ * (policies x loads or bandwidths, CSV plus a table of ratios to nona).
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "ct_eval.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void sim_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: contend sim SCENARIO [--policy P] [--load L] [OPTIONS]\n"
+            "       contend sim sweep SCENARIO --loads A:B:STEP [--policies P,Q,...] -o results.csv\n"
+            "       contend sim sweep SCENARIO --bandwidths A:B:STEP [--load L] [--policies ...] -o results.csv\n"
+            "\n"
+            "Simulates the scenario's cluster (servers, one bottleneck link) under a placement\n"
+            "policy, with Poisson arrivals of every class plus background compute and transfer\n"
+            "jobs, and reports job completion times (JCT, seconds).\n"
+            "\n"
+            "policies: nona (the Nona table solved for the simulated load), nona-star (one table\n"
+            "  solved at load 0.5 used at every load), random (every task on a uniform server),\n"
+            "  opportunistic (a segment's parallel branches on different servers, one with its\n"
+            "  source), local (whole job on its root's server), fair (central ready queue: an idle\n"
+            "  server takes a task of the job with the fewest running tasks)\n"
+            "\n"
+            "options:\n"
+            "  --policy P            sim: the policy (default nona)\n"
+            "  --policies P,Q,...    sweep: policies (default all six)\n"
+            "  --load L              compute load sum(rate x job compute) / servers (default 0.5)\n"
+            "  --loads A:B:STEP      sweep over loads, e.g. 0.1:0.9:0.1\n"
+            "  --bandwidths A:B:STEP sweep over link bandwidths, bytes/s, at --load\n"
+            "  --reps N              replications (default 5)\n"
+            "  --jobs N              measured inference jobs per replication (default 20000)\n"
+            "  --warmup F            warm-up, as a fraction of the measured span (default 0.2)\n"
+            "  --seed N              replication r uses seed + r (default 1)\n"
+            "  --link fifo|ps        link discipline (default fifo)\n"
+            "  --bg-ratio R          inference : background arrival ratio (default 100; 0: none)\n"
+            "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
+            "  --json                sim: JSON summary\n");
+}
+
+typedef struct {
+    const char *policy, *output;
+    char *policies;
+    double *loads, *bws;
+    size_t n_loads, n_bws;
+    int json;
+    ct_eval_params_t ev;
+} sim_opts_t;
+
+enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
+       OPT_LINK, OPT_BG, OPT_JSON };
+
+static int parse(int argc, char **argv, sim_opts_t *o)
+{
+    static const struct option longopts[] = {
+        { "policy", required_argument, NULL, OPT_POLICY }, { "policies", required_argument, NULL, OPT_POLICIES },
+        { "load", required_argument, NULL, OPT_LOAD }, { "loads", required_argument, NULL, OPT_LOADS },
+        { "bandwidths", required_argument, NULL, OPT_BWS }, { "reps", required_argument, NULL, OPT_REPS },
+        { "jobs", required_argument, NULL, OPT_JOBS }, { "warmup", required_argument, NULL, OPT_WARM },
+        { "seed", required_argument, NULL, OPT_SEED }, { "link", required_argument, NULL, OPT_LINK },
+        { "bg-ratio", required_argument, NULL, OPT_BG }, { "output", required_argument, NULL, 'o' },
+        { "json", no_argument, NULL, OPT_JSON }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+    };
+    memset(o, 0, sizeof *o);
+    o->policy = "nona";
+    ct_eval_params_init(&o->ev);
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_POLICY: o->policy = optarg; break;
+        case OPT_POLICIES:
+            free(o->policies);
+            o->policies = strdup(optarg);
+            break;
+        case OPT_LOAD:
+            if (cli_parse_double(optarg, &o->ev.load) || !(o->ev.load > 0 && o->ev.load < 1))
+                return cli_usage("sim", "--load: expected a number in (0, 1), got '%s'", optarg);
+            break;
+        case OPT_LOADS:
+            free(o->loads);
+            if (cli_parse_range(optarg, &o->loads, &o->n_loads) || o->loads[0] <= 0 || o->loads[o->n_loads - 1] >= 1)
+                return cli_usage("sim", "--loads: expected A:B:STEP with 0 < A <= B < 1, got '%s'", optarg);
+            break;
+        case OPT_BWS:
+            free(o->bws);
+            if (cli_parse_range(optarg, &o->bws, &o->n_bws) || o->bws[0] <= 0)
+                return cli_usage("sim", "--bandwidths: expected A:B:STEP in bytes/s with 0 < A <= B, got '%s'", optarg);
+            break;
+        case OPT_REPS:
+            if (cli_parse_size(optarg, &o->ev.run.reps) || o->ev.run.reps < 1 || o->ev.run.reps > 1000)
+                return cli_usage("sim", "--reps: expected 1..1000, got '%s'", optarg);
+            break;
+        case OPT_JOBS:
+            if (cli_parse_size(optarg, &o->ev.run.jobs) || o->ev.run.jobs < 1)
+                return cli_usage("sim", "--jobs: expected a positive integer, got '%s'", optarg);
+            break;
+        case OPT_WARM:
+            if (cli_parse_double(optarg, &o->ev.run.warmup) || o->ev.run.warmup < 0)
+                return cli_usage("sim", "--warmup: expected a non-negative fraction, got '%s'", optarg);
+            break;
+        case OPT_SEED:
+        {
+            unsigned long long seed;
+            if (cli_parse_u64(optarg, &seed))
+                return cli_usage("sim", "--seed: expected a non-negative integer, got '%s'", optarg);
+            o->ev.run.seed = seed;
+            break;
+        }
+        case OPT_LINK:
+            if (!strcmp(optarg, "fifo"))
+                o->ev.link = CT_LINK_FIFO;
+            else if (!strcmp(optarg, "ps"))
+                o->ev.link = CT_LINK_PS;
+            else
+                return cli_usage("sim", "--link: expected fifo or ps, got '%s'", optarg);
+            break;
+        case OPT_BG:
+            if (cli_parse_double(optarg, &o->ev.bg_ratio) || o->ev.bg_ratio < 0)
+                return cli_usage("sim", "--bg-ratio: expected a non-negative number, got '%s'", optarg);
+            break;
+        case 'o': o->output = optarg; break;
+        case OPT_JSON: o->json = 1; break;
+        case 'h': sim_usage(stdout); return -1;
+        default: return cli_usage("sim", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    return 0;
+}
+
+static void progress_cb(size_t done, size_t total, void *ctx)
+{
+    cli_progress_update(ctx, done);
+    (void)total;
+}
+
+static void fmt(char *buf, size_t n, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, n, "%.9g", v);
+    else
+        buf[0] = '\0';
+}
+
+static ct_status_t write_csv(const ct_eval_result_t *r, const char *path, ct_error_t *err)
+{
+    ct_outfile_t out;
+    ct_status_t st = ct_outfile_open(&out, path, err);
+    if (st != CT_OK)
+        return st;
+    fprintf(out.fp, "policy,load,bandwidth,class,mean_jct,mean_jct_ci95,p50_jct,p95_jct,p99_jct,jobs,link_util,"
+                    "server_util,model_mean_jct,status\n");
+    for (size_t i = 0; i < r->n_points; i++) {
+        const ct_eval_point_t *p = &r->points[i];
+        for (size_t k = 0; k <= r->n_classes; k++) {
+            const char *cls = k < r->n_classes ? r->class_names[k] : "all";
+            if (p->unstable) {
+                fprintf(out.fp, "%s,%.6g,%.9g,%s,,,,,,,,,,unstable\n", p->policy, p->load, p->bandwidth, cls);
+                continue;
+            }
+            char f[7][32];
+            fmt(f[0], 32, p->sum.mean[k]);
+            fmt(f[1], 32, p->sum.ci95[k]);
+            fmt(f[2], 32, p->sum.p50[k]);
+            fmt(f[3], 32, p->sum.p95[k]);
+            fmt(f[4], 32, p->sum.p99[k]);
+            fmt(f[5], 32, p->sum.link_util);
+            fmt(f[6], 32, p->sum.server_util);
+            char mj[32];
+            fmt(mj, 32, k == r->n_classes ? p->model_mean_jct : NAN);
+            fprintf(out.fp, "%s,%.6g,%.9g,%s,%s,%s,%s,%s,%s,%llu,%s,%s,%s,ok\n", p->policy, p->load, p->bandwidth, cls,
+                    f[0], f[1], f[2], f[3], f[4], (unsigned long long)p->sum.jobs[k], f[5], f[6], mj);
+        }
+    }
+    return ct_outfile_commit(&out, err);
+}
+
+/* The table people read: mean JCT of all jobs, as a ratio to nona's. */
+static void print_ratios(const ct_eval_result_t *r, int bw_sweep, const char *const *pols, size_t np)
+{
+    printf("%-12s", bw_sweep ? "bandwidth" : "load");
+    for (size_t j = 0; j < np; j++)
+        printf(" %13s", pols[j]);
+    printf("   (mean JCT of all jobs; in brackets: / nona)\n");
+    for (size_t i = 0; i < r->n_points; i += np) {
+        const ct_eval_point_t *row = &r->points[i];
+        double base = NAN;
+        for (size_t j = 0; j < np && i + j < r->n_points; j++)
+            if (!strcmp(row[j].policy, "nona") && !row[j].unstable)
+                base = row[j].sum.mean[r->n_classes];
+        printf(bw_sweep ? "%-12.4g" : "%-12.2f", bw_sweep ? row->bandwidth : row->load);
+        for (size_t j = 0; j < np && i + j < r->n_points; j++) {
+            char cell[40];
+            if (row[j].unstable)
+                snprintf(cell, sizeof cell, "unstable");
+            else if (isfinite(base) && base > 0)
+                snprintf(cell, sizeof cell, "%.3gs[%.3g]", row[j].sum.mean[r->n_classes],
+                         row[j].sum.mean[r->n_classes] / base);
+            else
+                snprintf(cell, sizeof cell, "%.3gs", row[j].sum.mean[r->n_classes]);
+            printf(" %13s", cell);
+        }
+        printf("\n");
+    }
+}
+
+static int run(const char *path, sim_opts_t *o, int sweep)
+{
+    ct_scenario_t s;
+    ct_error_t err;
+    ct_scenario_init(&s);
+    if (ct_scenario_load(&s, path, &err) != CT_OK)
+        return cli_fail(&err);
+    const char *defaults[] = { "nona", "nona-star", "random", "opportunistic", "local", "fair" };
+    const char *pols[16];
+    size_t np = 0;
+    int rc = 0;
+    if (!sweep) {
+        pols[np++] = o->policy;
+    } else if (o->policies) {
+        for (char *save = NULL, *tok = strtok_r(o->policies, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (np == 16) {
+                ct_scenario_destroy(&s);
+                return cli_usage("sim", "--policies: at most 16");
+            }
+            pols[np++] = tok;
+        }
+    } else {
+        for (size_t i = 0; i < 6; i++)
+            pols[np++] = defaults[i];
+    }
+    int bw_sweep = sweep && o->n_bws > 0;
+    double one = o->ev.load, *xs = !sweep ? &one : bw_sweep ? o->bws : o->loads;
+    size_t nx = !sweep ? 1 : bw_sweep ? o->n_bws : o->n_loads;
+    ct_eval_result_t res;
+    cli_progress_t bar;
+    cli_progress_start(&bar, "simulating", nx * np);
+    ct_status_t st = ct_eval_sweep(&s, xs, nx, bw_sweep, pols, np, &o->ev, progress_cb, &bar, &res, &err);
+    cli_progress_end(&bar);
+    ct_scenario_destroy(&s);
+    if (st != CT_OK)
+        return cli_fail(&err);
+    if (sweep) {
+        if ((st = write_csv(&res, o->output, &err)) != CT_OK)
+            rc = cli_fail(&err);
+        else {
+            print_ratios(&res, bw_sweep, pols, np);
+            printf("wrote %s\n", o->output);
+        }
+    } else {
+        const ct_eval_point_t *p = &res.points[0];
+        if (p->unstable) {
+            ct_error_set(&err, CT_EUNSTABLE, "%s: policy %s is unstable at load %g (jobs pile up)", path, p->policy,
+                         p->load);
+            rc = cli_fail(&err);
+        } else if (o->json) {
+            printf("{\"policy\": \"%s\", \"load\": %.17g, \"classes\": [", p->policy, p->load);
+            for (size_t k = 0; k <= res.n_classes; k++) {
+                printf("%s{\"name\": ", k ? ", " : "");
+                cli_print_json_string(stdout, k < res.n_classes ? res.class_names[k] : "all");
+                printf(", \"mean_jct\": %.17g, \"mean_jct_ci95\": %.17g, \"p50_jct\": %.17g, \"p95_jct\": %.17g, "
+                       "\"p99_jct\": %.17g, \"jobs\": %llu}",
+                       p->sum.mean[k], isfinite(p->sum.ci95[k]) ? p->sum.ci95[k] : 0.0, p->sum.p50[k], p->sum.p95[k],
+                       p->sum.p99[k], (unsigned long long)p->sum.jobs[k]);
+            }
+            printf("], \"link_util\": %.17g, \"server_util\": %.17g, \"link_wait\": %.17g, \"model_mean_jct\": %.17g, "
+                   "\"events\": %llu, \"seconds\": %.17g}\n",
+                   p->sum.link_util, p->sum.server_util, p->sum.link_wait,
+                   isfinite(p->model_mean_jct) ? p->model_mean_jct : -1.0, (unsigned long long)p->sum.events,
+                   p->sum.seconds);
+        } else {
+            printf("policy %s, load %.3g, %zu replications: link busy %.1f%%, servers busy %.1f%%, mean link wait "
+                   "%.4g s\n",
+                   p->policy, p->load, o->ev.run.reps, 100 * p->sum.link_util, 100 * p->sum.server_util,
+                   p->sum.link_wait);
+            printf("%-14s %10s %10s %10s %10s %10s %9s\n", "class", "mean JCT", "+-95%", "p50", "p95", "p99", "jobs");
+            for (size_t k = 0; k <= res.n_classes; k++)
+                printf("%-14s %10.4g %10.2g %10.4g %10.4g %10.4g %9llu\n",
+                       k < res.n_classes ? res.class_names[k] : "all", p->sum.mean[k], p->sum.ci95[k], p->sum.p50[k],
+                       p->sum.p95[k], p->sum.p99[k], (unsigned long long)p->sum.jobs[k]);
+            if (isfinite(p->model_mean_jct))
+                printf("model's predicted mean JCT: %.4g s\n", p->model_mean_jct);
+            printf("%llu events in %.3f s (%.2f M events/s)\n", (unsigned long long)p->sum.events, p->sum.seconds,
+                   1e-6 * (double)p->sum.events / p->sum.seconds);
+        }
+    }
+    ct_eval_result_free(&res);
+    return rc;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        sim_usage(stdout);
+        return 0;
+    }
+    int sweep = argc >= 2 && !strcmp(argv[1], "sweep");
+    sim_opts_t o;
+    int rc = parse(argc - sweep, argv + sweep, &o);
+    if (rc == 0) {
+        int nargs = argc - sweep - optind;
+        if (nargs != 1)
+            rc = cli_usage("sim", "expected exactly one SCENARIO file");
+        else if (sweep && !o.output)
+            rc = cli_usage("sim", "sweep: -o results.csv is required");
+        else if (sweep && !o.n_loads == !o.n_bws)
+            rc = cli_usage("sim", "sweep: give exactly one of --loads and --bandwidths");
+        else
+            rc = run(argv[sweep + optind], &o, sweep);
+    }
+    free(o.loads);
+    free(o.bws);
+    free(o.policies);
+    return rc < 0 ? 0 : rc;
+}

@@ -1,0 +1,196 @@
+/*
+ * ct_sim.h - discrete-event simulator of an inference cluster (Nona's
+ * evaluation setting, spec nona.md s.9-10) and the placement-policy
+ * interface.
+ *
+ * The cluster: N identical servers, each runs one task at a time; one
+ * bottleneck link carries every transfer between two different servers,
+ * FIFO at full bandwidth (or processor sharing); a transfer between tasks
+ * on the same server, or of zero bytes, is free. A task starts when all its
+ * inputs are on its server. Jobs of each class arrive as Poisson processes;
+ * background work arrives too: single-task compute jobs (no communication)
+ * and transfer-only communication jobs, exponential sizes.
+ *
+ * Policies come in two kinds:
+ *  - CT_POLICY_PLACE: when a job arrives, place() gives every task a server;
+ *    each server then runs its ready tasks in FIFO order (random, local,
+ *    opportunistic, nona, nona-star, or your own).
+ *  - CT_POLICY_CENTRAL: tasks wait in a central ready pool; an idle server
+ *    takes a ready task of the job with the fewest running tasks (ties: the
+ *    oldest job), preferring a task whose inputs are already on it, then
+ *    fetches the inputs over the link and runs it (fair, like Spark's fair
+ *    scheduler).
+ *
+ * Usage, GSL-style: ct_sim_alloc, then ct_sim_set_window / ct_sim_inject,
+ * ct_sim_run, ct_sim_result_get, ct_sim_free. Memory is bounded by the jobs in
+ * flight: finished jobs' slots are reused. Deterministic for a seed.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#ifndef CT_SIM_H
+#define CT_SIM_H
+
+#include "ct_sampler.h"
+#include "ct_scenario.h"
+#include "ct_stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Job classes as the simulator sees them.                                   */
+
+/** A class's DAG in successor / predecessor CSR form, tasks in topological
+ *  order of the original DAG (the order lookup tables use). */
+typedef struct {
+    char *name;
+    size_t n_tasks;
+    char **ids;
+    double *time;          /**< seconds on a simulated server (time / speed) */
+    uint32_t *succ_start, *succ;
+    double *succ_bytes;
+    uint32_t *pred_start, *pred;
+    double *pred_bytes;
+    double rate;           /**< Poisson arrival rate, jobs/s */
+    double work;           /**< total compute per job, s */
+    double bytes;          /**< total edge bytes per job */
+} ct_sim_class_t;
+
+/** Builds one simulator class per scenario class, rates multiplied by
+ *  scale. *classes is an array of *n (free with ct_sim_classes_free). */
+ct_status_t ct_sim_classes_build(const ct_scenario_t *s, double scale, ct_sim_class_t **classes, size_t *n,
+                                 ct_error_t *err);
+void ct_sim_classes_free(ct_sim_class_t *classes, size_t n);
+
+/* ------------------------------------------------------------------------ */
+/* Policies.                                                                 */
+
+typedef enum { CT_POLICY_PLACE, CT_POLICY_CENTRAL } ct_policy_kind_t;
+
+/** A placement policy. Write your own by filling name, kind, place (for
+ *  CT_POLICY_PLACE) and destroy (may be NULL); state is yours. place()
+ *  fills servers[t] (< n_servers) for the n_tasks tasks of a new job of
+ *  class cls (simulator task order: ct_sim_class_t.ids) and returns 0, or
+ *  -1 if it cannot place the job (the simulation then fails). Draw random
+ *  numbers from rng only, so runs stay deterministic. */
+typedef struct ct_policy {
+    const char *name;
+    ct_policy_kind_t kind;
+    int (*place)(struct ct_policy *self, size_t cls, size_t n_tasks, uint32_t n_servers, ct_rng_t *rng,
+                 uint32_t *servers);
+    void (*destroy)(struct ct_policy *self);
+    void *state;
+} ct_policy_t;
+
+/** Every task on a uniform server, independently. */
+ct_status_t ct_policy_random(ct_policy_t **out, ct_error_t *err);
+/** Central fair sharing (see above). */
+ct_status_t ct_policy_fair(ct_policy_t **out, ct_error_t *err);
+/**
+ * Draws placements from a lookup table through the sampler library (the
+ * production path): the scenario nearest the given rates (one per class,
+ * jobs/s; NULL: the first scenario). Task ids are matched by name to the
+ * simulator's classes, which must all be in the table. name is copied.
+ * Used for nona, nona-star, local and opportunistic (each with its table).
+ * The policy does not own the sampler.
+ */
+ct_status_t ct_policy_table(const char *name, const ct_sampler_t *sampler, const double *rates,
+                            const ct_sim_class_t *classes, size_t n_classes, ct_policy_t **out, ct_error_t *err);
+void ct_policy_free(ct_policy_t *p);
+
+/* ------------------------------------------------------------------------ */
+/* The simulator.                                                            */
+
+typedef enum { CT_LINK_FIFO, CT_LINK_PS } ct_link_mode_t;
+
+typedef struct {
+    size_t servers;
+    double bandwidth;              /**< bytes/s */
+    ct_link_mode_t link;
+    const ct_sim_class_t *classes; /**< not owned; must outlive the simulator */
+    size_t n_classes;
+    double bg_compute_rate;        /**< background compute jobs/s */
+    double bg_compute_time;        /**< their mean time, s (exponential) */
+    double bg_comm_rate;           /**< background transfers/s */
+    double bg_comm_bytes;          /**< their mean size, bytes (exponential) */
+    ct_policy_t *policy;           /**< not owned */
+    uint64_t seed;
+    size_t max_in_flight;          /**< stop with CT_EUNSTABLE past this many jobs in flight (0: no limit) */
+} ct_sim_config_t;
+
+typedef struct ct_sim ct_sim_t;
+
+/** Allocates a simulator at time 0 with no job in flight. */
+ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t *err);
+void ct_sim_free(ct_sim_t *sim);
+
+/**
+ * Sets the measurement window: jobs arriving in [t0, t1) are counted;
+ * utilisations are measured over it; Poisson arrivals (of every class and
+ * the background, at the configured rates) are generated until t1.
+ * Without a window nothing arrives by itself and every job counts.
+ */
+void ct_sim_set_window(ct_sim_t *sim, double t0, double t1);
+
+/** Adds one job of class cls arriving at time t (>= now). servers: a
+ *  placement for every task, or NULL to ask the policy. For tests and
+ *  trace-driven runs. */
+ct_status_t ct_sim_inject(ct_sim_t *sim, size_t cls, double t, const uint32_t *servers, ct_error_t *err);
+
+/** Runs until no event is left (every counted job done) or the time
+ *  exceeds t_max. */
+ct_status_t ct_sim_run(ct_sim_t *sim, double t_max, ct_error_t *err);
+
+/** What a run measured. jct[c] for c < n_classes, jct[n_classes] = all
+ *  inference jobs; the ct_stats_t are owned by the simulator. */
+typedef struct {
+    size_t n_classes;
+    const ct_stats_t *jct;
+    const ct_stats_t *bg_compute, *bg_comm;
+    const ct_stats_t *link_wait;   /**< per transfer: queueing before service (PS: sojourn - size/bw) */
+    double link_util, server_util; /**< busy fraction over the window */
+    uint64_t events;
+    size_t max_in_flight;          /**< peak jobs in flight (memory bound) */
+    size_t in_flight;              /**< jobs not finished yet */
+    double now;
+} ct_sim_result_t;
+
+void ct_sim_result_get(const ct_sim_t *sim, ct_sim_result_t *r);
+
+/* ------------------------------------------------------------------------ */
+/* Replications.                                                             */
+
+typedef struct {
+    size_t reps;           /**< independent replications (default 5) */
+    size_t jobs;           /**< measured inference jobs per replication (default 20000) */
+    double warmup;         /**< warm-up as a fraction of the measured span (default 0.2) */
+    uint64_t seed;         /**< replication r uses seed + r (default 1) */
+} ct_sim_run_params_t;
+
+void ct_sim_run_params_init(ct_sim_run_params_t *p);
+
+/** Summary over replications; arrays have n_classes + 1 entries (the last
+ *  is "all"). Pooled quantiles; mean and CI from replication means. */
+typedef struct {
+    size_t n_classes;
+    double *mean, *ci95, *p50, *p95, *p99;
+    uint64_t *jobs;
+    double link_util, server_util;
+    double link_wait, link_wait_ci95;
+    uint64_t events;
+    double seconds;        /**< wall time of all replications */
+    size_t max_in_flight;
+} ct_sim_summary_t;
+
+void ct_sim_summary_free(ct_sim_summary_t *s);
+
+/** Runs p->reps replications of cfg (its seed is replaced per replication)
+ *  and summarises them. */
+ct_status_t ct_sim_replicate(const ct_sim_config_t *cfg, const ct_sim_run_params_t *p, ct_sim_summary_t *out,
+                             ct_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,863 @@
+/*
+ * sim.c - the inference-cluster event simulator (see ct_sim.h).
+ *
+ * State: a pool of job slots (reused: memory follows jobs in flight), one
+ * FIFO ring of ready tasks per server (PLACE policies), a ring of transfers
+ * waiting for the link (FIFO) or a heap of active transfers keyed by their
+ * virtual finish time (processor sharing: the link's virtual time advances at
+ * 1/n per second with n transfers active), and for CENTRAL policies a list of
+ * jobs with ready tasks and a list of idle servers.
+ *
+ * Events: a class arrival, a background compute or transfer arrival, a
+ * server finishing its task, the link finishing a transfer. A stale PS
+ * completion (the active set changed since it was scheduled) carries an
+ * old generation number and is ignored.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "ct_evq.h"
+#include "ct_sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EV_ARRIVAL, EV_BG_COMPUTE, EV_BG_COMM, EV_TASK_DONE, EV_LINK_DONE };
+
+#define NO_JOB UINT32_MAX
+#define BG_CLASS UINT32_MAX
+
+typedef struct {
+    uint32_t cls;          /* class, or BG_CLASS for a background compute job */
+    uint32_t remaining;    /* tasks not finished */
+    uint32_t running;      /* CENTRAL: tasks fetching or running */
+    uint32_t n_ready;      /* CENTRAL: entries in ready[] */
+    uint32_t next_free;
+    int counted, in_ready_list;
+    double arrival, bg_time;
+    uint32_t *server;      /* per task (UINT32_MAX: not placed yet) */
+    uint32_t *pending;     /* PLACE: inputs not yet here; CENTRAL: predecessors not done */
+    uint32_t *ready;       /* CENTRAL: ready tasks */
+} job_t;
+
+typedef struct {
+    uint32_t job, task;    /* job NO_JOB: a background transfer */
+    double bytes, enq;
+    double vfinish;        /* PS only */
+} transfer_t;
+
+typedef struct {
+    uint64_t *q;           /* ring of (job << 32 | task) */
+    size_t head, n, cap;
+    int busy;
+    uint32_t cur_job, cur_task, fetching;
+    double busy_since, busy_window;
+} server_t;
+
+struct ct_sim {
+    ct_sim_config_t cfg;
+    ct_evq_t evq;
+    ct_rng_t rng;
+    double now, t0, t1;
+    int windowed;
+    size_t max_tasks;
+    job_t *jobs;
+    size_t n_slots, cap_slots;
+    uint32_t free_head;
+    size_t in_flight, max_in_flight;
+    server_t *srv;
+    /* link */
+    transfer_t *lq;        /* FIFO ring, or PS heap */
+    size_t lq_head, lq_n, lq_cap;
+    int link_busy;
+    transfer_t link_cur;
+    double link_since, link_window;
+    double ps_v, ps_last;
+    uint64_t ps_gen;
+    /* central */
+    uint32_t *ready_jobs, *idle;
+    size_t n_ready_jobs, cap_ready_jobs, n_idle;
+    /* results */
+    ct_stats_t *jct, bg_compute, bg_comm, link_wait;
+    uint64_t events;
+    ct_status_t st;        /* first failure inside event handling */
+    ct_error_t err;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Classes.                                                                  */
+
+void ct_sim_classes_free(ct_sim_class_t *cs, size_t n)
+{
+    if (!cs)
+        return;
+    for (size_t c = 0; c < n; c++) {
+        for (size_t t = 0; cs[c].ids && t < cs[c].n_tasks; t++)
+            free(cs[c].ids[t]);
+        free(cs[c].ids);
+        free(cs[c].name);
+        free(cs[c].time);
+        free(cs[c].succ_start);
+        free(cs[c].succ);
+        free(cs[c].succ_bytes);
+        free(cs[c].pred_start);
+        free(cs[c].pred);
+        free(cs[c].pred_bytes);
+    }
+    free(cs);
+}
+
+static ct_status_t class_build(const ct_class_t *in, double speed, double scale, ct_sim_class_t *c, ct_error_t *err)
+{
+    const ct_dag_t *d = &in->dag;
+    size_t n = d->n_tasks, m = d->n_edges;
+    size_t *order = malloc(n * sizeof(size_t)), *pos = malloc(n * sizeof(size_t));
+    c->name = ct_strdup(in->name, err);
+    c->n_tasks = n;
+    c->ids = calloc(n, sizeof(char *));
+    c->time = malloc(n * sizeof(double));
+    c->succ_start = calloc(n + 1, sizeof(uint32_t));
+    c->pred_start = calloc(n + 1, sizeof(uint32_t));
+    c->succ = malloc((m ? m : 1) * sizeof(uint32_t));
+    c->pred = malloc((m ? m : 1) * sizeof(uint32_t));
+    c->succ_bytes = malloc((m ? m : 1) * sizeof(double));
+    c->pred_bytes = malloc((m ? m : 1) * sizeof(double));
+    c->rate = in->rate * scale;
+    ct_status_t st = CT_OK;
+    if (!order || !pos || !c->name || !c->ids || !c->time || !c->succ_start || !c->pred_start || !c->succ ||
+        !c->pred || !c->succ_bytes || !c->pred_bytes) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((st = ct_dag_topo_order(d, order, in->name, err)) != CT_OK)
+        goto done;
+    for (size_t k = 0; k < n; k++) {
+        pos[order[k]] = k;
+        if (!(c->ids[k] = ct_strdup(d->ids[order[k]], err))) {
+            st = CT_ENOMEM;
+            goto done;
+        }
+        c->time[k] = d->time[order[k]] / speed;
+        c->work += c->time[k];
+    }
+    for (size_t e = 0; e < m; e++) {
+        c->succ_start[pos[d->from[e]] + 1]++;
+        c->pred_start[pos[d->to[e]] + 1]++;
+        c->bytes += d->bytes[e];
+    }
+    for (size_t k = 0; k < n; k++) {
+        c->succ_start[k + 1] += c->succ_start[k];
+        c->pred_start[k + 1] += c->pred_start[k];
+    }
+    uint32_t *fs = malloc((n + 1) * sizeof(uint32_t)), *fp = malloc((n + 1) * sizeof(uint32_t));
+    if (!fs || !fp) {
+        free(fs);
+        free(fp);
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    memcpy(fs, c->succ_start, (n + 1) * sizeof(uint32_t));
+    memcpy(fp, c->pred_start, (n + 1) * sizeof(uint32_t));
+    for (size_t e = 0; e < m; e++) {
+        size_t u = pos[d->from[e]], v = pos[d->to[e]];
+        c->succ[fs[u]] = (uint32_t)v;
+        c->succ_bytes[fs[u]++] = d->bytes[e];
+        c->pred[fp[v]] = (uint32_t)u;
+        c->pred_bytes[fp[v]++] = d->bytes[e];
+    }
+    free(fs);
+    free(fp);
+done:
+    free(order);
+    free(pos);
+    return st;
+}
+
+ct_status_t ct_sim_classes_build(const ct_scenario_t *s, double scale, ct_sim_class_t **classes, size_t *n,
+                                 ct_error_t *err)
+{
+    *classes = calloc(s->n_classes ? s->n_classes : 1, sizeof(ct_sim_class_t));
+    *n = 0;
+    if (!*classes)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t c = 0; c < s->n_classes; c++) {
+        *n = c + 1;
+        ct_status_t st = class_build(&s->classes[c], s->speed, scale, &(*classes)[c], err);
+        if (st != CT_OK) {
+            ct_sim_classes_free(*classes, *n);
+            *classes = NULL;
+            *n = 0;
+            return st;
+        }
+    }
+    return CT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Helpers.                                                                  */
+
+static double exp_draw(ct_rng_t *r, double rate)
+{
+    double u = ct_rng_uniform(r);
+    return -log1p(-u) / rate;
+}
+
+static void fail(ct_sim_t *s, ct_status_t code, const char *msg)
+{
+    if (s->st == CT_OK)
+        s->st = ct_error_set(&s->err, code, "%s", msg);
+}
+
+static void push(ct_sim_t *s, double t, uint32_t kind, uint32_t a, uint64_t b)
+{
+    if (ct_evq_push(&s->evq, t, kind, a, b) != CT_OK)
+        fail(s, CT_ENOMEM, "out of memory (event queue)");
+}
+
+/* Busy time inside the window [t0, t1) of an interval [a, b). */
+static double in_window(const ct_sim_t *s, double a, double b)
+{
+    if (!s->windowed)
+        return b - a;
+    double lo = a > s->t0 ? a : s->t0, hi = b < s->t1 ? b : s->t1;
+    return hi > lo ? hi - lo : 0.0;
+}
+
+static uint32_t slot_alloc(ct_sim_t *s)
+{
+    if (s->cfg.max_in_flight && s->in_flight >= s->cfg.max_in_flight) {
+        if (s->st == CT_OK)
+            s->st = ct_error_set(&s->err, CT_EUNSTABLE,
+                                 "more than %zu jobs in flight at t = %g s: the load is unstable under policy %s",
+                                 s->cfg.max_in_flight, s->now, s->cfg.policy->name);
+        return NO_JOB;
+    }
+    if (s->free_head == NO_JOB) {
+        if (s->n_slots == s->cap_slots) {
+            size_t nc = s->cap_slots ? 2 * s->cap_slots : 64;
+            job_t *nj = realloc(s->jobs, nc * sizeof(job_t));
+            if (!nj)
+                return NO_JOB;
+            s->jobs = nj;
+            s->cap_slots = nc;
+        }
+        job_t *j = &s->jobs[s->n_slots];
+        memset(j, 0, sizeof *j);
+        j->server = malloc(s->max_tasks * sizeof(uint32_t));
+        j->pending = malloc(s->max_tasks * sizeof(uint32_t));
+        j->ready = malloc(s->max_tasks * sizeof(uint32_t));
+        if (!j->server || !j->pending || !j->ready) {
+            free(j->server);
+            free(j->pending);
+            free(j->ready);
+            return NO_JOB;
+        }
+        j->next_free = NO_JOB;
+        s->free_head = (uint32_t)s->n_slots++;
+    }
+    uint32_t id = s->free_head;
+    s->free_head = s->jobs[id].next_free;
+    if (++s->in_flight > s->max_in_flight)
+        s->max_in_flight = s->in_flight;
+    return id;
+}
+
+static void slot_release(ct_sim_t *s, uint32_t id)
+{
+    s->jobs[id].next_free = s->free_head;
+    s->free_head = id;
+    s->in_flight--;
+}
+
+static int ring_push(uint64_t **q, size_t *head, size_t *n, size_t *cap, uint64_t v)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        uint64_t *nq = malloc(nc * sizeof(uint64_t));
+        if (!nq)
+            return -1;
+        for (size_t i = 0; i < *n; i++)
+            nq[i] = (*q)[(*head + i) % *cap];
+        free(*q);
+        *q = nq;
+        *head = 0;
+        *cap = nc;
+    }
+    (*q)[(*head + *n) % *cap] = v;
+    (*n)++;
+    return 0;
+}
+
+static double task_time(const ct_sim_t *s, const job_t *j, uint32_t task)
+{
+    return j->cls == BG_CLASS ? j->bg_time : s->cfg.classes[j->cls].time[task];
+}
+
+/* ------------------------------------------------------------------------ */
+/* Servers.                                                                  */
+
+static void server_start(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
+{
+    server_t *x = &s->srv[sv];
+    x->busy = 1;
+    x->cur_job = job;
+    x->cur_task = task;
+    x->busy_since = s->now;
+    push(s, s->now + task_time(s, &s->jobs[job], task), EV_TASK_DONE, sv, 0);
+}
+
+static void server_next(ct_sim_t *s, uint32_t sv)
+{
+    server_t *x = &s->srv[sv];
+    if (x->busy || x->n == 0)
+        return;
+    uint64_t v = x->q[x->head];
+    x->head = (x->head + 1) % x->cap;
+    x->n--;
+    server_start(s, sv, (uint32_t)(v >> 32), (uint32_t)v);
+}
+
+/* PLACE: a task whose inputs are all on its server joins the server's queue. */
+static void task_ready(ct_sim_t *s, uint32_t job, uint32_t task)
+{
+    uint32_t sv = s->jobs[job].server[task];
+    server_t *x = &s->srv[sv];
+    if (ring_push(&x->q, &x->head, &x->n, &x->cap, ((uint64_t)job << 32) | task) != 0) {
+        fail(s, CT_ENOMEM, "out of memory (server queue)");
+        return;
+    }
+    server_next(s, sv);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The link.                                                                 */
+
+static void link_finish(ct_sim_t *s, const transfer_t *t);
+
+static int ps_before(const transfer_t *a, const transfer_t *b)
+{
+    return a->vfinish < b->vfinish;
+}
+
+static void ps_sift_up(transfer_t *h, size_t i)
+{
+    transfer_t x = h[i];
+    while (i > 0 && ps_before(&x, &h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = x;
+}
+
+static void ps_sift_down(transfer_t *h, size_t n, size_t i)
+{
+    transfer_t x = h[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ps_before(&h[c + 1], &h[c]))
+            c++;
+        if (!ps_before(&h[c], &x))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = x;
+}
+
+/* PS: advance virtual time to now and (re)schedule the next completion. */
+static void ps_update(ct_sim_t *s)
+{
+    if (s->lq_n)
+        s->ps_v += (s->now - s->ps_last) / (double)s->lq_n;
+    s->ps_last = s->now;
+}
+
+static void ps_schedule(ct_sim_t *s)
+{
+    s->ps_gen++;
+    if (s->lq_n)
+        push(s, s->now + (s->lq[0].vfinish - s->ps_v) * (double)s->lq_n, EV_LINK_DONE, 0, s->ps_gen);
+}
+
+static void link_start_next(ct_sim_t *s)
+{
+    if (s->link_busy || s->lq_n == 0)
+        return;
+    transfer_t t = s->lq[s->lq_head];
+    s->lq_head = (s->lq_head + 1) % s->lq_cap;
+    s->lq_n--;
+    s->link_busy = 1;
+    s->link_cur = t;
+    s->link_since = s->now;
+    if (s->windowed ? (t.enq >= s->t0 && t.enq < s->t1) : 1)
+        if (ct_stats_add(&s->link_wait, s->now - t.enq) != CT_OK)
+            fail(s, CT_ENOMEM, "out of memory (statistics)");
+    push(s, s->now + t.bytes / s->cfg.bandwidth, EV_LINK_DONE, 0, 0);
+}
+
+static void link_submit(ct_sim_t *s, uint32_t job, uint32_t task, double bytes)
+{
+    transfer_t t = { job, task, bytes, s->now, 0 };
+    if (s->lq_n == s->lq_cap) {
+        size_t nc = s->lq_cap ? 2 * s->lq_cap : 64;
+        transfer_t *nq = malloc(nc * sizeof(transfer_t));
+        if (!nq) {
+            fail(s, CT_ENOMEM, "out of memory (link queue)");
+            return;
+        }
+        for (size_t i = 0; i < s->lq_n; i++)
+            nq[i] = s->lq[s->cfg.link == CT_LINK_PS ? i : (s->lq_head + i) % s->lq_cap];
+        free(s->lq);
+        s->lq = nq;
+        s->lq_head = 0;
+        s->lq_cap = nc;
+    }
+    if (s->cfg.link == CT_LINK_PS) {
+        ps_update(s);
+        if (s->lq_n == 0)
+            s->link_since = s->now;
+        t.vfinish = s->ps_v + bytes / s->cfg.bandwidth;
+        s->lq[s->lq_n++] = t;
+        ps_sift_up(s->lq, s->lq_n - 1);
+        ps_schedule(s);
+        return;
+    }
+    s->lq[(s->lq_head + s->lq_n) % s->lq_cap] = t;
+    s->lq_n++;
+    link_start_next(s);
+}
+
+static void on_link_done(ct_sim_t *s, uint64_t gen)
+{
+    if (s->cfg.link == CT_LINK_PS) {
+        if (gen != s->ps_gen || s->lq_n == 0)
+            return; /* stale */
+        ps_update(s);
+        transfer_t t = s->lq[0];
+        s->lq[0] = s->lq[--s->lq_n];
+        if (s->lq_n)
+            ps_sift_down(s->lq, s->lq_n, 0);
+        s->ps_v = t.vfinish; /* exact: no drift from repeated updates */
+        if (s->windowed ? (t.enq >= s->t0 && t.enq < s->t1) : 1)
+            if (ct_stats_add(&s->link_wait, fmax(0.0, s->now - t.enq - t.bytes / s->cfg.bandwidth)) != CT_OK)
+                fail(s, CT_ENOMEM, "out of memory (statistics)");
+        if (s->lq_n == 0)
+            s->link_window += in_window(s, s->link_since, s->now);
+        ps_schedule(s);
+        link_finish(s, &t);
+        return;
+    }
+    transfer_t t = s->link_cur;
+    s->link_busy = 0;
+    s->link_window += in_window(s, s->link_since, s->now);
+    link_start_next(s);
+    link_finish(s, &t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Jobs.                                                                     */
+
+static void record(ct_sim_t *s, ct_stats_t *st, double v)
+{
+    if (ct_stats_add(st, v) != CT_OK)
+        fail(s, CT_ENOMEM, "out of memory (statistics)");
+}
+
+static void central_dispatch(ct_sim_t *s);
+
+static void ready_list_add(ct_sim_t *s, uint32_t job)
+{
+    job_t *j = &s->jobs[job];
+    if (j->in_ready_list)
+        return;
+    if (s->n_ready_jobs == s->cap_ready_jobs) {
+        size_t nc = s->cap_ready_jobs ? 2 * s->cap_ready_jobs : 64;
+        uint32_t *nr = realloc(s->ready_jobs, nc * sizeof(uint32_t));
+        if (!nr) {
+            fail(s, CT_ENOMEM, "out of memory (ready jobs)");
+            return;
+        }
+        s->ready_jobs = nr;
+        s->cap_ready_jobs = nc;
+    }
+    j->in_ready_list = 1;
+    s->ready_jobs[s->n_ready_jobs++] = job;
+}
+
+/* A task has finished: release successors, maybe finish the job. */
+static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
+{
+    job_t *j = &s->jobs[job];
+    if (j->cls == BG_CLASS) {
+        if (j->counted)
+            record(s, &s->bg_compute, s->now - j->arrival);
+        slot_release(s, job);
+        return;
+    }
+    const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+    int central = s->cfg.policy->kind == CT_POLICY_CENTRAL;
+    if (central)
+        j->running--;
+    for (uint32_t k = c->succ_start[task]; k < c->succ_start[task + 1]; k++) {
+        uint32_t v = c->succ[k];
+        if (central) {
+            if (--j->pending[v] == 0) {
+                j->ready[j->n_ready++] = v;
+                ready_list_add(s, job);
+            }
+        } else if (j->server[v] == sv || c->succ_bytes[k] <= 0) {
+            if (--j->pending[v] == 0)
+                task_ready(s, job, v);
+        } else {
+            link_submit(s, job, v, c->succ_bytes[k]);
+        }
+    }
+    if (--j->remaining == 0) {
+        if (j->counted) {
+            record(s, &s->jct[j->cls], s->now - j->arrival);
+            record(s, &s->jct[s->cfg.n_classes], s->now - j->arrival);
+        }
+        slot_release(s, job);
+    }
+}
+
+static void on_task_done(ct_sim_t *s, uint32_t sv)
+{
+    server_t *x = &s->srv[sv];
+    uint32_t job = x->cur_job, task = x->cur_task;
+    x->busy = 0;
+    x->busy_window += in_window(s, x->busy_since, s->now);
+    task_finished(s, sv, job, task);
+    if (s->cfg.policy->kind == CT_POLICY_CENTRAL) {
+        s->idle[s->n_idle++] = sv;
+        central_dispatch(s);
+    } else {
+        server_next(s, sv);
+    }
+}
+
+static void link_finish(ct_sim_t *s, const transfer_t *t)
+{
+    if (t->job == NO_JOB) {
+        if (s->windowed ? (t->enq >= s->t0 && t->enq < s->t1) : 1)
+            record(s, &s->bg_comm, s->now - t->enq);
+        return;
+    }
+    job_t *j = &s->jobs[t->job];
+    if (s->cfg.policy->kind == CT_POLICY_CENTRAL) {
+        uint32_t sv = j->server[t->task];
+        if (--s->srv[sv].fetching == 0)
+            server_start(s, sv, t->job, t->task);
+        return;
+    }
+    if (--j->pending[t->task] == 0)
+        task_ready(s, t->job, t->task);
+}
+
+/* CENTRAL: while a server is idle and a task is ready, the idle server takes
+ * a ready task of the job with the fewest running tasks (oldest first),
+ * preferring the task with the most input bytes already on that server. */
+static void central_dispatch(ct_sim_t *s)
+{
+    while (s->n_idle && s->n_ready_jobs) {
+        size_t best = 0;
+        for (size_t i = 1; i < s->n_ready_jobs; i++) {
+            const job_t *a = &s->jobs[s->ready_jobs[i]], *b = &s->jobs[s->ready_jobs[best]];
+            if (a->running < b->running || (a->running == b->running && a->arrival < b->arrival))
+                best = i;
+        }
+        uint32_t job = s->ready_jobs[best], sv = s->idle[--s->n_idle];
+        job_t *j = &s->jobs[job];
+        if (j->cls == BG_CLASS) { /* a background job: one task, no inputs */
+            j->n_ready = 0;
+            j->in_ready_list = 0;
+            s->ready_jobs[best] = s->ready_jobs[--s->n_ready_jobs];
+            j->running = 1;
+            server_start(s, sv, job, 0);
+            continue;
+        }
+        const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+        size_t pick = 0;
+        double pick_local = -1;
+        for (size_t r = 0; r < j->n_ready; r++) {
+            double local = 0;
+            uint32_t t = j->ready[r];
+            for (uint32_t k = c->pred_start[t]; k < c->pred_start[t + 1]; k++)
+                if (j->server[c->pred[k]] == sv)
+                    local += c->pred_bytes[k];
+            if (local > pick_local) {
+                pick_local = local;
+                pick = r;
+            }
+        }
+        uint32_t task = j->ready[pick];
+        j->ready[pick] = j->ready[--j->n_ready];
+        if (j->n_ready == 0) {
+            j->in_ready_list = 0;
+            s->ready_jobs[best] = s->ready_jobs[--s->n_ready_jobs];
+        }
+        j->server[task] = sv;
+        j->running++;
+        server_t *x = &s->srv[sv];
+        x->busy = 1; /* reserved while fetching */
+        x->fetching = 0;
+        x->busy_since = s->now;
+        for (uint32_t k = c->pred_start[task]; k < c->pred_start[task + 1]; k++)
+            if (j->server[c->pred[k]] != sv && c->pred_bytes[k] > 0)
+                x->fetching++;
+        if (x->fetching == 0) {
+            x->busy = 0; /* server_start sets it again */
+            server_start(s, sv, job, task);
+            continue;
+        }
+        x->cur_job = job;
+        x->cur_task = task;
+        for (uint32_t k = c->pred_start[task]; k < c->pred_start[task + 1]; k++)
+            if (j->server[c->pred[k]] != sv && c->pred_bytes[k] > 0)
+                link_submit(s, job, task, c->pred_bytes[k]);
+    }
+}
+
+static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
+{
+    uint32_t id = slot_alloc(s);
+    if (id == NO_JOB)
+        return s->st != CT_OK ? s->st : ct_error_set(&s->err, CT_ENOMEM, "out of memory (job slots)");
+    job_t *j = &s->jobs[id];
+    const ct_sim_class_t *c = &s->cfg.classes[cls];
+    j->cls = (uint32_t)cls;
+    j->arrival = s->now;
+    j->counted = s->windowed ? (s->now >= s->t0 && s->now < s->t1) : 1;
+    j->remaining = (uint32_t)c->n_tasks;
+    j->running = 0;
+    j->n_ready = 0;
+    j->in_ready_list = 0;
+    for (size_t t = 0; t < c->n_tasks; t++)
+        j->pending[t] = c->pred_start[t + 1] - c->pred_start[t];
+    if (s->cfg.policy->kind == CT_POLICY_CENTRAL) {
+        for (size_t t = 0; t < c->n_tasks; t++) {
+            j->server[t] = UINT32_MAX;
+            if (j->pending[t] == 0)
+                j->ready[j->n_ready++] = (uint32_t)t;
+        }
+        ready_list_add(s, id);
+        central_dispatch(s);
+        return CT_OK;
+    }
+    if (servers)
+        memcpy(j->server, servers, c->n_tasks * sizeof(uint32_t));
+    else if (s->cfg.policy->place(s->cfg.policy, cls, c->n_tasks, (uint32_t)s->cfg.servers, &s->rng, j->server) != 0)
+        return ct_error_set(&s->err, CT_EINPUT, "policy %s could not place a job of class '%s' on %zu servers",
+                            s->cfg.policy->name, c->name, s->cfg.servers);
+    for (size_t t = 0; t < c->n_tasks; t++)
+        if (j->server[t] >= s->cfg.servers)
+            return ct_error_set(&s->err, CT_EINTERNAL, "policy %s placed a task on server %u of %zu",
+                                s->cfg.policy->name, j->server[t], s->cfg.servers);
+    for (size_t t = 0; t < c->n_tasks; t++)
+        if (j->pending[t] == 0)
+            task_ready(s, id, (uint32_t)t);
+    return CT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public interface.                                                         */
+
+ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t *err)
+{
+    *out = NULL;
+    if (cfg->servers == 0 || cfg->servers > UINT32_MAX - 1 || !(cfg->bandwidth > 0) || !cfg->policy ||
+        (cfg->policy->kind == CT_POLICY_PLACE && !cfg->policy->place))
+        return ct_error_set(err, CT_EINPUT, "simulator: need servers >= 1, a positive bandwidth and a policy");
+    ct_sim_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    s->cfg = *cfg;
+    ct_evq_init(&s->evq);
+    ct_rng_seed(&s->rng, cfg->seed);
+    s->free_head = NO_JOB;
+    s->max_tasks = 1;
+    for (size_t c = 0; c < cfg->n_classes; c++)
+        if (cfg->classes[c].n_tasks > s->max_tasks)
+            s->max_tasks = cfg->classes[c].n_tasks;
+    s->srv = calloc(cfg->servers, sizeof(server_t));
+    s->jct = calloc(cfg->n_classes + 1, sizeof(ct_stats_t));
+    s->idle = malloc(cfg->servers * sizeof(uint32_t));
+    if (!s->srv || !s->jct || !s->idle) {
+        ct_sim_free(s);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    for (size_t c = 0; c <= cfg->n_classes; c++)
+        ct_stats_init(&s->jct[c]);
+    ct_stats_init(&s->bg_compute);
+    ct_stats_init(&s->bg_comm);
+    ct_stats_init(&s->link_wait);
+    for (size_t v = 0; v < cfg->servers; v++)
+        s->idle[v] = (uint32_t)(cfg->servers - 1 - v); /* pops server 0 first */
+    s->n_idle = cfg->servers;
+    *out = s;
+    return CT_OK;
+}
+
+void ct_sim_free(ct_sim_t *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_slots; i++) {
+        free(s->jobs[i].server);
+        free(s->jobs[i].pending);
+        free(s->jobs[i].ready);
+    }
+    free(s->jobs);
+    for (size_t v = 0; s->srv && v < s->cfg.servers; v++)
+        free(s->srv[v].q);
+    free(s->srv);
+    free(s->lq);
+    free(s->ready_jobs);
+    free(s->idle);
+    for (size_t c = 0; s->jct && c <= s->cfg.n_classes; c++)
+        ct_stats_free(&s->jct[c]);
+    free(s->jct);
+    ct_stats_free(&s->bg_compute);
+    ct_stats_free(&s->bg_comm);
+    ct_stats_free(&s->link_wait);
+    ct_evq_free(&s->evq);
+    free(s);
+}
+
+void ct_sim_set_window(ct_sim_t *s, double t0, double t1)
+{
+    s->windowed = 1;
+    s->t0 = t0;
+    s->t1 = t1;
+    for (size_t c = 0; c < s->cfg.n_classes; c++)
+        if (s->cfg.classes[c].rate > 0)
+            push(s, s->now + exp_draw(&s->rng, s->cfg.classes[c].rate), EV_ARRIVAL, (uint32_t)c, 0);
+    if (s->cfg.bg_compute_rate > 0 && s->cfg.bg_compute_time > 0)
+        push(s, s->now + exp_draw(&s->rng, s->cfg.bg_compute_rate), EV_BG_COMPUTE, 0, 0);
+    if (s->cfg.bg_comm_rate > 0 && s->cfg.bg_comm_bytes > 0)
+        push(s, s->now + exp_draw(&s->rng, s->cfg.bg_comm_rate), EV_BG_COMM, 0, 0);
+}
+
+ct_status_t ct_sim_inject(ct_sim_t *s, size_t cls, double t, const uint32_t *servers, ct_error_t *err)
+{
+    if (cls >= s->cfg.n_classes || !(t >= s->now))
+        return ct_error_set(err, CT_EINPUT, "simulator: bad injection (class %zu at t = %g, now %g)", cls, t, s->now);
+    if (servers && s->cfg.policy->kind == CT_POLICY_CENTRAL)
+        return ct_error_set(err, CT_EINPUT, "simulator: a central policy places tasks itself");
+    /* Injected jobs travel as arrival events carrying their placement in a
+     * job slot reserved now (b = slot + 1; 0 = ask the policy). */
+    uint64_t b = 0;
+    if (servers) {
+        uint32_t id = slot_alloc(s);
+        if (id == NO_JOB)
+            return ct_error_set(err, CT_ENOMEM, "out of memory");
+        memcpy(s->jobs[id].server, servers, s->cfg.classes[cls].n_tasks * sizeof(uint32_t));
+        b = (uint64_t)id + 1;
+    }
+    if (ct_evq_push(&s->evq, t, EV_ARRIVAL, (uint32_t)cls, b | (1ULL << 63)) != CT_OK)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    return CT_OK;
+}
+
+ct_status_t ct_sim_run(ct_sim_t *s, double t_max, ct_error_t *err)
+{
+    ct_event_t ev;
+    while (s->st == CT_OK && ct_evq_peek_time(&s->evq) <= t_max && ct_evq_pop(&s->evq, &ev)) {
+        s->now = ev.t;
+        s->events++;
+        switch (ev.kind) {
+        case EV_ARRIVAL: {
+            int injected = (ev.b >> 63) != 0;
+            uint64_t slot = ev.b & ~(1ULL << 63);
+            if (!injected && s->now < s->t1)
+                push(s, s->now + exp_draw(&s->rng, s->cfg.classes[ev.a].rate), EV_ARRIVAL, ev.a, 0);
+            if (!injected && s->now >= s->t1)
+                break;
+            ct_status_t st;
+            if (slot) { /* placement reserved at injection: copy it out, free the slot */
+                uint32_t id = (uint32_t)(slot - 1);
+                size_t n = s->cfg.classes[ev.a].n_tasks;
+                uint32_t *tmp = malloc(n * sizeof(uint32_t));
+                if (!tmp) {
+                    fail(s, CT_ENOMEM, "out of memory");
+                    break;
+                }
+                memcpy(tmp, s->jobs[id].server, n * sizeof(uint32_t));
+                slot_release(s, id);
+                st = start_job(s, ev.a, tmp);
+                free(tmp);
+            } else {
+                st = start_job(s, ev.a, NULL);
+            }
+            if (st != CT_OK && s->st == CT_OK)
+                s->st = st; /* message already in s->err */
+            break;
+        }
+        case EV_BG_COMPUTE: {
+            if (s->now >= s->t1)
+                break;
+            push(s, s->now + exp_draw(&s->rng, s->cfg.bg_compute_rate), EV_BG_COMPUTE, 0, 0);
+            uint32_t id = slot_alloc(s);
+            if (id == NO_JOB) {
+                fail(s, CT_ENOMEM, "out of memory (job slots)");
+                break;
+            }
+            job_t *j = &s->jobs[id];
+            j->cls = BG_CLASS;
+            j->arrival = s->now;
+            j->counted = s->now >= s->t0;
+            j->remaining = 1;
+            j->bg_time = exp_draw(&s->rng, 1.0 / s->cfg.bg_compute_time);
+            if (s->cfg.policy->kind == CT_POLICY_CENTRAL) {
+                /* one more job in the central pool, like any other */
+                j->running = 0;
+                j->ready[0] = 0;
+                j->n_ready = 1;
+                j->in_ready_list = 0;
+                ready_list_add(s, id);
+                central_dispatch(s);
+            } else {
+                j->server[0] = (uint32_t)ct_rng_below(&s->rng, s->cfg.servers);
+                task_ready(s, id, 0);
+            }
+            break;
+        }
+        case EV_BG_COMM:
+            if (s->now >= s->t1)
+                break;
+            push(s, s->now + exp_draw(&s->rng, s->cfg.bg_comm_rate), EV_BG_COMM, 0, 0);
+            link_submit(s, NO_JOB, 0, s->cfg.bg_comm_bytes * exp_draw(&s->rng, 1.0));
+            break;
+        case EV_TASK_DONE:
+            on_task_done(s, ev.a);
+            break;
+        case EV_LINK_DONE:
+            on_link_done(s, ev.b);
+            break;
+        }
+    }
+    if (s->st != CT_OK)
+        return ct_error_set(err, s->st, "%s", s->err.msg);
+    return CT_OK;
+}
+
+void ct_sim_result_get(const ct_sim_t *s, ct_sim_result_t *r)
+{
+    double span = s->windowed ? s->t1 - s->t0 : s->now;
+    double busy = 0;
+    for (size_t v = 0; v < s->cfg.servers; v++)
+        busy += s->srv[v].busy_window;
+    r->n_classes = s->cfg.n_classes;
+    r->jct = s->jct;
+    r->bg_compute = &s->bg_compute;
+    r->bg_comm = &s->bg_comm;
+    r->link_wait = &s->link_wait;
+    r->link_util = span > 0 ? s->link_window / span : 0;
+    r->server_util = span > 0 ? busy / (span * (double)s->cfg.servers) : 0;
+    r->events = s->events;
+    r->max_in_flight = s->max_in_flight;
+    r->in_flight = s->in_flight;
+    r->now = s->now;
+}

@@ -1,0 +1,83 @@
+/*
+ * ct_eval.h - policy evaluation sweeps: the Nona paper's Figures 3 and 4.
+ *
+ * For each point of a sweep (a compute load, or a link bandwidth at a fixed
+ * load) and each policy, simulate the scenario (ct_sim.h) and summarise.
+ *   load rho_c = sum_j beta_j W_j / N   (W_j: a job's total compute, s;
+ *   the paper's "compute load" divided by the number of servers): every
+ *   class's rate is scaled by the same factor to reach it.
+ * Background (the paper: 1:100): single-task compute jobs and transfer-only
+ * jobs, each at sum_j beta_j / bg_ratio per second, with exponential sizes of
+ * mean the mix's mean job compute and mean job edge bytes. If the scenario
+ * has its own "background" link traffic, that replaces the transfer stream
+ * (exponential sizes matching its link_load and link_second_moment). The
+ * Nona tables are solved for exactly this background.
+ *
+ * Policies by name: nona (a lookup file solved at every sweep point, the
+ * scenario nearest the simulated rates), nona-star (one table solved at
+ * star_load and the scenario's bandwidth, used everywhere), random,
+ * opportunistic, local, fair. Placement-table policies draw through the
+ * sampler library, as production schedulers would.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#ifndef CT_EVAL_H
+#define CT_EVAL_H
+
+#include "ct_nona_solve.h"
+#include "ct_sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    ct_sim_run_params_t run;
+    ct_link_mode_t link;
+    double bg_ratio;          /**< inference : background rate (default 100; 0: no background) */
+    double star_load;         /**< nona-star's table load (default 0.5) */
+    double load;              /**< the load of a bandwidth sweep (default 0.5) */
+    size_t max_in_flight;     /**< declare a run unstable past this (default 20000 jobs) */
+} ct_eval_params_t;
+
+void ct_eval_params_init(ct_eval_params_t *p);
+
+/** One simulated point. unstable: the run did not settle (summary empty). */
+typedef struct {
+    const char *policy;       /**< static name */
+    double load, bandwidth;
+    int unstable;
+    double model_mean_jct;    /**< nona / nona-star: the table's prediction (s); else NAN */
+    ct_sim_summary_t sum;
+} ct_eval_point_t;
+
+typedef struct {
+    size_t n_classes;
+    char **class_names;
+    size_t n_points;
+    ct_eval_point_t *points;
+} ct_eval_result_t;
+
+void ct_eval_result_free(ct_eval_result_t *r);
+
+/** Names of the built-in policies, NULL-terminated. */
+const char *const *ct_eval_policy_names(void);
+
+/**
+ * Runs the sweep: for each x in xs (loads when bandwidth_sweep is 0, link
+ * bandwidths in bytes/s otherwise) and each policy name. progress (may be
+ * NULL) is called after each point with (done, total, ctx) so a caller can
+ * draw a progress bar. Unknown policies: CT_EINPUT naming them.
+ */
+ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, int bandwidth_sweep,
+                          const char *const *policies, size_t n_policies, const ct_eval_params_t *p,
+                          void (*progress)(size_t done, size_t total, void *ctx), void *ctx, ct_eval_result_t *out,
+                          ct_error_t *err);
+
+/** The rate scale that gives scenario s compute load `load`. */
+double ct_eval_scale_for_load(const ct_scenario_t *s, double load);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,362 @@
+/*
+ * evaluate.c - policy evaluation sweeps (see ct_eval.h).
+ *
+ * Every table-driven policy goes through the production path: a solution
+ * (or a fixed theta) becomes a contend-table/1 document, which the sampler
+ * library loads and draws from. nona gets the table solved for the simulated
+ * point itself (the entry a lookup file's nearest-rate choice would pick);
+ * nona-star one table for every point; local and opportunistic fixed
+ * tables (all-local triplets; each segment's weakly connected branches on
+ * distinct servers, one with the source and the sink).
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "ct_eval.h"
+#include "ct_nona_table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const policy_names[] = { "nona", "nona-star", "random", "opportunistic", "local", "fair", NULL };
+
+const char *const *ct_eval_policy_names(void)
+{
+    return policy_names;
+}
+
+void ct_eval_params_init(ct_eval_params_t *p)
+{
+    ct_sim_run_params_init(&p->run);
+    p->link = CT_LINK_FIFO;
+    p->bg_ratio = 100;
+    p->star_load = 0.5;
+    p->load = 0.5;
+    p->max_in_flight = 20000;
+}
+
+void ct_eval_result_free(ct_eval_result_t *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n_points; i++)
+        ct_sim_summary_free(&r->points[i].sum);
+    for (size_t c = 0; r->class_names && c < r->n_classes; c++)
+        free(r->class_names[c]);
+    free(r->class_names);
+    free(r->points);
+    memset(r, 0, sizeof *r);
+}
+
+static double job_work(const ct_class_t *c, double speed)
+{
+    double w = 0;
+    for (size_t v = 0; v < c->dag.n_tasks; v++)
+        w += c->dag.time[v] / speed;
+    return w;
+}
+
+static double job_bytes(const ct_class_t *c)
+{
+    double b = 0;
+    for (size_t e = 0; e < c->dag.n_edges; e++)
+        b += c->dag.bytes[e];
+    return b;
+}
+
+double ct_eval_scale_for_load(const ct_scenario_t *s, double load)
+{
+    double busy = 0; /* servers' worth of compute at scale 1 */
+    for (size_t c = 0; c < s->n_classes; c++)
+        busy += s->classes[c].rate * job_work(&s->classes[c], s->speed);
+    return busy > 0 ? load * (double)s->servers / busy : 0;
+}
+
+/* Background for a scaled scenario: fills the simulator's streams and the
+ * model's (rho_bg, m2_bg) consistently. base: the unscaled scenario. */
+static void background(const ct_scenario_t *base, ct_scenario_t *sx, const ct_eval_params_t *p, ct_sim_config_t *cfg)
+{
+    double rate = 0, work = 0, bytes = 0;
+    for (size_t c = 0; c < sx->n_classes; c++) {
+        rate += sx->classes[c].rate;
+        work += sx->classes[c].rate * job_work(&sx->classes[c], sx->speed);
+        bytes += sx->classes[c].rate * job_bytes(&sx->classes[c]);
+    }
+    cfg->bg_compute_rate = cfg->bg_comm_rate = 0;
+    cfg->bg_compute_time = cfg->bg_comm_bytes = 0;
+    if (p->bg_ratio > 0 && rate > 0) {
+        cfg->bg_compute_rate = rate / p->bg_ratio;
+        cfg->bg_compute_time = work / rate;
+        cfg->bg_comm_rate = rate / p->bg_ratio;
+        cfg->bg_comm_bytes = bytes / rate;
+    }
+    if (base->rho_bg > 0 && base->m2_bg > 0) { /* the scenario's own link background */
+        double S = base->m2_bg / (2.0 * base->rho_bg); /* exponential: m2 = lambda 2 S^2 */
+        cfg->bg_comm_rate = base->rho_bg / S;
+        cfg->bg_comm_bytes = S * base->link_bandwidth;
+    }
+    double S = cfg->bg_comm_bytes / sx->link_bandwidth;
+    sx->rho_bg = cfg->bg_comm_rate * S;
+    sx->m2_bg = cfg->bg_comm_rate * 2.0 * S * S;
+}
+
+/* A sampler over a one-scenario table of theta (copied into a solution). */
+static ct_status_t table_sampler(const ct_scenario_t *s, const ct_nona_model_t *m, const ct_nona_solution_t *sol,
+                                 ct_sampler_t **out, ct_error_t *err)
+{
+    cJSON *entry, *doc;
+    char *text;
+    char msg[512];
+    ct_status_t st = ct_nona_table_entry(s, 1.0, m, sol, &entry, err);
+    if (st != CT_OK)
+        return st;
+    if ((st = ct_nona_table_document(&entry, 1, &doc, err)) != CT_OK)
+        return st;
+    st = ct_json_render(doc, &text, err);
+    cJSON_Delete(doc);
+    if (st != CT_OK)
+        return st;
+    if (ct_sampler_load_text(text, strlen(text), "table", out, msg, sizeof msg) != 0)
+        st = ct_error_set(err, CT_EINTERNAL, "a generated table does not load: %s", msg);
+    free(text);
+    return st;
+}
+
+/* A solution holding a fixed theta (evaluated by the model). */
+static ct_status_t fixed_solution(const ct_nona_model_t *m, const double *theta, ct_nona_solution_t *sol,
+                                  ct_error_t *err)
+{
+    memset(sol, 0, sizeof *sol);
+    sol->theta = malloc((m->n_vars ? m->n_vars : 1) * sizeof(double));
+    sol->tau = malloc((m->n_classes ? m->n_classes : 1) * sizeof(double));
+    if (!sol->theta || !sol->tau) {
+        ct_nona_solution_free(sol);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    memcpy(sol->theta, theta, m->n_vars * sizeof(double));
+    ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
+    return CT_OK;
+}
+
+/* Opportunistic: per segment, the weakly connected components of its
+ * intermediate tasks (branches) are the parts, part 0 with source and sink. */
+static void theta_opportunistic(const ct_nona_model_t *m, double *theta)
+{
+    memset(theta, 0, m->n_vars * sizeof(double));
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        const ct_block_t *b = &m->blocks[bi];
+        const ct_segment_t *seg = &m->classes[b->cls].split.segments[b->segment];
+        size_t n = seg->n_inner, *parent = malloc((n ? n : 1) * sizeof(size_t));
+        uint8_t *label = malloc(n ? n : 1);
+        size_t pick = b->local_var;
+        if (parent && label) {
+            for (size_t i = 0; i < n; i++)
+                parent[i] = i;
+            for (size_t j = 0; j < seg->n_edges; j++) {
+                size_t u = seg->loc_from[j], v = seg->loc_to[j];
+                if (u >= n || v >= n) /* source or sink end */
+                    continue;
+                while (parent[u] != u)
+                    u = parent[u];
+                while (parent[v] != v)
+                    v = parent[v];
+                if (u != v)
+                    parent[u > v ? u : v] = u < v ? u : v;
+            }
+            /* Canonical labels: parts numbered by first appearance. */
+            size_t next = 0;
+            for (size_t i = 0; i < n; i++) {
+                size_t r = i;
+                while (parent[r] != r)
+                    r = parent[r];
+                label[i] = r == i ? (uint8_t)next++ : label[r];
+            }
+            for (size_t t = 0; t < b->n_vars; t++) {
+                const ct_triplet_t *tr = &b->parts.triplets[t];
+                if (tr->k == 0 && tr->l == 0 && !memcmp(b->parts.assign + (size_t)tr->partition * n, label, n)) {
+                    pick = b->var_start + t;
+                    break;
+                }
+            }
+        }
+        free(parent);
+        free(label);
+        theta[pick] = 1.0;
+    }
+}
+
+static int policy_known(const char *name)
+{
+    for (size_t i = 0; policy_names[i]; i++)
+        if (!strcmp(policy_names[i], name))
+            return 1;
+    return 0;
+}
+
+static const char *static_name(const char *name)
+{
+    for (size_t i = 0; policy_names[i]; i++)
+        if (!strcmp(policy_names[i], name))
+            return policy_names[i];
+    return "?";
+}
+
+/* Builds (scaled, background-adjusted) scenario, model and Nona solution
+ * for one sweep point. */
+static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, const ct_eval_params_t *p,
+                               ct_scenario_t *sx, ct_sim_config_t *cfg, ct_nona_model_t *m, ct_error_t *err)
+{
+    ct_status_t st = ct_scenario_scaled(s, scale, sx, err);
+    if (st != CT_OK)
+        return st;
+    sx->link_bandwidth = bw;
+    background(s, sx, p, cfg);
+    if ((st = ct_nona_model_build(sx, NULL, m, err)) != CT_OK)
+        ct_scenario_destroy(sx);
+    return st;
+}
+
+ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, int bandwidth_sweep,
+                          const char *const *policies, size_t n_policies, const ct_eval_params_t *p,
+                          void (*progress)(size_t done, size_t total, void *ctx), void *ctx, ct_eval_result_t *out,
+                          ct_error_t *err)
+{
+    ct_eval_params_t defaults;
+    if (!p) {
+        ct_eval_params_init(&defaults);
+        p = &defaults;
+    }
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < n_policies; i++)
+        if (!policy_known(policies[i]))
+            return ct_error_set(err, CT_EINPUT, "--policies: unknown policy '%s' (known: nona, nona-star, random, "
+                                "opportunistic, local, fair)", policies[i]);
+    out->n_classes = s->n_classes;
+    out->class_names = calloc(s->n_classes, sizeof(char *));
+    size_t n_points = n_x * n_policies;
+    out->points = calloc(n_points ? n_points : 1, sizeof(ct_eval_point_t));
+    if (!out->class_names || !out->points) {
+        ct_eval_result_free(out);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    for (size_t c = 0; c < s->n_classes; c++)
+        if (!(out->class_names[c] = ct_strdup(s->classes[c].name, err))) {
+            ct_eval_result_free(out);
+            return CT_ENOMEM;
+        }
+    ct_status_t st = CT_OK;
+    ct_sampler_t *star = NULL;
+    ct_nona_solution_t star_sol;
+    memset(&star_sol, 0, sizeof star_sol);
+    /* nona-star: one table, solved at star_load and the scenario's bandwidth. */
+    for (size_t i = 0; i < n_policies; i++)
+        if (!strcmp(policies[i], "nona-star") && !star) {
+            ct_scenario_t sx;
+            ct_sim_config_t cfg;
+            ct_nona_model_t m;
+            memset(&cfg, 0, sizeof cfg);
+            if ((st = point_setup(s, ct_eval_scale_for_load(s, p->star_load), s->link_bandwidth, p, &sx, &cfg, &m,
+                                  err)) != CT_OK)
+                goto done;
+            st = ct_nona_solve(&m, NULL, &star_sol, err);
+            if (st == CT_OK)
+                st = table_sampler(&sx, &m, &star_sol, &star, err);
+            ct_nona_model_free(&m);
+            ct_scenario_destroy(&sx);
+            if (st != CT_OK)
+                goto done;
+        }
+    size_t total = n_x * n_policies, done_points = 0;
+    for (size_t xi = 0; xi < n_x && st == CT_OK; xi++) {
+        double load = bandwidth_sweep ? p->load : xs[xi], bw = bandwidth_sweep ? xs[xi] : s->link_bandwidth;
+        ct_scenario_t sx;
+        ct_sim_config_t cfg;
+        ct_nona_model_t m;
+        ct_sim_class_t *classes = NULL;
+        size_t nc = 0;
+        memset(&cfg, 0, sizeof cfg);
+        if ((st = point_setup(s, ct_eval_scale_for_load(s, load), bw, p, &sx, &cfg, &m, err)) != CT_OK)
+            break;
+        if ((st = ct_sim_classes_build(&sx, 1.0, &classes, &nc, err)) != CT_OK) {
+            ct_nona_model_free(&m);
+            ct_scenario_destroy(&sx);
+            break;
+        }
+        double *rates = malloc(nc * sizeof(double)), *theta = malloc((m.n_vars ? m.n_vars : 1) * sizeof(double));
+        if (!rates || !theta)
+            st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        for (size_t c = 0; rates && c < nc; c++)
+            rates[c] = classes[c].rate;
+        for (size_t pi = 0; pi < n_policies && st == CT_OK; pi++) {
+            ct_eval_point_t *pt = &out->points[out->n_points];
+            ct_policy_t *pol = NULL;
+            ct_sampler_t *smp = NULL;
+            ct_nona_solution_t sol;
+            memset(&sol, 0, sizeof sol);
+            pt->policy = static_name(policies[pi]);
+            pt->load = load;
+            pt->bandwidth = bw;
+            pt->model_mean_jct = NAN;
+            const char *name = policies[pi];
+            if (!strcmp(name, "random"))
+                st = ct_policy_random(&pol, err);
+            else if (!strcmp(name, "fair"))
+                st = ct_policy_fair(&pol, err);
+            else if (!strcmp(name, "nona-star")) {
+                st = ct_policy_table(name, star, rates, classes, nc, &pol, err);
+                if (st == CT_OK) { /* what the star table predicts at this point */
+                    ct_nona_eval_t e;
+                    ct_nona_evaluate(&m, star_sol.theta, &e, NULL);
+                    pt->model_mean_jct = e.mean_jct;
+                }
+            } else {
+                if (!strcmp(name, "nona")) {
+                    st = ct_nona_solve(&m, NULL, &sol, err);
+                } else {
+                    if (!strcmp(name, "local"))
+                        ct_nona_theta_local(&m, theta);
+                    else
+                        theta_opportunistic(&m, theta);
+                    st = fixed_solution(&m, theta, &sol, err);
+                }
+                if (st == CT_OK)
+                    st = table_sampler(&sx, &m, &sol, &smp, err);
+                if (st == CT_OK)
+                    st = ct_policy_table(name, smp, rates, classes, nc, &pol, err);
+                pt->model_mean_jct = sol.eval.mean_jct;
+            }
+            if (st == CT_OK) {
+                cfg.servers = sx.servers;
+                cfg.bandwidth = bw;
+                cfg.link = p->link;
+                cfg.classes = classes;
+                cfg.n_classes = nc;
+                cfg.policy = pol;
+                cfg.max_in_flight = p->max_in_flight;
+                ct_error_t e2;
+                ct_status_t rs = ct_sim_replicate(&cfg, &p->run, &pt->sum, &e2);
+                if (rs == CT_EUNSTABLE)
+                    pt->unstable = 1;
+                else if (rs != CT_OK)
+                    st = ct_error_set(err, rs, "%s", e2.msg);
+                out->n_points++;
+            }
+            ct_policy_free(pol);
+            ct_sampler_free(smp);
+            ct_nona_solution_free(&sol);
+            if (progress)
+                progress(++done_points, total, ctx);
+        }
+        free(rates);
+        free(theta);
+        ct_sim_classes_free(classes, nc);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&sx);
+    }
+done:
+    ct_sampler_free(star);
+    ct_nona_solution_free(&star_sol);
+    if (st != CT_OK)
+        ct_eval_result_free(out);
+    return st;
+}

@@ -1,0 +1,369 @@
+/*
+ * sim.c - the event simulator: event ordering, two-server timelines worked
+ * out by hand (FIFO servers and the fair policy), the link against the
+ * Pollaczek-Khinchine formula (M/M/1 FIFO and processor sharing, M/D/1
+ * through inference jobs), the Nona model at light load, every policy's
+ * placement rule, determinism and bounded memory.
+ */
+#include "ct_eval.h"
+#include "ct_evq.h"
+#include "ct_test.h"
+
+/* ---- helpers ---- */
+
+static void fig1(ct_dag_t *d, double t_small, double t_big, double b_det, double b_sparse, double b_out)
+{
+    ct_error_t err;
+    size_t a, b, c, e;
+    ct_dag_init(d);
+    ct_dag_add_task(d, "sum", t_small, &a, &err);
+    ct_dag_add_task(d, "det", t_big, &b, &err);
+    ct_dag_add_task(d, "det_sparse", t_big, &c, &err);
+    ct_dag_add_task(d, "add", t_small, &e, &err);
+    ct_dag_add_edge(d, a, b, b_det, &err);
+    ct_dag_add_edge(d, a, c, b_sparse, &err);
+    ct_dag_add_edge(d, b, e, b_out, &err);
+    ct_dag_add_edge(d, c, e, b_out, &err);
+}
+
+static void scenario_of(ct_scenario_t *s, const ct_dag_t *dags, const double *rates, size_t n, size_t servers,
+                        double bw)
+{
+    ct_error_t err;
+    ct_scenario_init(s);
+    s->path = ct_strdup("test", &err);
+    s->servers = servers;
+    s->link_bandwidth = bw;
+    s->speed = 1;
+    s->n_classes = n;
+    s->classes = calloc(n, sizeof(ct_class_t));
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "c%zu", i);
+        s->classes[i].name = ct_strdup(name, &err);
+        s->classes[i].dag_path = ct_strdup("mem", &err);
+        s->classes[i].rate = rates[i];
+        CHECK(ct_dag_copy(&s->classes[i].dag, &dags[i], &err) == CT_OK);
+    }
+}
+
+/* Task index of an id in a simulator class. */
+static size_t tix(const ct_sim_class_t *c, const char *id)
+{
+    for (size_t t = 0; t < c->n_tasks; t++)
+        if (!strcmp(c->ids[t], id))
+            return t;
+    return (size_t)-1;
+}
+
+/* ---- tests ---- */
+
+static void event_order(void)
+{
+    ct_evq_t q;
+    ct_evq_init(&q);
+    unsigned long long x = 99;
+    for (uint32_t i = 0; i < 1000; i++) {
+        x = x * 6364136223846793005ULL + 1;
+        CHECK(ct_evq_push(&q, (double)((x >> 40) % 50), 0, i, 0) == CT_OK);
+    }
+    ct_event_t ev, prev = { -1, 0, 0, 0, 0 };
+    int ok = 1, n = 0;
+    while (ct_evq_pop(&q, &ev)) {
+        ok &= ev.t > prev.t || (ev.t == prev.t && ev.a > prev.a); /* ties: insertion order */
+        prev = ev;
+        n++;
+    }
+    CHECK(ok && n == 1000);
+    CHECK(isinf(ct_evq_peek_time(&q)));
+    ct_evq_free(&q);
+}
+
+/* Two jobs of the Fig. 1 DAG on two servers, link 1 byte/s, times in s:
+ * sum 1, det 10, det_sparse 10, add 1; bytes sum->det 4, sum->det_sparse 2,
+ * outputs 1. Job A at t = 0: det_sparse on server 1, the rest on 0; job B at
+ * t = 0.5 all on server 0. Timeline (FIFO servers and link):
+ *  s0: sumA 0-1, sumB 1-2, detA 2-12, detB 12-22, det_sparseB 22-32,
+ *      addA 32-33, addB 33-34;  link: sum->det_sparse 1-3, ->add 13-14;
+ *  s1: det_sparseA 3-13.  JCT A = 33, B = 33.5. */
+static void two_servers_by_hand(void)
+{
+    ct_dag_t d[2];
+    fig1(&d[0], 1, 10, 4, 2, 1);
+    fig1(&d[1], 1, 10, 4, 2, 1);
+    double rates[2] = { 1, 1 };
+    ct_scenario_t s;
+    scenario_of(&s, d, rates, 2, 2, 1.0);
+    ct_sim_class_t *cls;
+    size_t nc;
+    ct_error_t err;
+    CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+    ct_policy_t *pol;
+    CHECK(ct_policy_random(&pol, &err) == CT_OK);
+    ct_sim_config_t cfg = { 2, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0 };
+    ct_sim_t *sim;
+    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
+    uint32_t pa[4], pb[4] = { 0, 0, 0, 0 };
+    for (int t = 0; t < 4; t++)
+        pa[t] = 0;
+    pa[tix(&cls[0], "det_sparse")] = 1;
+    CHECK(ct_sim_inject(sim, 0, 0.0, pa, &err) == CT_OK);
+    CHECK(ct_sim_inject(sim, 1, 0.5, pb, &err) == CT_OK);
+    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+    ct_sim_result_t r;
+    ct_sim_result_get(sim, &r);
+    CHECK(r.jct[0].n == 1 && r.jct[1].n == 1);
+    CHECK_CLOSE(r.jct[0].mean, 33.0, 1e-12);
+    CHECK_CLOSE(r.jct[1].mean, 33.5, 1e-12);
+    CHECK_CLOSE(r.jct[2].mean, 33.25, 1e-12);
+    CHECK_CLOSE(r.now, 34.0, 1e-12);
+    /* Link: busy 3 of 34 s; the two transfers never waited. */
+    CHECK_CLOSE(r.link_util, 3.0 / 34.0, 1e-12);
+    CHECK(r.link_wait->n == 2 && r.link_wait->max == 0);
+    CHECK_CLOSE(r.server_util, (34.0 + 10.0) / (2 * 34.0), 1e-12); /* s0 busy 34 s, s1 10 s */
+    ct_sim_free(sim);
+    ct_policy_free(pol);
+
+    /* The same two jobs under fair (central queue): an idle server takes a
+     * task of the job with the fewest running tasks, preferring local input.
+     *  s0: sumA 0-1, detA 1-11, det_sparseA 11-21, addA 21-22
+     *  s1: sumB 0.5-1.5, detB 1.5-11.5, det_sparseB 11.5-21.5, addB 21.5-22.5
+     * No transfer at all; JCT A = 22, B = 22. */
+    CHECK(ct_policy_fair(&pol, &err) == CT_OK);
+    cfg.policy = pol;
+    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
+    CHECK(ct_sim_inject(sim, 0, 0.0, NULL, &err) == CT_OK);
+    CHECK(ct_sim_inject(sim, 1, 0.5, NULL, &err) == CT_OK);
+    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+    ct_sim_result_get(sim, &r);
+    CHECK_CLOSE(r.jct[0].mean, 22.0, 1e-12);
+    CHECK_CLOSE(r.jct[1].mean, 22.0, 1e-12);
+    CHECK(r.link_wait->n == 0);
+    ct_sim_free(sim);
+    ct_policy_free(pol);
+    ct_sim_classes_free(cls, nc);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d[0]);
+    ct_dag_destroy(&d[1]);
+}
+
+/* One trivial inference class (a single 1 ns task) so replications run,
+ * plus background transfers of exponential size at link load 0.5:
+ * PK mean wait = rho E[S] / (1 - rho) = E[S]. Processor sharing has the
+ * same mean excess sojourn for exponential sizes. */
+static void pk_link(ct_link_mode_t mode)
+{
+    ct_dag_t d;
+    ct_error_t err;
+    ct_dag_init(&d);
+    ct_dag_add_task(&d, "only", 1e-9, NULL, &err);
+    double rate = 10;
+    ct_scenario_t s;
+    scenario_of(&s, &d, &rate, 1, 100, 1e6);
+    ct_sim_class_t *cls;
+    size_t nc;
+    CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+    ct_policy_t *pol;
+    CHECK(ct_policy_random(&pol, &err) == CT_OK);
+    double S = 0.001, lambda = 500; /* rho = 0.5 */
+    ct_sim_config_t cfg = { 100, 1e6, mode, cls, nc, 0, 0, lambda, S * 1e6, pol, 1, 0 };
+    ct_sim_run_params_t p;
+    ct_sim_run_params_init(&p);
+    p.reps = 10;
+    p.jobs = 4000; /* 400 s: 200,000 transfers per replication */
+    ct_sim_summary_t sum;
+    CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+    double pk = lambda * 2 * S * S / (2 * (1 - 0.5));
+    CHECK_MSG(fabs(sum.link_wait - pk) <= sum.link_wait_ci95, "%s: wait %.6g +- %.2g, PK %.6g",
+              mode == CT_LINK_FIFO ? "fifo" : "ps", sum.link_wait, sum.link_wait_ci95, pk);
+    CHECK(sum.link_wait_ci95 < 0.05 * pk); /* the interval is tight enough to mean something */
+    CHECK_CLOSE(sum.link_util, 0.5, 0.02);
+    ct_sim_summary_free(&sum);
+    ct_policy_free(pol);
+    ct_sim_classes_free(cls, nc);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
+}
+
+/* M/D/1 through the inference path: a -> b with random placement on 2
+ * servers; the transfer crosses with probability 1/2 (Poisson thinning),
+ * deterministic S. Compute is negligible. */
+static void pk_inference(void)
+{
+    ct_dag_t d;
+    ct_error_t err;
+    size_t a, b;
+    ct_dag_init(&d);
+    ct_dag_add_task(&d, "a", 1e-9, &a, &err);
+    ct_dag_add_task(&d, "b", 1e-9, &b, &err);
+    ct_dag_add_edge(&d, a, b, 1000, &err);
+    double rate = 1400; /* crossing 700/s x S 1 ms = rho 0.7 */
+    ct_scenario_t s;
+    scenario_of(&s, &d, &rate, 1, 2, 1e6);
+    ct_sim_class_t *cls;
+    size_t nc;
+    CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+    ct_policy_t *pol;
+    CHECK(ct_policy_random(&pol, &err) == CT_OK);
+    ct_sim_config_t cfg = { 2, 1e6, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 3, 0 };
+    ct_sim_run_params_t p;
+    ct_sim_run_params_init(&p);
+    p.reps = 10;
+    p.jobs = 200000;
+    ct_sim_summary_t sum;
+    CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+    double lam = 700, S = 0.001, rho = lam * S, pk = lam * S * S / (2 * (1 - rho));
+    CHECK_MSG(fabs(sum.link_wait - pk) <= sum.link_wait_ci95, "M/D/1: wait %.6g +- %.2g, PK %.6g", sum.link_wait,
+              sum.link_wait_ci95, pk);
+    CHECK_CLOSE(sum.link_util, rho, 0.02);
+    /* Mean JCT: half the jobs pay wait + S. */
+    CHECK_CLOSE(sum.mean[1], 0.5 * (pk + S) + 2e-9, 0.03);
+    ct_sim_summary_free(&sum);
+    ct_policy_free(pol);
+    ct_sim_classes_free(cls, nc);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
+}
+
+/* The Nona model against the simulator where its assumptions hold: light
+ * compute load (servers rarely queue), no background. */
+static void model_light_load(void)
+{
+    ct_scenario_t s;
+    ct_error_t err;
+    ct_scenario_init(&s);
+    CHECK(ct_scenario_load(&s, "data/scenarios/fig1.json", &err) == CT_OK);
+    ct_eval_params_t p;
+    ct_eval_params_init(&p);
+    p.bg_ratio = 0;
+    p.run.reps = 5;
+    p.run.jobs = 20000;
+    const char *pol[] = { "nona" };
+    double load = 0.02;
+    ct_eval_result_t r;
+    CHECK(ct_eval_sweep(&s, &load, 1, 0, pol, 1, &p, NULL, NULL, &r, &err) == CT_OK);
+    double sim = r.points[0].sum.mean[1], model = r.points[0].model_mean_jct;
+    CHECK_MSG(fabs(sim - model) <= 0.03 * model, "light load: simulated %.6g s, model %.6g s", sim, model);
+    ct_eval_result_free(&r);
+    ct_scenario_destroy(&s);
+}
+
+static void placement_rules(void)
+{
+    ct_scenario_t s;
+    ct_error_t err;
+    ct_scenario_init(&s);
+    CHECK(ct_scenario_load(&s, "data/scenarios/fig1.json", &err) == CT_OK);
+    ct_sim_class_t *cls;
+    size_t nc;
+    CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+    size_t sum = tix(cls, "sum"), det = tix(cls, "det"), sp = tix(cls, "det_sparse"), add = tix(cls, "add");
+    ct_rng_t rng;
+    ct_rng_seed(&rng, 11);
+    uint32_t pl[4];
+    /* random: every task uniform and independent */
+    ct_policy_t *pol;
+    CHECK(ct_policy_random(&pol, &err) == CT_OK);
+    size_t same = 0, hist[8] = { 0 };
+    for (int i = 0; i < 40000; i++) {
+        CHECK(pol->place(pol, 0, 4, 8, &rng, pl) == 0);
+        hist[pl[det]]++;
+        same += pl[sum] == pl[add];
+    }
+    for (int k = 0; k < 8; k++)
+        CHECK(hist[k] > 4600 && hist[k] < 5400);
+    CHECK(same > 4600 && same < 5400); /* P = 1/8 */
+    ct_policy_free(pol);
+    /* local, opportunistic, nona, fair, nona-star through the sweep path, no
+     * background, light load (rate = 0.02 x 80 / 0.022 s = 72.7 jobs/s):
+     * local uses the link only for background; opportunistic puts det (first branch) with
+     * sum and add and det_sparse elsewhere: 2e7 + 1e6 bytes per job on a
+     * 1e10 bytes/s link. */
+    ct_eval_params_t p;
+    ct_eval_params_init(&p);
+    p.bg_ratio = 0;
+    p.run.reps = 2;
+    p.run.jobs = 20000;
+    const char *names[] = { "local", "opportunistic", "nona", "fair", "nona-star" };
+    double load = 0.02, rate = load * 80 / 0.022;
+    ct_eval_result_t r;
+    CHECK(ct_eval_sweep(&s, &load, 1, 0, names, 5, &p, NULL, NULL, &r, &err) == CT_OK);
+    CHECK(r.n_points == 5);
+    for (size_t i = 0; i < 5; i++)
+        CHECK(!r.points[i].unstable && !strcmp(r.points[i].policy, names[i]));
+    /* fig1.json has its own background: link load 0.05. */
+    CHECK_CLOSE(r.points[0].sum.link_util, 0.05, 0.1);
+    CHECK_CLOSE(r.points[1].sum.link_util, 0.05 + rate * 2.1e7 / 1e10, 0.03);
+    /* nona at light load splits the same way (see the solver tests): same
+     * bytes per job, and it beats local, which runs det and det_sparse in
+     * sequence (22 ms). */
+    CHECK_CLOSE(r.points[2].sum.link_util, 0.05 + rate * 2.1e7 / 1e10, 0.03);
+    CHECK(r.points[2].sum.mean[1] < 0.8 * r.points[0].sum.mean[1]);
+    CHECK_CLOSE(r.points[0].sum.mean[1], 0.022, 0.02);
+    /* fair's central queue runs det and det_sparse in parallel too. */
+    CHECK(r.points[3].sum.mean[1] < r.points[0].sum.mean[1]);
+    ct_eval_result_free(&r);
+    ct_sim_classes_free(cls, nc);
+    ct_scenario_destroy(&s);
+    (void)sum;
+    (void)sp;
+    (void)add;
+}
+
+static void determinism_and_memory(void)
+{
+    ct_scenario_t s;
+    ct_error_t err;
+    ct_scenario_init(&s);
+    CHECK(ct_scenario_load(&s, "data/scenarios/five-models.json", &err) == CT_OK);
+    ct_eval_params_t p;
+    ct_eval_params_init(&p);
+    p.run.reps = 2;
+    p.run.jobs = 3000;
+    const char *pol[] = { "nona", "fair" };
+    double load = 0.5;
+    ct_eval_result_t a, b;
+    CHECK(ct_eval_sweep(&s, &load, 1, 0, pol, 2, &p, NULL, NULL, &a, &err) == CT_OK);
+    CHECK(ct_eval_sweep(&s, &load, 1, 0, pol, 2, &p, NULL, NULL, &b, &err) == CT_OK);
+    for (size_t i = 0; i < 2; i++)
+        for (size_t k = 0; k <= a.n_classes; k++)
+            CHECK(a.points[i].sum.mean[k] == b.points[i].sum.mean[k] && a.points[i].sum.p99[k] == b.points[i].sum.p99[k]);
+    ct_eval_result_free(&b);
+    p.run.seed = 2;
+    CHECK(ct_eval_sweep(&s, &load, 1, 0, pol, 2, &p, NULL, NULL, &b, &err) == CT_OK);
+    CHECK(a.points[0].sum.mean[a.n_classes] != b.points[0].sum.mean[b.n_classes]);
+    ct_eval_result_free(&a);
+    ct_eval_result_free(&b);
+    /* 200,000 jobs through one run: the pool holds only jobs in flight. */
+    p.run.reps = 1;
+    p.run.jobs = 200000;
+    const char *loc[] = { "local" };
+    CHECK(ct_eval_sweep(&s, &load, 1, 0, loc, 1, &p, NULL, NULL, &a, &err) == CT_OK);
+    CHECK(a.points[0].sum.jobs[a.n_classes] >= 199000);
+    CHECK_MSG(a.points[0].sum.max_in_flight < 2000, "peak %zu jobs in flight", a.points[0].sum.max_in_flight);
+    ct_eval_result_free(&a);
+    /* An unstable policy is reported as such, not as an error. */
+    const char *rnd[] = { "random" };
+    p.run.jobs = 2000;
+    p.max_in_flight = 500;
+    CHECK(ct_eval_sweep(&s, &load, 1, 0, rnd, 1, &p, NULL, NULL, &a, &err) == CT_OK);
+    CHECK(a.points[0].unstable);
+    ct_eval_result_free(&a);
+    const char *bad[] = { "nope" };
+    CHECK(ct_eval_sweep(&s, &load, 1, 0, bad, 1, &p, NULL, NULL, &a, &err) == CT_EINPUT);
+    CHECK_ERR(err, CT_EINPUT, "unknown policy 'nope'");
+    ct_scenario_destroy(&s);
+}
+
+int main(void)
+{
+    event_order();
+    two_servers_by_hand();
+    pk_link(CT_LINK_FIFO);
+    pk_link(CT_LINK_PS);
+    pk_inference();
+    model_light_load();
+    placement_rules();
+    determinism_and_memory();
+    return ct_test_end();
+}
