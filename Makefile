@@ -72,8 +72,8 @@ $(LIBA): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(LIBSO): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libcontend.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(LIBSO): $(LIB_OBJ) $(SMPSO)
+	$(CC) -shared -Wl,-soname,libcontend.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $(LIB_OBJ) $(SMPSO) $(PKG_LIBS)
 
 $(SMPA): $(SMP_OBJ)
 	@rm -f $@
@@ -93,16 +93,25 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/contend.pc: Makefile
+# pkg-config files: paths relative to ${prefix} (so pkgconf --define-prefix
+# works on relocated trees), written again whenever PREFIX/LIBDIR change.
+PC_LIBDIR := $(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))
+PC_INCDIR := $(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))
+PC_STAMP  := $(BUILD)/.pc-$(subst /,_,$(PREFIX)$(LIBDIR)$(INCLUDEDIR))
+
+$(PC_STAMP):
 	@mkdir -p $(BUILD)
-	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	@rm -f $(BUILD)/.pc-*
+	@touch $@
+
+$(BUILD)/contend.pc: Makefile $(PC_STAMP)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(PC_LIBDIR)' 'includedir=$(PC_INCDIR)' '' \
 	  'Name: contend' 'Description: precomputed scheduling policies for GPU clusters with network contention' \
 	  'Version: $(VERSION)' 'Requires.private: igraph gsl libcjson' \
-	  'Libs: -L$${libdir} -lcontend' 'Libs.private: -lglpk -lm' 'Cflags: -I$${includedir}/contend' > $@
+	  'Libs: -L$${libdir} -lcontend -lcontend-sampler' 'Libs.private: -lglpk -lm' 'Cflags: -I$${includedir}/contend' > $@
 
-$(BUILD)/contend-sampler.pc: Makefile
-	@mkdir -p $(BUILD)
-	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+$(BUILD)/contend-sampler.pc: Makefile $(PC_STAMP)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(PC_LIBDIR)' 'includedir=$(PC_INCDIR)' '' \
 	  'Name: contend-sampler' 'Description: online placement sampler for contend lookup files (no solver libraries)' \
 	  'Version: $(VERSION)' 'Requires.private: libcjson' \
 	  'Libs: -L$${libdir} -lcontend-sampler' 'Libs.private: -lm' 'Cflags: -I$${includedir}/contend' > $@

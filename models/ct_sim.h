@@ -186,7 +186,9 @@ typedef struct {
 void ct_sim_summary_free(ct_sim_summary_t *s);
 
 /** Runs p->reps replications of cfg (its seed is replaced per replication)
- *  and summarises them. */
+ *  and summarises them. Returns CT_EUNSTABLE when a replication does not
+ *  settle: more than cfg->max_in_flight jobs in flight, or the backlog left
+ *  at the end of the window takes longer to clear than the window itself. */
 ct_status_t ct_sim_replicate(const ct_sim_config_t *cfg, const ct_sim_run_params_t *p, ct_sim_summary_t *out,
                              ct_error_t *err);
 

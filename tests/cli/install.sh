@@ -1,0 +1,51 @@
+#!/bin/sh
+# install.sh - `make install` into a staging root, then build and run a
+# consumer of the sampler library with nothing but its pkg-config file (what
+# a production scheduler does: no igraph, GSL or GLPK).
+set -u
+B=${BUILD:-build}
+if [ "$B" != build ]; then
+    echo "SKIP: only for the default build (this is $B)"
+    exit 77
+fi
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+make -s install DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>"$T/err" || { cat "$T/err"; fail "make install"; }
+for f in usr/bin/contend usr/lib/libcontend.so.0 usr/lib/libcontend-sampler.so.0 usr/include/contend/ct_sampler.h \
+    usr/lib/pkgconfig/contend.pc usr/lib/pkgconfig/contend-sampler.pc; do
+    [ -e "$T/root/$f" ] || fail "missing $f"
+done
+cat >"$T/use.c" <<'C'
+#include <ct_sampler.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    ct_sampler_t *s;
+    char msg[256];
+    if (argc < 2 || ct_sampler_load(argv[1], &s, msg, sizeof msg) != 0) {
+        fprintf(stderr, "%s\n", argc < 2 ? "usage" : msg);
+        return 1;
+    }
+    ct_rng_t r;
+    ct_rng_seed(&r, 1);
+    uint32_t p[8];
+    int rc = ct_sampler_place(s, 0, 0, 80, &r, p, NULL);
+    printf("%s %zu tasks, first on server %u\n", ct_sampler_class_name(s, 0), ct_sampler_task_count(s, 0), p[0]);
+    ct_sampler_free(s);
+    return rc;
+}
+C
+PC="$T/root/usr/lib/pkgconfig"
+flags=$(PKG_CONFIG_PATH="$PC" pkg-config --define-prefix --cflags --libs contend-sampler) || fail "pkg-config contend-sampler"
+cc -o "$T/use" "$T/use.c" $flags 2>"$T/err" || { cat "$T/err"; fail "compile a sampler consumer"; }
+# The consumer links only the sampler and cJSON.
+ldd "$T/use" 2>/dev/null | grep -q -e igraph -e gsl -e glpk && fail "the sampler consumer pulls in solver libraries"
+"$T/root/usr/bin/contend" nona solve data/scenarios/fig1.json -o "$T/t.json" >/dev/null 2>&1 ||
+    LD_LIBRARY_PATH="$T/root/usr/lib" "$T/root/usr/bin/contend" nona solve data/scenarios/fig1.json -o "$T/t.json" >/dev/null ||
+    fail "installed contend"
+LD_LIBRARY_PATH="$T/root/usr/lib" "$T/use" "$T/t.json" | grep -q "fig1 4 tasks" || fail "the consumer runs"
+make -s uninstall DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>&1 || fail "make uninstall"
+[ -z "$(find "$T/root" -type f)" ] || fail "uninstall left files: $(find "$T/root" -type f | head -3)"
+[ $fails -eq 0 ]

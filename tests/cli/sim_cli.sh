@@ -1,0 +1,41 @@
+#!/bin/sh
+# sim_cli.sh - `contend sim` and `contend sim sweep` from the outside.
+set -u
+C=${CONTEND:-build/contend}
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+$C sim data/scenarios/fig1.json --policy local --load 0.2 --reps 2 --jobs 2000 >"$T/out" || fail "sim"
+grep -q "^all " "$T/out" || fail "sim prints an 'all' row"
+grep -q "M events/s" "$T/out" || fail "sim prints the event rate"
+$C sim data/scenarios/fig1.json --policy nona --load 0.2 --reps 2 --jobs 2000 --json >"$T/j" || fail "sim --json"
+for k in mean_jct p50_jct p95_jct p99_jct link_util server_util model_mean_jct; do
+    grep -q "\"$k\"" "$T/j" || fail "sim --json lacks $k"
+done
+# Same seed, same numbers.
+$C sim data/scenarios/fig1.json --policy nona --load 0.2 --reps 2 --jobs 2000 --json | sed 's/"seconds": [^}]*//' >"$T/j2"
+sed 's/"seconds": [^}]*//' "$T/j" | cmp -s - "$T/j2" || fail "sim is not deterministic"
+
+# Sweep: CSV with the promised columns, a row per policy x load x class
+# (plus "all"), and the ratio table on stdout.
+$C sim sweep data/scenarios/fig1.json --loads 0.1:0.3:0.1 --policies nona,local,fair,random --reps 2 --jobs 1000 \
+    -o "$T/r.csv" >"$T/table" || fail "sim sweep"
+head -1 "$T/r.csv" | grep -q "^policy,load,bandwidth,class,mean_jct,mean_jct_ci95,p50_jct,p95_jct,p99_jct" || fail "CSV header"
+[ "$(wc -l <"$T/r.csv")" -eq $((1 + 3 * 4 * 2)) ] || fail "CSV rows: $(wc -l <"$T/r.csv")"
+grep -q "^nona,0.1,.*,all," "$T/r.csv" || fail "CSV has class all"
+grep -q "unstable" "$T/r.csv" || fail "random should be unstable on fig1 (200 MB transfers)"
+grep -q "\[1\]" "$T/table" || fail "ratio table"
+$C sim sweep data/scenarios/fig1.json --bandwidths 5e9:2e10:5e9 --load 0.1 --policies nona,local --reps 1 --jobs 500 \
+    -o "$T/b.csv" >/dev/null || fail "bandwidth sweep"
+grep -q "^nona,0.1,2e+10,all," "$T/b.csv" || fail "bandwidth sweep rows: $(grep all "$T/b.csv" | head -2)"
+
+# Errors.
+$C sim sweep data/scenarios/fig1.json --loads 0.1:0.2:0.1 --policies nona,bogus -o "$T/x.csv" 2>"$T/e" >/dev/null
+[ $? -eq 2 ] && grep -q "unknown policy 'bogus'" "$T/e" && [ ! -e "$T/x.csv" ] || fail "unknown policy"
+$C sim sweep data/scenarios/fig1.json --loads 0.1:1.5:0.1 -o "$T/x.csv" 2>"$T/e" >/dev/null
+[ $? -eq 2 ] && grep -q -- "--loads" "$T/e" || fail "load >= 1 refused"
+$C sim data/scenarios/fig1.json --policy random --load 0.5 --reps 1 --jobs 500 2>"$T/e" >/dev/null
+[ $? -eq 2 ] && grep -q "unstable" "$T/e" || fail "unstable single run: exit 2 with a message"
+[ $fails -eq 0 ]
