@@ -211,6 +211,15 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
         return st;
     sx->link_bandwidth = bw;
     background(s, sx, p, cfg);
+    if (sx->rho_bg >= 1) {
+        st = ct_error_set(err, CT_EUNSTABLE,
+                          "%s: background transfers alone load the link to %.3g at %.4g bytes/s (%s): raise "
+                          "--bg-ratio for fewer background jobs, or set it to 0 for none",
+                          s->path ? s->path : "scenario", sx->rho_bg, bw,
+                          s->rho_bg > 0 ? "the scenario's background" : "1 per --bg-ratio jobs, each moving a mean job's bytes");
+        ct_scenario_destroy(sx);
+        return st;
+    }
     if ((st = ct_nona_model_build(sx, NULL, m, err)) != CT_OK)
         ct_scenario_destroy(sx);
     return st;
