@@ -120,6 +120,11 @@ void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eva
  *  block left empty falls back to its all-local triplet). */
 void ct_nona_theta_clean(const ct_nona_model_t *m, double *theta, double threshold);
 
+/** theta of the opportunistic baseline: per segment, the weakly connected
+ *  components of its intermediate tasks (its parallel branches) are the
+ *  parts, part 0 with the segment's source and sink. */
+void ct_nona_theta_branches(const ct_nona_model_t *m, double *theta);
+
 /** theta with every block on its all-local triplet. */
 void ct_nona_theta_local(const ct_nona_model_t *m, double *theta);
 

@@ -138,53 +138,6 @@ static ct_status_t fixed_solution(const ct_nona_model_t *m, const double *theta,
     return CT_OK;
 }
 
-/* Opportunistic: per segment, the weakly connected components of its
- * intermediate tasks (branches) are the parts, part 0 with source and sink. */
-static void theta_opportunistic(const ct_nona_model_t *m, double *theta)
-{
-    memset(theta, 0, m->n_vars * sizeof(double));
-    for (size_t bi = 0; bi < m->n_blocks; bi++) {
-        const ct_block_t *b = &m->blocks[bi];
-        const ct_segment_t *seg = &m->classes[b->cls].split.segments[b->segment];
-        size_t n = seg->n_inner, *parent = malloc((n ? n : 1) * sizeof(size_t));
-        uint8_t *label = malloc(n ? n : 1);
-        size_t pick = b->local_var;
-        if (parent && label) {
-            for (size_t i = 0; i < n; i++)
-                parent[i] = i;
-            for (size_t j = 0; j < seg->n_edges; j++) {
-                size_t u = seg->loc_from[j], v = seg->loc_to[j];
-                if (u >= n || v >= n) /* source or sink end */
-                    continue;
-                while (parent[u] != u)
-                    u = parent[u];
-                while (parent[v] != v)
-                    v = parent[v];
-                if (u != v)
-                    parent[u > v ? u : v] = u < v ? u : v;
-            }
-            /* Canonical labels: parts numbered by first appearance. */
-            size_t next = 0;
-            for (size_t i = 0; i < n; i++) {
-                size_t r = i;
-                while (parent[r] != r)
-                    r = parent[r];
-                label[i] = r == i ? (uint8_t)next++ : label[r];
-            }
-            for (size_t t = 0; t < b->n_vars; t++) {
-                const ct_triplet_t *tr = &b->parts.triplets[t];
-                if (tr->k == 0 && tr->l == 0 && !memcmp(b->parts.assign + (size_t)tr->partition * n, label, n)) {
-                    pick = b->var_start + t;
-                    break;
-                }
-            }
-        }
-        free(parent);
-        free(label);
-        theta[pick] = 1.0;
-    }
-}
-
 static int policy_known(const char *name)
 {
     for (size_t i = 0; policy_names[i]; i++)
@@ -325,7 +278,7 @@ ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, 
                     if (!strcmp(name, "local"))
                         ct_nona_theta_local(&m, theta);
                     else
-                        theta_opportunistic(&m, theta);
+                        ct_nona_theta_branches(&m, theta);
                     st = fixed_solution(&m, theta, &sol, err);
                 }
                 if (st == CT_OK)

@@ -7,6 +7,7 @@
  */
 #include "ct_eval.h"
 #include "ct_evq.h"
+#include "ct_nona_table.h"
 #include "ct_test.h"
 
 /* ---- helpers ---- */
@@ -303,11 +304,47 @@ static void placement_rules(void)
     /* fair's central queue runs det and det_sparse in parallel too. */
     CHECK(r.points[3].sum.mean[1] < r.points[0].sum.mean[1]);
     ct_eval_result_free(&r);
+    /* The rules on actual placements drawn through the table policy. */
+    ct_nona_model_t m;
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+    double *theta = calloc(m.n_vars, sizeof(double));
+    for (int which = 0; which < 2; which++) {
+        if (which == 0)
+            ct_nona_theta_local(&m, theta);
+        else
+            ct_nona_theta_branches(&m, theta);
+        ct_nona_solution_t sol;
+        memset(&sol, 0, sizeof sol);
+        sol.theta = theta;
+        sol.tau = calloc(1, sizeof(double));
+        ct_nona_evaluate(&m, theta, &sol.eval, sol.tau);
+        cJSON *entry, *doc;
+        char *text, msg[256];
+        ct_sampler_t *smp = NULL;
+        CHECK(ct_nona_table_entry(&s, 1, &m, &sol, &entry, &err) == CT_OK);
+        CHECK(ct_nona_table_document(&entry, 1, &doc, &err) == CT_OK);
+        CHECK(ct_json_render(doc, &text, &err) == CT_OK);
+        CHECK(ct_sampler_load_text(text, strlen(text), "t", &smp, msg, sizeof msg) == 0);
+        CHECK(ct_policy_table(which ? "opportunistic" : "local", smp, NULL, cls, nc, &pol, &err) == CT_OK);
+        int ok = 1;
+        for (int i = 0; i < 2000; i++) {
+            CHECK(pol->place(pol, 0, 4, 80, &rng, pl) == 0);
+            if (which == 0) /* local: the whole job on one server */
+                ok &= pl[sum] == pl[det] && pl[det] == pl[sp] && pl[sp] == pl[add];
+            else /* opportunistic: branches apart, the first with source and sink */
+                ok &= pl[det] != pl[sp] && pl[sum] == pl[det] && pl[add] == pl[det];
+        }
+        CHECK_MSG(ok, "%s placement rule", which ? "opportunistic" : "local");
+        ct_policy_free(pol);
+        ct_sampler_free(smp);
+        cJSON_Delete(doc);
+        free(text);
+        free(sol.tau);
+    }
+    free(theta);
+    ct_nona_model_free(&m);
     ct_sim_classes_free(cls, nc);
     ct_scenario_destroy(&s);
-    (void)sum;
-    (void)sp;
-    (void)add;
 }
 
 static void determinism_and_memory(void)
