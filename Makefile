@@ -85,7 +85,7 @@ $(SMPSO): $(SMP_OBJ)
 $(CLI): $(CLI_OBJ) $(LIBA) $(SMPA)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(SMPA) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h $(LIBA) $(SMPA)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h tests/unit/ct_test_scenario.h $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 

@@ -2,27 +2,7 @@
 # dag_cli.sh - `contend dag` from the outside: exit codes, one-line errors
 # that name the file, no output file left behind, bundled data up to date.
 set -u
-C=${CONTEND:-build/contend}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect_error EXIT-CODE NEEDLE -- command...: checks status, a single stderr
-# line containing NEEDLE, and that $T/out.json was not created.
-expect_error() {
-    want=$1 needle=$2
-    shift 3
-    rm -f "$T/out.json"
-    "$@" >"$T/stdout" 2>"$T/stderr"
-    rc=$?
-    [ "$rc" -eq "$want" ] || fail "$*: exit $rc, wanted $want"
-    [ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "$*: stderr is not one line: $(cat "$T/stderr")"
-    grep -qF -- "$needle" "$T/stderr" || fail "$*: stderr lacks '$needle': $(cat "$T/stderr")"
-    [ ! -e "$T/out.json" ] || fail "$*: left an output file behind"
-    ls "$T" | grep -q 'tmp\.' && fail "$*: left a temporary file behind"
-    return 0
-}
+. tests/cli-lib.sh
 
 printf '{"tasks": [{"id": "a", "time": 1}, {"id": "b", "time": 1}], "edges": [{"from": "a", "to": "b", "bytes": 1}, {"from": "b", "to": "a", "bytes": 1}]}' >"$T/cycle.json"
 printf '{"tasks": [{"id": "a", "time": -1}]}' >"$T/neg.json"
@@ -55,4 +35,4 @@ $C dag contract --json data/dags/densenet121.json | tr -d ' \n\t' | grep -q '"ta
 $C dag partitions --json data/dags/resnet18.json | grep -q '"crossing"' || fail "partitions --json"
 $C dag split data/dags/resnet18.json | grep -q "4 bottlenecks, 3 segments" || fail "split resnet18"
 
-[ $fails -eq 0 ]
+finish

@@ -3,15 +3,12 @@
 # consumer of the sampler library with nothing but its pkg-config file (what
 # a production scheduler does: no igraph, GSL or GLPK).
 set -u
+. tests/cli-lib.sh
 B=${BUILD:-build}
 if [ "$B" != build ]; then
     echo "SKIP: only for the default build (this is $B)"
     exit 77
 fi
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 make -s install DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>"$T/err" || { cat "$T/err"; fail "make install"; }
 for f in usr/bin/contend usr/lib/libcontend.so.0 usr/lib/libcontend-sampler.so.0 usr/include/contend/ct_sampler.h \
     usr/lib/pkgconfig/contend.pc usr/lib/pkgconfig/contend-sampler.pc; do
@@ -48,4 +45,4 @@ ldd "$T/use" 2>/dev/null | grep -q -e igraph -e gsl -e glpk && fail "the sampler
 LD_LIBRARY_PATH="$T/root/usr/lib" "$T/use" "$T/t.json" | grep -q "fig1 4 tasks" || fail "the consumer runs"
 make -s uninstall DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>&1 || fail "make uninstall"
 [ -z "$(find "$T/root" -type f)" ] || fail "uninstall left files: $(find "$T/root" -type f | head -3)"
-[ $fails -eq 0 ]
+finish

@@ -3,12 +3,7 @@
 # summaries, table files the sampler reads, sweeps that skip unstable
 # scales, errors with exit 2 and no output left behind, determinism.
 set -u
-C=${CONTEND:-build/contend}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-flat() { tr -d ' \n\t'; }
+. tests/cli-lib.sh
 
 # solve --json has the promised keys; the table is versioned.
 $C nona solve data/scenarios/five-models.json --json -o "$T/t.json" >"$T/s.json" || fail "solve five-models"
@@ -41,17 +36,6 @@ grep -q "wrote .*3 scenarios, 1 unstable" "$T/out" || fail "sweep summary: $(cat
 $C sample "$T/l.json" --class fig1 --servers 80 --rates fig1=1300 --count 1 | grep -q "scale 14" || fail "nearest scenario"
 
 # Errors: one line naming the file and the field, exit 2, no output file.
-expect_error() {
-    want=$1 needle=$2
-    shift 3
-    rm -f "$T/out.json"
-    "$@" >/dev/null 2>"$T/stderr"
-    rc=$?
-    [ "$rc" -eq "$want" ] || fail "$*: exit $rc, wanted $want"
-    [ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "$*: stderr is not one line: $(cat "$T/stderr")"
-    grep -qF -- "$needle" "$T/stderr" || fail "$*: stderr lacks '$needle': $(cat "$T/stderr")"
-    [ ! -e "$T/out.json" ] || fail "$*: left an output file behind"
-}
 mkdir -p "$T/sc"
 cp data/examples/fig1.json "$T/sc/fig1.json"
 printf '{"cluster": {"servers": 1, "link_bandwidth": 1e10}, "classes": [{"name": "f", "dag": "fig1.json", "arrival_rate": 100}]}' >"$T/sc/hot.json"
@@ -75,4 +59,4 @@ expect_error 2 "--scale" -- $C nona sweep data/scenarios/fig1.json --scale 2:1:1
 expect_error 2 "no class 'nope'" -- $C sample "$T/t.json" --class nope --servers 8
 expect_error 2 "format: expected" -- $C sample data/scenarios/fig1.json --class fig1 --servers 8
 
-[ $fails -eq 0 ]
+finish

@@ -1,11 +1,7 @@
 #!/bin/sh
 # sim_cli.sh - `contend sim` and `contend sim sweep` from the outside.
 set -u
-C=${CONTEND:-build/contend}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/cli-lib.sh
 
 $C sim data/scenarios/fig1.json --policy local --load 0.2 --reps 2 --jobs 2000 >"$T/out" || fail "sim"
 grep -q "^all " "$T/out" || fail "sim prints an 'all' row"
@@ -38,4 +34,4 @@ $C sim sweep data/scenarios/fig1.json --loads 0.1:1.5:0.1 -o "$T/x.csv" 2>"$T/e"
 [ $? -eq 2 ] && grep -q -- "--loads" "$T/e" || fail "load >= 1 refused"
 $C sim data/scenarios/fig1.json --policy random --load 0.5 --reps 1 --jobs 500 2>"$T/e" >/dev/null
 [ $? -eq 2 ] && grep -q "unstable" "$T/e" || fail "unstable single run: exit 2 with a message"
-[ $fails -eq 0 ]
+finish

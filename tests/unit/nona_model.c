@@ -6,6 +6,7 @@
  */
 #include "ct_nona_solve.h"
 #include "ct_test.h"
+#include "ct_test_scenario.h"
 
 static ct_dag_t fig1_dag(double out_bytes)
 {
@@ -24,28 +25,10 @@ static ct_dag_t fig1_dag(double out_bytes)
     return d;
 }
 
-/* A scenario holding copies of the given DAGs. */
 static void scenario(ct_scenario_t *s, const ct_dag_t *dags, const double *rates, size_t n, double bw, double rho_bg,
                      double m2_bg)
 {
-    ct_error_t err;
-    ct_scenario_init(s);
-    s->path = ct_strdup("test", &err);
-    s->servers = 1000;
-    s->link_bandwidth = bw;
-    s->speed = 1.0;
-    s->rho_bg = rho_bg;
-    s->m2_bg = m2_bg;
-    s->n_classes = n;
-    s->classes = calloc(n, sizeof(ct_class_t));
-    for (size_t i = 0; i < n; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "c%zu", i);
-        s->classes[i].name = ct_strdup(name, &err);
-        s->classes[i].dag_path = ct_strdup("mem", &err);
-        s->classes[i].rate = rates[i];
-        CHECK(ct_dag_copy(&s->classes[i].dag, &dags[i], &err) == CT_OK);
-    }
+    ct_test_scenario(s, dags, rates, n, 1000, bw, rho_bg, m2_bg);
 }
 
 /* Triplet number of a given partition/k/l in block b, by part contents. */

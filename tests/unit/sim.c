@@ -9,6 +9,7 @@
 #include "ct_evq.h"
 #include "ct_nona_table.h"
 #include "ct_test.h"
+#include "ct_test_scenario.h"
 
 /* ---- helpers ---- */
 
@@ -30,22 +31,7 @@ static void fig1(ct_dag_t *d, double t_small, double t_big, double b_det, double
 static void scenario_of(ct_scenario_t *s, const ct_dag_t *dags, const double *rates, size_t n, size_t servers,
                         double bw)
 {
-    ct_error_t err;
-    ct_scenario_init(s);
-    s->path = ct_strdup("test", &err);
-    s->servers = servers;
-    s->link_bandwidth = bw;
-    s->speed = 1;
-    s->n_classes = n;
-    s->classes = calloc(n, sizeof(ct_class_t));
-    for (size_t i = 0; i < n; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "c%zu", i);
-        s->classes[i].name = ct_strdup(name, &err);
-        s->classes[i].dag_path = ct_strdup("mem", &err);
-        s->classes[i].rate = rates[i];
-        CHECK(ct_dag_copy(&s->classes[i].dag, &dags[i], &err) == CT_OK);
-    }
+    ct_test_scenario(s, dags, rates, n, servers, bw, 0, 0);
 }
 
 /* Task index of an id in a simulator class. */
