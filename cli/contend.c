@@ -26,6 +26,7 @@ static const subcommand_t commands[] = {
     { "dag", cmd_dag, "task DAGs: import, contract, split, enumerate placements, generate model DAGs" },
     { "nona", cmd_nona, "Nona: solve a scenario into a placement table; sweep arrival-rate scales" },
     { "sample", cmd_sample, "draw job placements from a lookup file (the online sampler)" },
+    { "bco", cmd_bco, "SJF-BCO: schedule ring-all-reduce training jobs; baselines; bound validation" },
     { "sim", cmd_sim, "simulate the cluster under placement policies; sweep loads or bandwidths" },
 };
 
