@@ -219,6 +219,7 @@ static void workload_and_files(void)
     CHECK(ct_rar_cluster_load(&c2, cp, &err) == CT_OK && ct_rar_jobs_load(&js2, jp, &err) == CT_OK);
     CHECK(c2.n_gpus == c.n_gpus && js2.n == 160 && js2.jobs[5].grad == js.jobs[5].grad);
     ct_rar_jobs_free(&js2);
+    ct_rar_cluster_free(&c2);
     FILE *f = fopen(csv, "w");
     fprintf(f, "id,gpus,iterations,gradient_size,batch,forward_time,backward_time\na,2,100,5,8,0.01,0.1\nb,1,50,5,8,0.01,0.1\n");
     fclose(f);
