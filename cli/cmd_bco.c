@@ -322,7 +322,7 @@ static ct_status_t random_instance(ct_rng_t *rng, ct_rar_cluster_t *c, ct_rar_jo
     ct_status_t st = ct_rar_cluster_index(c, err);
     for (size_t i = 0; i < 3 && st == CT_OK; i++) {
         ct_rar_job_t *x = &j->jobs[i];
-        char id[8];
+        char id[32];
         snprintf(id, sizeof id, "r%zu", i);
         if (!(x->id = ct_strdup(id, err)))
             return CT_ENOMEM;

@@ -485,7 +485,7 @@ ct_status_t ct_rar_workload(uint64_t seed, size_t n_servers, ct_rar_cluster_t *c
     for (size_t m = 0; st == CT_OK && m < sizeof mix / sizeof mix[0]; m++)
         for (uint32_t k = 0; st == CT_OK && k < mix[m].count; k++, i++) {
             ct_rar_job_t *j = &js->jobs[i];
-            char id[16];
+            char id[32];
             snprintf(id, sizeof id, "j%03zu", i + 1);
             if (!(j->id = ct_strdup(id, err))) {
                 st = CT_ENOMEM;

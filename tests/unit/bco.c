@@ -33,7 +33,7 @@ static void jobs_of(ct_rar_jobs_t *js, const uint32_t *gpus, const double *iters
     js->n = n;
     js->jobs = calloc(n, sizeof(ct_rar_job_t));
     for (size_t i = 0; i < n; i++) {
-        char id[16];
+        char id[32];
         snprintf(id, sizeof id, "j%zu", i);
         js->jobs[i].id = ct_strdup(id, &err);
         js->jobs[i].gpus = gpus[i];
