@@ -159,7 +159,7 @@ valgrind: ## run the tests under valgrind memcheck (leaks are errors)
 deps: ## install the Debian packages this project needs (as root; prints the command otherwise)
 	@sh .ci/install-deps
 
-demo: $(CLI) ## the main job on bundled data: contract the model DAGs, solve the five-model scenario, sweep it into a lookup file, sample
+demo: $(CLI) ## the main job: contract the bundled DAGs, solve and sweep the five-model scenario, sample, schedule a training workload
 	@mkdir -p $(BUILD)/demo
 	@for m in alexnet vgg16 resnet18 densenet121 gpt2; do \
 	  $(CLI) dag contract data/dags/$$m.json -o $(BUILD)/demo/$$m.contracted.json | head -1 || exit 1; done
@@ -167,6 +167,9 @@ demo: $(CLI) ## the main job on bundled data: contract the model DAGs, solve the
 	$(CLI) nona sweep data/scenarios/five-models.json --scale 0.25:2.0:0.25 -o $(BUILD)/demo/five-models.lookup.json
 	$(CLI) nona sweep data/scenarios/fig1.json --scale 0.5:6:0.5 -o $(BUILD)/demo/fig1.lookup.json
 	$(CLI) sample $(BUILD)/demo/fig1.lookup.json --class fig1 --rates fig1=450 --servers 80 --count 3 --seed 1
+	$(CLI) bco workload --seed 1 -o $(BUILD)/demo/training
+	@for p in sjf-bco ff ls rand; do $(CLI) bco schedule $(BUILD)/demo/training/cluster.json \
+	  $(BUILD)/demo/training/jobs.json --policy $$p -o $(BUILD)/demo/training/$$p.schedule.json || exit 1; done
 
 clean: ## remove build outputs
 	rm -rf build
