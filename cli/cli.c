@@ -23,7 +23,7 @@ int cli_fail(const ct_error_t *err)
     case CT_EINPUT:
     case CT_ELIMIT:
     case CT_EUNSTABLE:
-    case CT_EIO:
+    case CT_EIO: /* an input that cannot be read */
         return 2;
     default:
         return 1;

@@ -137,7 +137,7 @@ static int do_workload(const bco_opts_t *o)
     if (!o->output)
         return cli_usage("bco", "workload: -o DIR is required");
     if (mkdir(o->output, 0777) != 0 && errno != EEXIST) {
-        ct_error_set(&err, CT_EIO, "%s: cannot create the folder: %s", o->output, strerror(errno));
+        ct_error_set(&err, CT_EOUTPUT, "%s: cannot create the folder: %s", o->output, strerror(errno));
         return cli_fail(&err);
     }
     if (ct_rar_workload(o->seed, o->servers, &c, &j, &err) != CT_OK)

@@ -9,6 +9,9 @@
  */
 #include "cli.h"
 
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,7 +54,25 @@ static void usage(FILE *out)
             "2 bad input or usage (the message names file, field and reason), 1 other errors.\n");
 }
 
-int main(int argc, char **argv)
+/* Everything printed to stdout must have reached it: a full disk or a closed
+ * pipe is an error (exit 1), not a silent success. */
+static int finish_stdout(int rc)
+{
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    int e = errno;
+    if (flushed && !ferror(stdout))
+        return rc;
+    if (rc != 0) /* the command already reported its error */
+        return rc;
+    if (!flushed && e)
+        fprintf(stderr, "contend: -: write failed: %s\n", strerror(e));
+    else
+        fprintf(stderr, "contend: -: write failed\n");
+    return 1;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -70,4 +91,11 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "contend: unknown command '%s' (see 'contend --help')\n", argv[1]);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    /* A closed pipe is reported as EPIPE with the path, not a silent death. */
+    signal(SIGPIPE, SIG_IGN);
+    return finish_stdout(dispatch(argc, argv));
 }

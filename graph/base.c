@@ -7,7 +7,7 @@
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* realpath, fopencookie */
 #include "ct_base.h"
 
 #include <errno.h>
@@ -72,6 +72,7 @@ const char *ct_status_name(ct_status_t code)
     case CT_ELIMIT: return "limit exceeded";
     case CT_EUNSTABLE: return "unstable load";
     case CT_EIO: return "i/o error";
+    case CT_EOUTPUT: return "output error";
     case CT_ENOMEM: return "out of memory";
     case CT_ESOLVER: return "solver failure";
     case CT_EINTERNAL: return "internal error";
@@ -183,45 +184,154 @@ int ct_strmap_get(const ct_strmap_t *m, const char *key, size_t *val)
 
 /* ------------------------------------------------------------------------ */
 
+/* Where the temporary goes: beside the final regular file. A symlink to a
+ * regular file is resolved, so the rename replaces its target and the link
+ * stays a link. */
+static char *outfile_target(const char *path, ct_error_t *err)
+{
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (real)
+            return real;
+        /* A dangling link: writing through it creates its target. */
+        if (errno != ENOENT) {
+            ct_error_set(err, CT_EOUTPUT, "%s: cannot resolve the link: %s", path, strerror(errno));
+            return NULL;
+        }
+    }
+    return ct_strdup(path, err);
+}
+
+/* Output streams remember the errno of their first failed write: stdio keeps
+ * only an error flag, and errno is long overwritten by the time the caller
+ * commits, so "write failed: Broken pipe" would otherwise be unknowable. */
+typedef struct {
+    int fd;
+    int err;
+} outfile_sink_t;
+
+#ifdef __GLIBC__
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+    outfile_sink_t *k = cookie;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(k->fd, buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (!k->err)
+                k->err = w < 0 ? errno : EIO;
+            return done ? (ssize_t)done : -1;
+        }
+        done += (size_t)w;
+    }
+    return (ssize_t)done;
+}
+
+static int sink_close(void *cookie)
+{
+    outfile_sink_t *k = cookie;
+    int rc = close(k->fd);
+    if (rc != 0 && !k->err)
+        k->err = errno;
+    return rc;
+}
+#endif
+
+/* Wraps fd in a stream (taking it over); NULL with errno on failure, fd
+ * still open. */
+static FILE *outfile_stream(ct_outfile_t *out, int fd)
+{
+#ifdef __GLIBC__
+    outfile_sink_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->fd = fd;
+    cookie_io_functions_t io = { .read = NULL, .write = sink_write, .seek = NULL, .close = sink_close };
+    FILE *fp = fopencookie(k, "w", io);
+    if (!fp) {
+        free(k);
+        return NULL;
+    }
+    out->sink = k;
+    return fp;
+#else
+    (void)out;
+    return fdopen(fd, "w");
+#endif
+}
+
 ct_status_t ct_outfile_open(ct_outfile_t *out, const char *path, ct_error_t *err)
 {
     memset(out, 0, sizeof *out);
     if (strcmp(path, "-") == 0) {
         out->fp = stdout;
+        out->direct = 1;
         return CT_OK;
     }
-    size_t n = strlen(path);
-    out->path = malloc(n + 1);
+    out->path = ct_strdup(path, err);
+    if (!out->path)
+        return CT_ENOMEM;
+    /* An existing path that is not a regular file (a device, a FIFO, a
+     * socket, or a link to one) belongs to someone else: write into it,
+     * never rename over it. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
+            ct_outfile_abort(out);
+            return ct_error_set(err, CT_EOUTPUT, "%s: cannot write output: is a directory", path);
+        }
+        int fd = open(path, O_WRONLY | O_NOCTTY);
+        if (fd < 0 || !(out->fp = outfile_stream(out, fd))) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            ct_outfile_abort(out);
+            return ct_error_set(err, CT_EOUTPUT, "%s: cannot open output: %s", path, strerror(e));
+        }
+        out->direct = 1;
+        return CT_OK;
+    }
+    char *target = outfile_target(path, err);
+    if (!target) {
+        ct_outfile_abort(out);
+        return err ? err->code : CT_ENOMEM;
+    }
+    size_t n = strlen(target);
     out->tmp_path = malloc(n + 16);
-    if (!out->path || !out->tmp_path) {
+    if (!out->tmp_path) {
+        free(target);
         ct_outfile_abort(out);
         return ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
     }
-    memcpy(out->path, path, n + 1);
     /* O_EXCL with mode 0666: the kernel applies the umask, as for any new
      * file, and an existing file is never reused. */
     static unsigned long counter;
     int fd = -1;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
         unsigned long tag = ((unsigned long)getpid() * 2654435761UL) ^ (++counter * 40503UL) ^ (unsigned long)attempt;
-        snprintf(out->tmp_path, n + 16, "%s.tmp.%06lx", path, tag & 0xffffffUL);
-        fd = open(out->tmp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        snprintf(out->tmp_path, n + 16, "%s.tmp.%06lx", target, tag & 0xffffffUL);
+        fd = open(out->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, 0666);
         if (fd < 0 && errno != EEXIST)
             break;
     }
+    free(out->path);
+    out->path = target; /* the rename's destination */
     if (fd < 0) {
         int e = errno;
         free(out->tmp_path);
         out->tmp_path = NULL;
         ct_outfile_abort(out);
-        return ct_error_set(err, CT_EIO, "%s: cannot create output: %s", path, strerror(e));
+        return ct_error_set(err, CT_EOUTPUT, "%s: cannot create output: %s", path, strerror(e));
     }
-    out->fp = fdopen(fd, "w");
+    out->fp = outfile_stream(out, fd);
     if (!out->fp) {
         int e = errno;
         close(fd);
         ct_outfile_abort(out);
-        return ct_error_set(err, CT_EIO, "%s: cannot open output: %s", path, strerror(e));
+        return ct_error_set(err, CT_EOUTPUT, "%s: cannot open output: %s", path, strerror(e));
     }
     return CT_OK;
 }
@@ -234,26 +344,47 @@ void ct_outfile_abort(ct_outfile_t *out)
         unlink(out->tmp_path);
     free(out->tmp_path);
     free(out->path);
+    free(out->sink);
     memset(out, 0, sizeof *out);
+}
+
+/* Flushes and closes fp (not stdout, which is only flushed); returns 0, the
+ * errno of the first failure, or -1 when an earlier write failed and only
+ * the stream's error flag remembers it. sink, when there is one, remembers
+ * the errno of the first failed write. */
+static int outfile_finish(FILE *fp, const outfile_sink_t *sink)
+{
+    errno = 0;
+    int bad = fflush(fp) != 0;
+    int e = bad ? errno : 0;
+    bad |= ferror(fp) != 0;
+    if (fp != stdout) {
+        errno = 0;
+        if (fclose(fp) != 0 && !bad) {
+            bad = 1;
+            e = errno;
+        }
+    }
+    if (!bad)
+        return 0;
+    if (sink && sink->err)
+        return sink->err;
+    return e ? e : -1;
 }
 
 ct_status_t ct_outfile_commit(ct_outfile_t *out, ct_error_t *err)
 {
-    if (out->fp == stdout) {
-        int bad = fflush(stdout) != 0;
-        memset(out, 0, sizeof *out);
-        return bad ? ct_error_set(err, CT_EIO, "-: cannot write to standard output") : CT_OK;
-    }
-    int bad = ferror(out->fp) != 0;
-    bad |= fclose(out->fp) != 0;
+    const char *name = out->fp == stdout ? "-" : out->path;
+    int e = outfile_finish(out->fp, out->sink);
     out->fp = NULL;
-    if (bad) {
-        ct_status_t st = ct_error_set(err, CT_EIO, "%s: write failed", out->path);
+    if (e) {
+        ct_status_t st = e > 0 ? ct_error_set(err, CT_EOUTPUT, "%s: write failed: %s", name, strerror(e))
+                               : ct_error_set(err, CT_EOUTPUT, "%s: write failed", name);
         ct_outfile_abort(out);
         return st;
     }
-    if (rename(out->tmp_path, out->path) != 0) {
-        ct_status_t st = ct_error_set(err, CT_EIO, "%s: cannot rename output into place: %s",
+    if (!out->direct && rename(out->tmp_path, out->path) != 0) {
+        ct_status_t st = ct_error_set(err, CT_EOUTPUT, "%s: cannot rename output into place: %s",
                                       out->path, strerror(errno));
         ct_outfile_abort(out);
         return st;
@@ -270,7 +401,7 @@ ct_status_t ct_write_text_file(const char *path, const char *text, ct_error_t *e
     ct_status_t st = ct_outfile_open(&out, path, err);
     if (st != CT_OK)
         return st;
-    fputs(text, out.fp);
+    fputs(text, out.fp); /* a failure leaves the error flag; commit reports it */
     return ct_outfile_commit(&out, err);
 }
 

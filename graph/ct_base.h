@@ -30,10 +30,11 @@ typedef enum {
     CT_EINPUT,     /**< malformed or invalid input data */
     CT_ELIMIT,     /**< a configured size limit would be exceeded */
     CT_EUNSTABLE,  /**< the offered load cannot be carried (rho >= 1) */
-    CT_EIO,        /**< a file could not be read or written */
+    CT_EIO,        /**< an input file could not be read */
     CT_ENOMEM,     /**< out of memory */
     CT_ESOLVER,    /**< a numerical library failed or did not converge */
-    CT_EINTERNAL   /**< a broken internal invariant (a bug: please report) */
+    CT_EINTERNAL,  /**< a broken internal invariant (a bug: please report) */
+    CT_EOUTPUT     /**< an output could not be created or written (ENOSPC, EPIPE, ...) */
 } ct_status_t;
 
 /** The error record. msg is always NUL-terminated; empty when code == CT_OK. */
@@ -91,17 +92,25 @@ int ct_strmap_get(const ct_strmap_t *m, const char *key, size_t *val);
 /* ------------------------------------------------------------------------ */
 /* Atomic output.                                                           */
 
-/** An output file being written: fp writes to a temporary beside path. */
+/** An output being written. For a regular file (new, existing, or behind a
+ *  symlink) fp writes to a temporary beside it, renamed over it on commit.
+ *  "-" is stdout; an existing path that is not a regular file (a device, a
+ *  FIFO, a socket, or a link to one) is opened and written directly, never
+ *  replaced (direct = 1). */
 typedef struct {
     FILE *fp;
-    char *path;
-    char *tmp_path;
+    char *path;      /* the rename's destination (a link's target), or NULL */
+    char *tmp_path;  /* NULL when direct */
+    int direct;
+    void *sink;      /* private: remembers the first write error */
 } ct_outfile_t;
 
-/** Opens a temporary file beside path. "-" means stdout (no rename). */
+/** Opens an output for path (see ct_outfile_t). Errors: CT_EOUTPUT with
+ *  "PATH: reason", CT_ENOMEM. */
 ct_status_t ct_outfile_open(ct_outfile_t *out, const char *path, ct_error_t *err);
-/** Flushes, closes and renames over path. On failure the temporary is
- *  removed and path is untouched. Always releases out. */
+/** Flushes, closes and renames over path. On failure (ENOSPC, EPIPE, EIO,
+ *  ...) the temporary is removed, a regular path is untouched, and the
+ *  error is CT_EOUTPUT "PATH: write failed: reason". Always releases out. */
 ct_status_t ct_outfile_commit(ct_outfile_t *out, ct_error_t *err);
 /** Discards the temporary (use on any error path). Safe to call twice. */
 void ct_outfile_abort(ct_outfile_t *out);

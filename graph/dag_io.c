@@ -303,9 +303,11 @@ ct_status_t ct_dag_parse_pipedream(ct_dag_t *dag, const char *text, const char *
         }
         memcpy(line, p, n);
         line[n] = '\0';
+        /* Advance past the raw line before trimming it: trimming first
+         * shortened n and a final "\r" without "\n" never got consumed. */
+        p = nl ? nl + 1 : p + n;
         if (n && line[n - 1] == '\r')
             line[--n] = '\0';
-        p = nl ? nl + 1 : p + n;
         size_t lead = strspn(line, " \t");
         if (line[lead] == '\0')
             continue;

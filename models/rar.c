@@ -281,10 +281,14 @@ static ct_status_t jobs_load_csv(ct_rar_jobs_t *js, char *text, const char *path
 {
     size_t cap = 0, line = 0;
     int col[8];
-    char *save = NULL;
     ct_status_t st = CT_OK;
-    for (char *ln = strtok_r(text, "\n", &save); ln && st == CT_OK; ln = strtok_r(NULL, "\n", &save)) {
+    /* Split by hand, not with strtok_r: it merges blank lines, and error
+     * messages must name the real line number. */
+    for (char *ln = text, *next; ln && *ln && st == CT_OK; ln = next) {
         line++;
+        next = strchr(ln, '\n');
+        if (next)
+            *next++ = '\0';
         size_t L = strlen(ln);
         if (L && ln[L - 1] == '\r')
             ln[--L] = '\0';
