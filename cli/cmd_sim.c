@@ -43,6 +43,15 @@ static void sim_usage(FILE *out)
             "  --seed N              replication r uses seed + r (default 1)\n"
             "  --link fifo|ps        link discipline (default fifo)\n"
             "  --bg-ratio R          inference : background arrival ratio (default 100; 0: none)\n"
+            "  --server-queue Q      job-first (default: a server runs the ready task of the\n"
+            "                        earliest-arriving job; what the Nona model assumes) or fifo\n"
+            "                        (tasks in readiness order; each task re-queues at the back)\n"
+            "  --fair-pick P         fair's idle server: recent (default, the most recently\n"
+            "                        freed) or random (a uniform idle server)\n"
+            "  --root-choices D      nona, nona-star: put a job's root on the least loaded of D\n"
+            "                        sampled servers (default 1: uniform, the paper's rule)\n"
+            "  --model link|servers  nona tables: the paper's link-only model, or with server\n"
+            "                        queueing (default servers)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
             "  --json                sim: JSON summary\n");
 }
@@ -57,7 +66,7 @@ typedef struct {
 } sim_opts_t;
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON };
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL };
 
 static int parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -68,7 +77,10 @@ static int parse(int argc, char **argv, sim_opts_t *o)
         { "jobs", required_argument, NULL, OPT_JOBS }, { "warmup", required_argument, NULL, OPT_WARM },
         { "seed", required_argument, NULL, OPT_SEED }, { "link", required_argument, NULL, OPT_LINK },
         { "bg-ratio", required_argument, NULL, OPT_BG }, { "output", required_argument, NULL, 'o' },
-        { "json", no_argument, NULL, OPT_JSON }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+        { "json", no_argument, NULL, OPT_JSON }, { "help", no_argument, NULL, 'h' },
+        { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
+        { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
+        { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
     o->policy = "nona";
@@ -128,6 +140,37 @@ static int parse(int argc, char **argv, sim_opts_t *o)
         case OPT_BG:
             if (cli_parse_double(optarg, &o->ev.bg_ratio) || o->ev.bg_ratio < 0)
                 return cli_usage("sim", "--bg-ratio: expected a non-negative number, got '%s'", optarg);
+            break;
+        case OPT_QUEUE:
+            if (!strcmp(optarg, "job-first"))
+                o->ev.server_queue = CT_QUEUE_JOB_FIRST;
+            else if (!strcmp(optarg, "fifo"))
+                o->ev.server_queue = CT_QUEUE_FIFO;
+            else
+                return cli_usage("sim", "--server-queue: expected job-first or fifo, got '%s'", optarg);
+            break;
+        case OPT_FAIR:
+            if (!strcmp(optarg, "recent"))
+                o->ev.fair_pick = CT_FAIR_RECENT;
+            else if (!strcmp(optarg, "random"))
+                o->ev.fair_pick = CT_FAIR_RANDOM;
+            else
+                return cli_usage("sim", "--fair-pick: expected recent or random, got '%s'", optarg);
+            break;
+        case OPT_ROOT: {
+            size_t d;
+            if (cli_parse_size(optarg, &d) || d < 1 || d > 64)
+                return cli_usage("sim", "--root-choices: expected 1..64, got '%s'", optarg);
+            o->ev.root_choices = (unsigned)d;
+            break;
+        }
+        case OPT_MODEL:
+            if (!strcmp(optarg, "servers"))
+                o->ev.server_model = 1;
+            else if (!strcmp(optarg, "link"))
+                o->ev.server_model = 0;
+            else
+                return cli_usage("sim", "--model: expected servers or link, got '%s'", optarg);
             break;
         case 'o': o->output = optarg; break;
         case OPT_JSON: o->json = 1; break;
@@ -260,8 +303,11 @@ static int run(const char *path, sim_opts_t *o, int sweep)
     } else {
         const ct_eval_point_t *p = &res.points[0];
         if (p->unstable) {
-            ct_error_set(&err, CT_EUNSTABLE, "%s: policy %s is unstable at load %g (jobs pile up)", path, p->policy,
-                         p->load);
+            ct_error_set(&err, CT_EUNSTABLE,
+                         "%s: policy %s is unstable at load %g (jobs pile up: %.4g, %.4g, %.4g, %.4g in flight on "
+                         "average over the window's quarters)",
+                         path, p->policy, p->load, p->sum.backlog[0], p->sum.backlog[1], p->sum.backlog[2],
+                         p->sum.backlog[3]);
             rc = cli_fail(&err);
         } else if (o->json) {
             printf("{\"policy\": \"%s\", \"load\": %.17g, \"classes\": [", p->policy, p->load);
@@ -274,9 +320,9 @@ static int run(const char *path, sim_opts_t *o, int sweep)
                        p->sum.p99[k], (unsigned long long)p->sum.jobs[k]);
             }
             printf("], \"link_util\": %.17g, \"server_util\": %.17g, \"link_wait\": %.17g, \"model_mean_jct\": %.17g, "
-                   "\"events\": %llu, \"seconds\": %.17g}\n",
+                   "\"growth\": %.17g, \"events\": %llu, \"seconds\": %.17g}\n",
                    p->sum.link_util, p->sum.server_util, p->sum.link_wait,
-                   isfinite(p->model_mean_jct) ? p->model_mean_jct : -1.0, (unsigned long long)p->sum.events,
+                   isfinite(p->model_mean_jct) ? p->model_mean_jct : -1.0, p->sum.growth, (unsigned long long)p->sum.events,
                    p->sum.seconds);
         } else {
             printf("policy %s, load %.3g, %zu replications: link busy %.1f%%, servers busy %.1f%%, mean link wait "
@@ -290,8 +336,9 @@ static int run(const char *path, sim_opts_t *o, int sweep)
                        p->sum.p95[k], p->sum.p99[k], (unsigned long long)p->sum.jobs[k]);
             if (isfinite(p->model_mean_jct))
                 printf("model's predicted mean JCT: %.4g s\n", p->model_mean_jct);
-            printf("%llu events in %.3f s (%.2f M events/s)\n", (unsigned long long)p->sum.events, p->sum.seconds,
-                   1e-6 * (double)p->sum.events / p->sum.seconds);
+            printf("%llu events in %.3f s (%.2f M events/s); jobs in flight by window quarter %.4g %.4g %.4g %.4g\n",
+                   (unsigned long long)p->sum.events, p->sum.seconds, 1e-6 * (double)p->sum.events / p->sum.seconds,
+                   p->sum.backlog[0], p->sum.backlog[1], p->sum.backlog[2], p->sum.backlog[3]);
         }
     }
     ct_eval_result_free(&res);

@@ -72,13 +72,14 @@ typedef enum { CT_POLICY_PLACE, CT_POLICY_CENTRAL } ct_policy_kind_t;
  *  CT_POLICY_PLACE) and destroy (may be NULL); state is yours. place()
  *  fills servers[t] (< n_servers) for the n_tasks tasks of a new job of
  *  class cls (simulator task order: ct_sim_class_t.ids) and returns 0, or
- *  -1 if it cannot place the job (the simulation then fails). Draw random
+ *  -1 if it cannot place the job (the simulation then fails). loads[v] is
+ *  the number of tasks queued or running on server v now. Draw random
  *  numbers from rng only, so runs stay deterministic. */
 typedef struct ct_policy {
     const char *name;
     ct_policy_kind_t kind;
-    int (*place)(struct ct_policy *self, size_t cls, size_t n_tasks, uint32_t n_servers, ct_rng_t *rng,
-                 uint32_t *servers);
+    int (*place)(struct ct_policy *self, size_t cls, size_t n_tasks, uint32_t n_servers, const uint32_t *loads,
+                 ct_rng_t *rng, uint32_t *servers);
     void (*destroy)(struct ct_policy *self);
     void *state;
 } ct_policy_t;
@@ -97,12 +98,31 @@ ct_status_t ct_policy_fair(ct_policy_t **out, ct_error_t *err);
  */
 ct_status_t ct_policy_table(const char *name, const ct_sampler_t *sampler, const double *rates,
                             const ct_sim_class_t *classes, size_t n_classes, ct_policy_t **out, ct_error_t *err);
+/** The same, placing each job's root on the least loaded of root_choices
+ *  uniformly sampled servers (power of d choices; 1: uniform, the paper's
+ *  rule; 0: the rule the table records). */
+ct_status_t ct_policy_table_d(const char *name, const ct_sampler_t *sampler, const double *rates,
+                              const ct_sim_class_t *classes, size_t n_classes, unsigned root_choices,
+                              ct_policy_t **out, ct_error_t *err);
 void ct_policy_free(ct_policy_t *p);
 
 /* ------------------------------------------------------------------------ */
 /* The simulator.                                                            */
 
 typedef enum { CT_LINK_FIFO, CT_LINK_PS } ct_link_mode_t;
+
+/** How a server picks its next ready task (PLACE policies).
+ *  FIFO: in the order tasks became ready; every task of a job queues at
+ *  the back again. JOB_FIRST: the ready task of the job that arrived
+ *  earliest (ties: readiness order), so a job's local chain continues
+ *  ahead of younger jobs. The Nona model's server queueing assumes
+ *  JOB_FIRST. */
+typedef enum { CT_QUEUE_FIFO, CT_QUEUE_JOB_FIRST } ct_server_queue_t;
+
+/** Which idle server a CENTRAL policy hands the next task: the most
+ *  recently freed one (keeps a job's chain on one server), or a uniform
+ *  idle one. */
+typedef enum { CT_FAIR_RECENT, CT_FAIR_RANDOM } ct_fair_pick_t;
 
 typedef struct {
     size_t servers;
@@ -117,6 +137,8 @@ typedef struct {
     ct_policy_t *policy;           /**< not owned */
     uint64_t seed;
     size_t max_in_flight;          /**< stop with CT_EUNSTABLE past this many jobs in flight (0: no limit) */
+    ct_server_queue_t server_queue;/**< server discipline (zero value: FIFO) */
+    ct_fair_pick_t fair_pick;      /**< CENTRAL: idle-server choice (zero value: most recent) */
 } ct_sim_config_t;
 
 typedef struct ct_sim ct_sim_t;
@@ -154,6 +176,8 @@ typedef struct {
     size_t max_in_flight;          /**< peak jobs in flight (memory bound) */
     size_t in_flight;              /**< jobs not finished yet */
     double now;
+    double backlog[4];             /**< time-average jobs in flight over each quarter of the window */
+    uint64_t arrived;              /**< jobs (inference and background) arriving in the window */
 } ct_sim_result_t;
 
 void ct_sim_result_get(const ct_sim_t *sim, ct_sim_result_t *r);
@@ -181,14 +205,23 @@ typedef struct {
     uint64_t events;
     double seconds;        /**< wall time of all replications */
     size_t max_in_flight;
+    double growth;         /**< worst replication: backlog growth over the window / arrivals in it */
+    double backlog[4];     /**< that replication's mean jobs in flight per window quarter */
 } ct_sim_summary_t;
 
 void ct_sim_summary_free(ct_sim_summary_t *s);
 
 /** Runs p->reps replications of cfg (its seed is replaced per replication)
  *  and summarises them. Returns CT_EUNSTABLE when a replication does not
- *  settle: more than cfg->max_in_flight jobs in flight, or the backlog left
- *  at the end of the window takes longer to clear than the window itself. */
+ *  settle: jobs in flight trend upward over the window (the average over
+ *  its second half exceeds the first half's by more than
+ *  CT_SIM_GROWTH_LIMIT of the window's arrivals while the last quarter's
+ *  rise is at least half the first quarter's, so a stable run still
+ *  warming up, whose rise slows, passes; or by 5 x that limit at any
+ *  pace), more than cfg->max_in_flight jobs are in flight, or the backlog
+ *  left at the end of the window takes longer to clear than the window.
+ *  On CT_EUNSTABLE out keeps growth and backlog (the rest is empty). */
+#define CT_SIM_GROWTH_LIMIT 0.02
 ct_status_t ct_sim_replicate(const ct_sim_config_t *cfg, const ct_sim_run_params_t *p, ct_sim_summary_t *out,
                              ct_error_t *err);
 

@@ -22,11 +22,12 @@ void ct_policy_free(ct_policy_t *p)
     free(p);
 }
 
-static int random_place(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_t n_servers, ct_rng_t *rng,
-                        uint32_t *servers)
+static int random_place(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_t n_servers, const uint32_t *loads,
+                        ct_rng_t *rng, uint32_t *servers)
 {
     (void)self;
     (void)cls;
+    (void)loads;
     for (size_t t = 0; t < n_tasks; t++)
         servers[t] = (uint32_t)ct_rng_below(rng, n_servers);
     return 0;
@@ -63,6 +64,7 @@ typedef struct {
     size_t *table_class;     /* simulator class -> table class */
     uint32_t **perm;         /* per class: table task index -> simulator task index */
     uint32_t *scratch;
+    unsigned root_choices;   /* d: the root goes to the least loaded of d sampled servers */
 } table_state_t;
 
 static void table_destroy(ct_policy_t *self)
@@ -79,13 +81,14 @@ static void table_destroy(ct_policy_t *self)
     free(ts);
 }
 
-static int table_place(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_t n_servers, ct_rng_t *rng,
-                       uint32_t *servers)
+static int table_place(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_t n_servers, const uint32_t *loads,
+                       ct_rng_t *rng, uint32_t *servers)
 {
     (void)n_tasks;
     table_state_t *ts = self->state;
     size_t tc = ts->table_class[cls], n = ct_sampler_task_count(ts->sampler, tc);
-    if (ct_sampler_place(ts->sampler, ts->scenario, tc, n_servers, rng, ts->scratch, NULL) != 0)
+    if (ct_sampler_place_loaded(ts->sampler, ts->scenario, tc, n_servers, ts->root_choices > 1 ? loads : NULL,
+                                ts->root_choices, rng, ts->scratch, NULL) != 0)
         return -1;
     for (size_t t = 0; t < n; t++)
         servers[ts->perm[cls][t]] = ts->scratch[t];
@@ -94,6 +97,13 @@ static int table_place(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_t n
 
 ct_status_t ct_policy_table(const char *name, const ct_sampler_t *sampler, const double *rates,
                             const ct_sim_class_t *classes, size_t n_classes, ct_policy_t **out, ct_error_t *err)
+{
+    return ct_policy_table_d(name, sampler, rates, classes, n_classes, 1, out, err);
+}
+
+ct_status_t ct_policy_table_d(const char *name, const ct_sampler_t *sampler, const double *rates,
+                              const ct_sim_class_t *classes, size_t n_classes, unsigned root_choices,
+                              ct_policy_t **out, ct_error_t *err)
 {
     *out = NULL;
     ct_policy_t *p = calloc(1, sizeof *p);
@@ -166,6 +176,7 @@ ct_status_t ct_policy_table(const char *name, const ct_sampler_t *sampler, const
                 r[t] = ct_sampler_scenario_rate(sampler, 0, t);
         ts->scenario = ct_sampler_nearest(sampler, r);
     }
+    ts->root_choices = root_choices ? root_choices : ct_sampler_root_choices(sampler, ts->scenario);
 done:
     free(r);
     if (st != CT_OK) {

@@ -2,7 +2,8 @@
  * sim.c - the inference-cluster event simulator (see ct_sim.h).
  *
  * State: a pool of job slots (reused: memory follows jobs in flight), one
- * FIFO ring of ready tasks per server (PLACE policies), a ring of transfers
+ * heap of ready tasks per server (PLACE policies; keyed by readiness order
+ * for FIFO, by (job arrival, readiness order) for job-first), a ring of transfers
  * waiting for the link (FIFO) or a heap of active transfers keyed by their
  * virtual finish time (processor sharing: the link's virtual time advances at
  * 1/n per second with n transfers active), and for CENTRAL policies a list of
@@ -47,8 +48,14 @@ typedef struct {
 } transfer_t;
 
 typedef struct {
-    uint64_t *q;           /* ring of (job << 32 | task) */
-    size_t head, n, cap;
+    double key;            /* job arrival (job-first) or 0 (FIFO) */
+    uint64_t seq;          /* readiness order: ties and FIFO */
+    uint64_t v;            /* job << 32 | task */
+} ready_t;
+
+typedef struct {
+    ready_t *q;            /* binary heap of ready tasks */
+    size_t n, cap;
     int busy;
     uint32_t cur_job, cur_task, fetching;
     double busy_since, busy_window;
@@ -65,7 +72,10 @@ struct ct_sim {
     size_t n_slots, cap_slots;
     uint32_t free_head;
     size_t in_flight, max_in_flight;
+    double backlog_area[4], backlog_last; /* integral of in_flight over each window quarter */
+    uint64_t arrived, ready_seq;
     server_t *srv;
+    uint32_t *loads;       /* per server: tasks queued or running */
     /* link */
     transfer_t *lq;        /* FIFO ring, or PS heap */
     size_t lq_head, lq_n, lq_cap;
@@ -223,6 +233,27 @@ static double in_window(const ct_sim_t *s, double a, double b)
     return hi > lo ? hi - lo : 0.0;
 }
 
+/* Adds n jobs in flight over [a, b) to the integrals over the window's quarters. */
+static void backlog_span(const ct_sim_t *s, double a, double b, double n, double area[4])
+{
+    double q = 0.25 * (s->t1 - s->t0);
+    for (int i = 0; i < 4; i++) {
+        double lo = s->t0 + i * q, hi = i == 3 ? s->t1 : s->t0 + (i + 1) * q;
+        lo = a > lo ? a : lo;
+        hi = b < hi ? b : hi;
+        if (hi > lo)
+            area[i] += n * (hi - lo);
+    }
+}
+
+/* Call before in_flight changes. */
+static void backlog_update(ct_sim_t *s)
+{
+    if (s->windowed)
+        backlog_span(s, s->backlog_last, s->now, (double)s->in_flight, s->backlog_area);
+    s->backlog_last = s->now;
+}
+
 static uint32_t slot_alloc(ct_sim_t *s)
 {
     if (s->cfg.max_in_flight && s->in_flight >= s->cfg.max_in_flight) {
@@ -257,6 +288,7 @@ static uint32_t slot_alloc(ct_sim_t *s)
     }
     uint32_t id = s->free_head;
     s->free_head = s->jobs[id].next_free;
+    backlog_update(s);
     if (++s->in_flight > s->max_in_flight)
         s->max_in_flight = s->in_flight;
     return id;
@@ -264,28 +296,55 @@ static uint32_t slot_alloc(ct_sim_t *s)
 
 static void slot_release(ct_sim_t *s, uint32_t id)
 {
+    backlog_update(s);
     s->jobs[id].next_free = s->free_head;
     s->free_head = id;
     s->in_flight--;
 }
 
-static int ring_push(uint64_t **q, size_t *head, size_t *n, size_t *cap, uint64_t v)
+static int ready_before(const ready_t *a, const ready_t *b)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 16;
-        uint64_t *nq = malloc(nc * sizeof(uint64_t));
+    return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+}
+
+static int ready_push(server_t *x, ready_t r)
+{
+    if (x->n == x->cap) {
+        size_t nc = x->cap ? 2 * x->cap : 16;
+        ready_t *nq = realloc(x->q, nc * sizeof(ready_t));
         if (!nq)
             return -1;
-        for (size_t i = 0; i < *n; i++)
-            nq[i] = (*q)[(*head + i) % *cap];
-        free(*q);
-        *q = nq;
-        *head = 0;
-        *cap = nc;
+        x->q = nq;
+        x->cap = nc;
     }
-    (*q)[(*head + *n) % *cap] = v;
-    (*n)++;
+    size_t i = x->n++;
+    while (i > 0 && ready_before(&r, &x->q[(i - 1) / 2])) {
+        x->q[i] = x->q[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    x->q[i] = r;
     return 0;
+}
+
+static uint64_t ready_pop(server_t *x)
+{
+    uint64_t v = x->q[0].v;
+    ready_t last = x->q[--x->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= x->n)
+            break;
+        if (c + 1 < x->n && ready_before(&x->q[c + 1], &x->q[c]))
+            c++;
+        if (!ready_before(&x->q[c], &last))
+            break;
+        x->q[i] = x->q[c];
+        i = c;
+    }
+    if (x->n)
+        x->q[i] = last;
+    return v;
 }
 
 static double task_time(const ct_sim_t *s, const job_t *j, uint32_t task)
@@ -311,9 +370,7 @@ static void server_next(ct_sim_t *s, uint32_t sv)
     server_t *x = &s->srv[sv];
     if (x->busy || x->n == 0)
         return;
-    uint64_t v = x->q[x->head];
-    x->head = (x->head + 1) % x->cap;
-    x->n--;
+    uint64_t v = ready_pop(x);
     server_start(s, sv, (uint32_t)(v >> 32), (uint32_t)v);
 }
 
@@ -322,7 +379,10 @@ static void task_ready(ct_sim_t *s, uint32_t job, uint32_t task)
 {
     uint32_t sv = s->jobs[job].server[task];
     server_t *x = &s->srv[sv];
-    if (ring_push(&x->q, &x->head, &x->n, &x->cap, ((uint64_t)job << 32) | task) != 0) {
+    ready_t r = { s->cfg.server_queue == CT_QUEUE_JOB_FIRST ? s->jobs[job].arrival : 0.0, s->ready_seq++,
+                  ((uint64_t)job << 32) | task };
+    s->loads[sv]++;
+    if (ready_push(x, r) != 0) {
         fail(s, CT_ENOMEM, "out of memory (server queue)");
         return;
     }
@@ -534,6 +594,7 @@ static void on_task_done(ct_sim_t *s, uint32_t sv)
         s->idle[s->n_idle++] = sv;
         central_dispatch(s);
     } else {
+        s->loads[sv]--;
         server_next(s, sv);
     }
 }
@@ -567,6 +628,12 @@ static void central_dispatch(ct_sim_t *s)
             const job_t *a = &s->jobs[s->ready_jobs[i]], *b = &s->jobs[s->ready_jobs[best]];
             if (a->running < b->running || (a->running == b->running && a->arrival < b->arrival))
                 best = i;
+        }
+        if (s->cfg.fair_pick == CT_FAIR_RANDOM && s->n_idle > 1) { /* a uniform idle server goes on top */
+            size_t r = (size_t)ct_rng_below(&s->rng, s->n_idle);
+            uint32_t t = s->idle[r];
+            s->idle[r] = s->idle[s->n_idle - 1];
+            s->idle[s->n_idle - 1] = t;
         }
         uint32_t job = s->ready_jobs[best], sv = s->idle[--s->n_idle];
         job_t *j = &s->jobs[job];
@@ -630,6 +697,7 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
     j->cls = (uint32_t)cls;
     j->arrival = s->now;
     j->counted = s->windowed ? (s->now >= s->t0 && s->now < s->t1) : 1;
+    s->arrived += (uint64_t)j->counted;
     j->remaining = (uint32_t)c->n_tasks;
     j->running = 0;
     j->n_ready = 0;
@@ -648,7 +716,8 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
     }
     if (servers)
         memcpy(j->server, servers, c->n_tasks * sizeof(uint32_t));
-    else if (s->cfg.policy->place(s->cfg.policy, cls, c->n_tasks, (uint32_t)s->cfg.servers, &s->rng, j->server) != 0)
+    else if (s->cfg.policy->place(s->cfg.policy, cls, c->n_tasks, (uint32_t)s->cfg.servers, s->loads, &s->rng,
+                                  j->server) != 0)
         return ct_error_set(&s->err, CT_EINPUT, "policy %s could not place a job of class '%s' on %zu servers",
                             s->cfg.policy->name, c->name, s->cfg.servers);
     for (size_t t = 0; t < c->n_tasks; t++)
@@ -684,7 +753,8 @@ ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t 
     s->srv = calloc(cfg->servers, sizeof(server_t));
     s->jct = calloc(cfg->n_classes + 1, sizeof(ct_stats_t));
     s->idle = malloc(cfg->servers * sizeof(uint32_t));
-    if (!s->srv || !s->jct || !s->idle) {
+    s->loads = calloc(cfg->servers, sizeof(uint32_t));
+    if (!s->srv || !s->jct || !s->idle || !s->loads) {
         ct_sim_free(s);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
@@ -716,6 +786,7 @@ void ct_sim_free(ct_sim_t *s)
     free(s->lq);
     free(s->ready_jobs);
     free(s->idle);
+    free(s->loads);
     for (size_t c = 0; s->jct && c <= s->cfg.n_classes; c++)
         ct_stats_free(&s->jct[c]);
     free(s->jct);
@@ -808,6 +879,7 @@ ct_status_t ct_sim_run(ct_sim_t *s, double t_max, ct_error_t *err)
             j->cls = BG_CLASS;
             j->arrival = s->now;
             j->counted = s->now >= s->t0;
+            s->arrived += (uint64_t)j->counted;
             j->remaining = 1;
             j->bg_time = exp_draw(&s->rng, 1.0 / s->cfg.bg_compute_time);
             if (s->cfg.policy->kind == CT_POLICY_CENTRAL) {
@@ -860,4 +932,11 @@ void ct_sim_result_get(const ct_sim_t *s, ct_sim_result_t *r)
     r->max_in_flight = s->max_in_flight;
     r->in_flight = s->in_flight;
     r->now = s->now;
+    double quarter = s->windowed ? 0.25 * (s->t1 - s->t0) : 0;
+    double area[4] = { s->backlog_area[0], s->backlog_area[1], s->backlog_area[2], s->backlog_area[3] };
+    if (s->windowed) /* since the last change, if the run stopped inside the window */
+        backlog_span(s, s->backlog_last, s->now, (double)s->in_flight, area);
+    for (int i = 0; i < 4; i++)
+        r->backlog[i] = quarter > 0 ? area[i] / quarter : 0;
+    r->arrived = s->arrived;
 }

@@ -91,10 +91,25 @@ ct_status_t ct_sim_replicate(const ct_sim_config_t *cfg, const ct_sim_run_params
             out->events += res.events;
             if (res.max_in_flight > out->max_in_flight)
                 out->max_in_flight = res.max_in_flight;
-            /* Unstable: jobs left, or the backlog at the end of the window
-             * took longer to clear than the whole window (a sustainable load
-             * clears it within a few busy periods). */
-            if (res.in_flight > 0 || res.now - t1 > span)
+            /* Unstable: the backlog trends upward over the window (with
+             * linear growth g per second the second half's average exceeds
+             * the first's by g span / 2), jobs are left, or the backlog at
+             * the end of the window took longer to clear than the window
+             * (a sustainable load clears it within a few busy periods). */
+            const double *q = res.backlog;
+            double growth = res.arrived ? (q[2] + q[3] - q[0] - q[1]) / (double)res.arrived : 0;
+            if (r == 0 || growth > out->growth) {
+                out->growth = growth;
+                memcpy(out->backlog, q, sizeof out->backlog);
+            }
+            /* A stable run still warming up grows too, but ever more
+             * slowly; a pile-up keeps its pace. */
+            if ((growth > CT_SIM_GROWTH_LIMIT && q[3] - q[2] > 0.5 * (q[1] - q[0])) || growth > 5 * CT_SIM_GROWTH_LIMIT)
+                st = ct_error_set(err, CT_EUNSTABLE,
+                                  "simulation did not settle (jobs in flight %.4g, %.4g, %.4g, %.4g on average over the "
+                                  "window's quarters): the load is unstable under policy %s",
+                                  q[0], q[1], q[2], q[3], cfg->policy->name);
+            else if (res.in_flight > 0 || res.now - t1 > span)
                 st = ct_error_set(err, CT_EUNSTABLE,
                                   "simulation did not settle (backlog cleared %.3g s after a %.3g s window): the load "
                                   "is unstable under policy %s",
@@ -133,7 +148,7 @@ done:
     ct_stats_free(&wait);
     free(rep_means);
     free(rep_wait);
-    if (st != CT_OK)
+    if (st != CT_OK && st != CT_EUNSTABLE)
         ct_sim_summary_free(out);
     return st;
 }

@@ -79,11 +79,31 @@ double ct_sampler_triplet_probability(const ct_sampler_t *s, size_t scenario, si
 /**
  * Places one job of class c using scenario's table on servers 0..n_servers-1.
  * servers[t] receives the server of task t (ct_sampler_task_count entries);
- * choices (may be NULL) the triplet drawn per segment. Returns 0, or -1 if a
- * triplet has more parts than there are servers. O(tasks + parts^2).
+ * choices (may be NULL) the triplet drawn per segment. The root's server is
+ * uniform. Returns 0, or -1 (nothing drawn) if the scenario has a triplet
+ * with more parts than there are servers (ct_sampler_max_parts).
+ * O(tasks + parts^2).
  */
 int ct_sampler_place(const ct_sampler_t *s, size_t scenario, size_t c, uint32_t n_servers, ct_rng_t *rng,
                      uint32_t *servers, uint32_t *choices);
+
+/**
+ * The same with pooled roots: with loads (tasks queued or running per
+ * server, n_servers entries) the root goes to the least loaded of d uniform
+ * draws (ties: the first; d <= 1 or loads NULL: uniform, as
+ * ct_sampler_place). Use d = ct_sampler_root_choices(), the rule the table
+ * was solved for. O(d + tasks + parts^2).
+ */
+int ct_sampler_place_loaded(const ct_sampler_t *s, size_t scenario, size_t c, uint32_t n_servers,
+                            const uint32_t *loads, uint32_t d, ct_rng_t *rng, uint32_t *servers, uint32_t *choices);
+
+/** The root rule a scenario was solved for: d of "least loaded of d" (the
+ *  table's model.root_choices; 1 when absent). */
+uint32_t ct_sampler_root_choices(const ct_sampler_t *s, size_t scenario);
+
+/** The most parts of any triplet in a scenario: placing needs at least
+ *  this many servers. */
+uint32_t ct_sampler_max_parts(const ct_sampler_t *s, size_t scenario);
 
 #ifdef __cplusplus
 }

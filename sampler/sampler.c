@@ -108,6 +108,8 @@ typedef struct {
 
 typedef struct {
     double scale;
+    uint32_t root_choices;  /* d >= 1: model.root_choices (absent: 1, the paper's uniform root) */
+    uint32_t max_parts;     /* the most parts of any triplet: placement needs that many servers */
     class_table_t *classes; /* n_classes */
 } scenario_t;
 
@@ -554,6 +556,21 @@ int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sam
             rc = fail(&L, "%s.classes: expected an array of %zu classes (as scenarios[0])", where, s->n_classes);
             break;
         }
+        sc->root_choices = 1;
+        const cJSON *model = get(sj, "model");
+        if (model && !cJSON_IsObject(model)) {
+            rc = fail(&L, "%s.model: expected an object", where);
+            break;
+        }
+        const cJSON *rcj = model ? get(model, "root_choices") : NULL;
+        if (rcj) {
+            double d = cJSON_IsNumber(rcj) ? cJSON_GetNumberValue(rcj) : -1;
+            if (!(d >= 1 && d <= 64 && d == (double)(uint32_t)d)) {
+                rc = fail(&L, "%s.model.root_choices: expected a whole number in 1..64", where);
+                break;
+            }
+            sc->root_choices = (uint32_t)d;
+        }
         sc->classes = arena_alloc(s, s->n_classes * sizeof(class_table_t));
         if (!sc->classes) {
             rc = fail(&L, "out of memory");
@@ -564,6 +581,10 @@ int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sam
         cJSON_ArrayForEach(cj, cls) {
             if ((rc = read_class(&L, i, c, cj, &sc->classes[c])) != 0)
                 break;
+            for (uint32_t g = 0; g < sc->classes[c].n_seg; g++)
+                for (uint32_t t = 0; t < sc->classes[c].seg[g].n_trip; t++)
+                    if (sc->classes[c].seg[g].trip[t].n_parts > sc->max_parts)
+                        sc->max_parts = sc->classes[c].seg[g].trip[t].n_parts;
             c++;
         }
         if (rc)
@@ -714,14 +735,36 @@ static uint32_t draw_distinct(ct_rng_t *rng, uint32_t n_servers, uint32_t *chose
     return r;
 }
 
+uint32_t ct_sampler_root_choices(const ct_sampler_t *s, size_t sc)
+{
+    return s->scenarios[sc].root_choices;
+}
+
+uint32_t ct_sampler_max_parts(const ct_sampler_t *s, size_t sc)
+{
+    return s->scenarios[sc].max_parts;
+}
+
 int ct_sampler_place(const ct_sampler_t *s, size_t sc, size_t c, uint32_t n_servers, ct_rng_t *rng,
                      uint32_t *servers, uint32_t *choices)
 {
+    return ct_sampler_place_loaded(s, sc, c, n_servers, NULL, 1, rng, servers, choices);
+}
+
+int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t n_servers, const uint32_t *loads,
+                            uint32_t d, ct_rng_t *rng, uint32_t *servers, uint32_t *choices)
+{
     const class_table_t *ct = &s->scenarios[sc].classes[c];
     uint32_t part_server[256], chosen[257];
-    if (n_servers == 0)
+    if (n_servers == 0 || s->scenarios[sc].max_parts > n_servers)
         return -1;
     uint32_t cur = (uint32_t)ct_rng_below(rng, n_servers);
+    if (loads) /* power of d choices: the least loaded of d uniform draws (ties: the first) */
+        for (uint32_t i = 1; i < d; i++) {
+            uint32_t v = (uint32_t)ct_rng_below(rng, n_servers);
+            if (loads[v] < loads[cur])
+                cur = v;
+        }
     for (uint32_t i = 0; i < ct->n_root; i++)
         servers[ct->root_tasks[i]] = cur;
     for (uint32_t g = 0; g < ct->n_seg; g++) {
@@ -732,8 +775,6 @@ int ct_sampler_place(const ct_sampler_t *s, size_t sc, size_t c, uint32_t n_serv
         if (choices)
             choices[g] = i;
         const triplet_t *t = &seg->trip[i];
-        if (t->n_parts > n_servers)
-            return -1;
         chosen[0] = cur;
         uint32_t nch = 1;
         for (uint32_t p = 0; p < t->n_parts; p++) {

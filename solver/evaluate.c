@@ -33,6 +33,10 @@ void ct_eval_params_init(ct_eval_params_t *p)
     p->star_load = 0.5;
     p->load = 0.5;
     p->max_in_flight = 20000;
+    p->server_queue = CT_QUEUE_JOB_FIRST;
+    p->fair_pick = CT_FAIR_RECENT;
+    p->root_choices = 1;
+    p->server_model = 1;
 }
 
 void ct_eval_result_free(ct_eval_result_t *r)
@@ -265,7 +269,7 @@ ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, 
             else if (!strcmp(name, "fair"))
                 st = ct_policy_fair(&pol, err);
             else if (!strcmp(name, "nona-star")) {
-                st = ct_policy_table(name, star, rates, classes, nc, &pol, err);
+                st = ct_policy_table_d(name, star, rates, classes, nc, 0, &pol, err);
                 if (st == CT_OK) { /* what the star table predicts at this point */
                     ct_nona_eval_t e;
                     ct_nona_evaluate(&m, star_sol.theta, &e, NULL);
@@ -283,8 +287,8 @@ ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, 
                 }
                 if (st == CT_OK)
                     st = table_sampler(&sx, &m, &sol, &smp, err);
-                if (st == CT_OK)
-                    st = ct_policy_table(name, smp, rates, classes, nc, &pol, err);
+                if (st == CT_OK) /* the root rule the table records */
+                    st = ct_policy_table_d(name, smp, rates, classes, nc, 0, &pol, err);
                 pt->model_mean_jct = sol.eval.mean_jct;
             }
             if (st == CT_OK) {
@@ -295,6 +299,8 @@ ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, 
                 cfg.n_classes = nc;
                 cfg.policy = pol;
                 cfg.max_in_flight = p->max_in_flight;
+                cfg.server_queue = p->server_queue;
+                cfg.fair_pick = p->fair_pick;
                 ct_error_t e2;
                 ct_status_t rs = ct_sim_replicate(&cfg, &p->run, &pt->sum, &e2);
                 if (rs == CT_EUNSTABLE)

@@ -253,7 +253,7 @@ static void placement_rules(void)
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
     size_t same = 0, hist[8] = { 0 };
     for (int i = 0; i < 40000; i++) {
-        CHECK(pol->place(pol, 0, 4, 8, &rng, pl) == 0);
+        CHECK(pol->place(pol, 0, 4, 8, NULL, &rng, pl) == 0);
         hist[pl[det]]++;
         same += pl[sum] == pl[add];
     }
@@ -314,7 +314,7 @@ static void placement_rules(void)
         CHECK(ct_policy_table(which ? "opportunistic" : "local", smp, NULL, cls, nc, &pol, &err) == CT_OK);
         int ok = 1;
         for (int i = 0; i < 2000; i++) {
-            CHECK(pol->place(pol, 0, 4, 80, &rng, pl) == 0);
+            CHECK(pol->place(pol, 0, 4, 80, NULL, &rng, pl) == 0);
             if (which == 0) /* local: the whole job on one server */
                 ok &= pl[sum] == pl[det] && pl[det] == pl[sp] && pl[sp] == pl[add];
             else /* opportunistic: branches apart, the first with source and sink */
