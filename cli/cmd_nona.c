@@ -16,7 +16,7 @@
 static void nona_usage(FILE *out)
 {
     fprintf(out,
-            "usage: contend nona solve SCENARIO [-o TABLE.json] [--json] [--method exact|penalty]\n"
+            "usage: contend nona solve SCENARIO [-o TABLE.json] [--json] [--method exact|penalty|grid]\n"
             "       contend nona sweep SCENARIO --scale A:B:STEP -o LOOKUP.json [--json]\n"
             "\n"
             "solve: turns a scenario (cluster, background traffic, job classes with DAGs and\n"
@@ -29,12 +29,20 @@ static void nona_usage(FILE *out)
             "options:\n"
             "  -o, --output FILE       table / lookup file (format contend-table/1), atomic\n"
             "  --json                  print a JSON summary on stdout\n"
-            "  --method exact|penalty  exact: LP over the link wait phi (default);\n"
-            "                          penalty: the paper's softmax + penalty, GSL BFGS\n"
+            "  --method M              exact (default): branch-and-bound over the link and\n"
+            "                          server waits, certified to --gap; penalty: the paper's\n"
+            "                          softmax + penalty, GSL BFGS; grid: the older 1-D phi\n"
+            "                          search (link model only, no certificate)\n"
+            "  --model servers|link    servers (default): link and server queueing (job-first\n"
+            "                          servers); link: the paper's link-only model\n"
+            "  --root-choices D        roots on the least loaded of D sampled servers (1..64;\n"
+            "                          default 1: uniform, the paper's rule); the table records D\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
             "  --max-triplets N        refuse segments needing more than N triplets (100000)\n"
-            "  --grid N                exact: phi grid points (48)\n"
-            "  --starts N              penalty: BFGS starts (6)\n"
+            "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
+            "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
+            "  --grid N                grid: phi grid points (4 .. 100000; 48)\n"
+            "  --starts N              penalty: BFGS starts (1 .. 1000; 6)\n"
             "  --seed N                penalty: seed of the random starts (1)\n"
             "\n"
             "Units: times in seconds, link_bandwidth in bytes/s, arrival rates in jobs/s.\n");
@@ -49,7 +57,8 @@ typedef struct {
     ct_nona_solve_params_t solve;
 } nona_opts_t;
 
-enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED };
+enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
+       OPT_MAXLP };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -58,6 +67,8 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "method", required_argument, NULL, OPT_METHOD }, { "scale", required_argument, NULL, OPT_SCALE },
         { "max-triplets", required_argument, NULL, OPT_MAXT }, { "grid", required_argument, NULL, OPT_GRID },
         { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
+        { "model", required_argument, NULL, OPT_MODEL }, { "root-choices", required_argument, NULL, OPT_ROOT },
+        { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -75,8 +86,33 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 o->solve.method = CT_NONA_EXACT;
             else if (!strcmp(optarg, "penalty"))
                 o->solve.method = CT_NONA_PENALTY;
+            else if (!strcmp(optarg, "grid"))
+                o->solve.method = CT_NONA_GRID;
             else
-                return cli_usage("nona", "--method: expected exact or penalty, got '%s'", optarg);
+                return cli_usage("nona", "--method: expected exact, penalty or grid, got '%s'", optarg);
+            break;
+        case OPT_MODEL:
+            if (!strcmp(optarg, "servers"))
+                o->model.server_model = 1;
+            else if (!strcmp(optarg, "link"))
+                o->model.server_model = 0;
+            else
+                return cli_usage("nona", "--model: expected servers or link, got '%s'", optarg);
+            break;
+        case OPT_ROOT: {
+            size_t d;
+            if (cli_parse_size(optarg, &d) || d < 1 || d > 64)
+                return cli_usage("nona", "--root-choices: expected 1..64, got '%s'", optarg);
+            o->model.root_choices = (unsigned)d;
+            break;
+        }
+        case OPT_GAP:
+            if (cli_parse_double(optarg, &o->solve.gap) || !(o->solve.gap >= 0 && o->solve.gap <= 0.5))
+                return cli_usage("nona", "--gap: expected a number in 0 .. 0.5, got '%s'", optarg);
+            break;
+        case OPT_MAXLP:
+            if (cli_parse_size(optarg, &o->solve.max_lps) || !o->solve.max_lps)
+                return cli_usage("nona", "--max-lps: expected a positive integer, got '%s'", optarg);
             break;
         case OPT_SCALE:
             free(o->scales);
@@ -88,12 +124,12 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 return cli_usage("nona", "--max-triplets: expected a positive integer, got '%s'", optarg);
             break;
         case OPT_GRID:
-            if (cli_parse_size(optarg, &o->solve.grid) || o->solve.grid < 3)
-                return cli_usage("nona", "--grid: expected an integer >= 3, got '%s'", optarg);
+            if (cli_parse_size(optarg, &o->solve.grid) || o->solve.grid < 4 || o->solve.grid > 100000)
+                return cli_usage("nona", "--grid: expected an integer in 4 .. 100000, got '%s'", optarg);
             break;
         case OPT_STARTS:
-            if (cli_parse_size(optarg, &o->solve.starts) || !o->solve.starts)
-                return cli_usage("nona", "--starts: expected a positive integer, got '%s'", optarg);
+            if (cli_parse_size(optarg, &o->solve.starts) || !o->solve.starts || o->solve.starts > 1000)
+                return cli_usage("nona", "--starts: expected an integer in 1 .. 1000, got '%s'", optarg);
             break;
         case OPT_SEED:
             if (cli_parse_u64(optarg, &o->solve.seed))
@@ -116,9 +152,14 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
         beta_sum += m->beta[j];
     printf("scenario %s (inputs %s): %zu classes, %.6g jobs/s, %zu servers, link %.6g bytes/s\n", s->path, hash,
            m->n_classes, beta_sum, m->servers, m->bandwidth);
-    printf("method %s: mean JCT %.6g s (all-local %.6g s), rho %.4f, phi %.6g s, %zu %s, %.3f ms\n",
+    printf("method %s: mean JCT %.6g s (all-local %.6g s), link rho %.4f phi %.6g s, servers rho %.4f W %.6g s "
+           "(root %.6g s, d = %u), %zu %s, %.3f ms",
            ct_nona_method_name(sol->method), sol->eval.mean_jct, sol->J_local / beta_sum, sol->eval.rho,
-           sol->eval.phi, sol->lp_solves, sol->method == CT_NONA_EXACT ? "LPs" : "evaluations", 1e3 * sol->seconds);
+           sol->eval.phi, sol->eval.rho_s, sol->eval.W, sol->eval.W_root, m->root_choices, sol->lp_solves,
+           sol->method == CT_NONA_PENALTY ? "evaluations" : "LPs", 1e3 * sol->seconds);
+    if (isfinite(sol->gap))
+        printf(", certified gap %.2g", sol->gap);
+    printf("%s\n", m->server_model ? "" : " [link-only model]");
     for (size_t j = 0; j < m->n_classes; j++) {
         const ct_model_class_t *mc = &m->classes[j];
         const ct_dag_t *g = &mc->split.dag;
@@ -135,7 +176,7 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
                     continue;
                 const ct_triplet_t *tr = &b->parts.triplets[t];
                 printf("    p=%.4f k=%u l=%u M=%.6g s:", sol->theta[w], tr->k, tr->l,
-                       ct_nona_triplet_time(m, w, sol->eval.phi));
+                       ct_nona_triplet_time(m, w, sol->eval.phi, sol->eval.W));
                 for (size_t p = 0; p < b->parts.n_parts[tr->partition]; p++) {
                     printf(" {");
                     for (size_t k = 0, first = 1; k < seg->n_inner; k++)
@@ -168,6 +209,15 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solution_t *s
     ct_json_add_number(r, "local_mean_jct", sol->J_local / beta_sum);
     ct_json_add_number(r, "rho", sol->eval.rho);
     ct_json_add_number(r, "phi", sol->eval.phi);
+    ct_json_add_number(r, "rho_servers", sol->eval.rho_s);
+    ct_json_add_number(r, "server_wait", sol->eval.W);
+    ct_json_add_number(r, "root_wait", sol->eval.W_root);
+    ct_json_add_number(r, "root_choices", m->root_choices);
+    cJSON_AddStringToObject(r, "model", m->server_model ? "servers" : "link");
+    if (isfinite(sol->gap)) {
+        ct_json_add_number(r, "gap", sol->gap);
+        ct_json_add_number(r, "lower_bound", sol->lower_bound);
+    }
     cJSON_AddStringToObject(r, "method", ct_nona_method_name(sol->method));
     ct_json_add_number(r, "solve_seconds", sol->seconds);
     ct_json_add_number(r, "iterations", (double)sol->lp_solves);

@@ -17,6 +17,31 @@
  *   J = sum_j beta_j tau_j.
  * base_j = the root's compute plus every segment sink's compute.
  *
+ * Server queueing (params.server_model, default on; spec s.11; off is the
+ * paper's link-only model). Servers run job-first (ct_sim.h): a job's work
+ * on a server runs as one "piece" once started. Per server (M/G/1, Poisson
+ * thinning over N uniform servers):
+ *   rho_s = rho_bg_s + sum_j beta_j W_j / N           (W_j: a job's work; no theta)
+ *   m2_s(theta) = m2_bg_s + (1/N) sum_j beta_j (W_j^2 + sum_w theta_w q_w)
+ *   W = m2_s / (2 (1 - rho_s))                        (mean wait of a piece)
+ * Pieces: an all-local job is one piece of W_j; a triplet w with several
+ * parts cuts its segment b into the root piece (work before b plus part k),
+ * one piece per other part, and the sink piece (sink of b plus the work
+ * after b); q_w = (sum of their squares) - W_j^2 <= 0, exact for all-local
+ * jobs and for jobs that split one segment (a linearisation otherwise).
+ * Waits: the job's first piece waits W_root = r_root(d) W; every part not
+ * placed with the segment's source waits a random X (0 with probability
+ * 1 - rho_s, else exponential with mean W_part / rho_s, W_part = r_part(d)
+ * W); a sink that returns to a server re-enters ahead of younger jobs and
+ * is taken to wait nothing. M_w(phi, W) = E[max_i (a_i + n_i phi + X_i)]
+ * (exact for that distribution), nondecreasing in phi and W.
+ * tau_j = base_j + W_root + sum_{b of j} sum_w theta_w M_w(phi, W).
+ * Pooled roots: the root goes to the least loaded of d sampled servers; for
+ * d > 1 the mean-field M/M/1 approximation of JSQ(d) (fraction of servers
+ * with >= i tasks s_i = rho^((d^i - 1)/(d - 1))) scales the waits:
+ * r_root = sum_i s_i^d / L1, r_part = sum_i s_i / L1, L1 = rho / (1 - rho);
+ * both are 1 at d = 1.
+ *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #ifndef CT_NONA_H
@@ -29,10 +54,11 @@
 extern "C" {
 #endif
 
-/** One branch of a triplet: time a + n * phi seconds. */
+/** One branch of a triplet: time a + n * phi (+ a server wait X) seconds. */
 typedef struct {
     double a;   /**< compute + transfer times on the branch, s */
     double n;   /**< link transfers on the branch (each waits phi) */
+    int remote; /**< 1: a part placed away from the source's server (waits X) */
 } ct_branch_t;
 
 /** A triplet's model data. */
@@ -41,6 +67,8 @@ typedef struct {
     size_t branch_start;    /**< into model->branches */
     size_t n_branches;
     size_t n_crossing;      /**< crossing edges */
+    double q;               /**< server pieces: sum of squares - W_j^2 (s^2, <= 0) */
+    size_t n_remote;        /**< branches with remote = 1 */
 } ct_tripinfo_t;
 
 /** One (class, segment) pair: a simplex of theta. */
@@ -57,6 +85,7 @@ typedef struct {
 typedef struct {
     ct_split_t split;
     double base;            /**< root + sinks compute time, s */
+    double work;            /**< W_j: all compute of one job, s */
     size_t block_start, n_blocks;
 } ct_model_class_t;
 
@@ -74,11 +103,19 @@ typedef struct {
     ct_tripinfo_t *trip;
     ct_branch_t *branches;
     size_t n_branches;
+    int server_model;       /**< 1: server queueing on (see above); 0: link only (the paper) */
+    unsigned root_choices;  /**< d of the root rule (1: uniform) */
+    double rho_s;           /**< per-server load */
+    double m2s_local;       /**< m2_s with every job all-local, s */
+    double r_root, r_part;  /**< wait factors of the root rule */
+    void *gl;               /**< Gauss-Legendre table (private) */
 } ct_nona_model_t;
 
 /** Model-building options; fill with ct_nona_model_params_init(). */
 typedef struct {
     ct_partition_params_t partition;   /**< enumeration limits */
+    int server_model;       /**< server queueing (default 1; 0: the paper's link-only model) */
+    unsigned root_choices;  /**< roots on the least loaded of d servers (default 1: the paper; 1..64) */
 } ct_nona_model_params_t;
 
 void ct_nona_model_params_init(ct_nona_model_params_t *p);
@@ -95,10 +132,13 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
                                 ct_error_t *err);
 void ct_nona_model_free(ct_nona_model_t *m);
 
-/** M_w(phi) for triplet w. O(branches of w). */
-double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi);
-/** Slope of M_w at phi (number of link waits on its longest branch). */
-double ct_nona_triplet_slope(const ct_nona_model_t *m, size_t w, double phi);
+/** M_w(phi, W) for triplet w (W: the server wait; ignored without the
+ *  server model). O(branches of w) (x 32 with remote parts and W > 0). */
+double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi, double W);
+/** dM_w/dphi and dM_w/dW at (phi, W) (one-sided where M has a kink). */
+void ct_nona_triplet_grad(const ct_nona_model_t *m, size_t w, double phi, double W, double *d_phi, double *d_W);
+/** The server wait of m2_s: W = m2_s / (2 (1 - rho_s)) (0 without the server model). */
+double ct_nona_server_wait(const ct_nona_model_t *m, double m2s);
 
 /** The model evaluated at one theta. */
 typedef struct {
@@ -107,6 +147,9 @@ typedef struct {
     double rho;             /**< link load (>= 1: unstable, J = +inf) */
     double phi;             /**< mean link wait, s */
     double m2;              /**< sum lambda S^2 including background, s */
+    double W;               /**< mean server wait of a piece, s (0: link-only model) */
+    double W_root;          /**< mean wait of a job's first piece, s */
+    double rho_s;           /**< per-server load */
 } ct_nona_eval_t;
 
 /**
@@ -130,9 +173,12 @@ void ct_nona_theta_local(const ct_nona_model_t *m, double *theta);
 
 /** phi with nothing crossing: m2_bg / (2 (1 - rho_bg)). */
 double ct_nona_phi_min(const ct_nona_model_t *m);
-/** A phi at or above which no crossing triplet beats its block's all-local
- *  triplet: the largest all-local segment time. */
+/** A phi above which no theta can be optimal: the largest all-local segment
+ *  time, plus (server model) the most a crossing placement can save in root
+ *  waits per unit of crossing rate (see nona_model.c). */
 double ct_nona_phi_max(const ct_nona_model_t *m);
+/** The range of W over every theta: [W with the least m2_s, W all-local]. */
+void ct_nona_W_range(const ct_nona_model_t *m, double *lo, double *hi);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,9 @@
  *                "link_bandwidth": 1.25e9,    bottleneck link, bytes/s
  *                "speed": 1.0},               task takes time/speed seconds
  *    "background": {"link_load": 0.05,        rho_bg, fraction of link time
- *                   "link_second_moment": 2e-5},  m2_bg = sum lambda S^2, s
+ *                   "link_second_moment": 2e-5,   m2_bg = sum lambda S^2, s
+ *                   "server_load": 0.01,          per server: compute time taken
+ *                   "server_second_moment": 1e-7},   per server: sum lambda S^2, s
  *    "classes": [{"name": "resnet18",
  *                 "dag": "dags/resnet18.json",    relative to this file;
  *                                                  JSON DAG or PipeDream .txt
@@ -35,7 +37,8 @@ typedef struct {
 } ct_class_t;
 
 /** A scenario. Invariants (ct_scenario_validate): servers >= 1; bandwidth,
- *  speed > 0 finite; 0 <= rho_bg; m2_bg >= 0; n_classes >= 1. */
+ *  speed > 0 finite; 0 <= rho_bg, rho_bg_s < 1; m2_bg, m2_bg_s >= 0;
+ *  n_classes >= 1. */
 typedef struct {
     char *path;               /**< file it came from (for messages) */
     size_t servers;           /**< N */
@@ -43,6 +46,8 @@ typedef struct {
     double speed;             /**< nu: task time = reference time / speed */
     double rho_bg;            /**< background link load */
     double m2_bg;             /**< background sum of lambda S^2, seconds */
+    double rho_bg_s;          /**< background compute load per server, fraction of its time */
+    double m2_bg_s;           /**< per server: background sum of lambda S^2, seconds */
     size_t n_classes;
     ct_class_t *classes;
 } ct_scenario_t;

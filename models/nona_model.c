@@ -8,18 +8,54 @@
  * An edge of zero bytes never uses the link, so it never "crosses" here
  * (the virtual source / sink edges are such edges).
  *
+ * Server queueing (ct_nona.h): per triplet the squares of its server pieces
+ * (q_w) and which branches are remote parts; E[max] of the branches with
+ * their random server waits is an integral over z = exp(-mu u) of a
+ * polynomial of degree (remote parts - 1), done exactly by Gauss-Legendre.
+ *
+ * The phi bound with server queueing: if theta has phi(theta) > phi_hi,
+ * making every crossing triplet local raises no branch (local segment times
+ * are <= phi_hi, every crossing triplet waits >= phi), saves at least
+ * (phi - phi_hi) per unit c of crossing rate, and raises the root waits by
+ * at most c B r_root Qmax / (2 N (1 - rho_s)) (B = sum beta, Qmax = the
+ * largest -q_w); past phi_hi plus that, theta is beaten.
+ *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #include "ct_contract.h"
 #include "ct_nona.h"
 
+#include <gsl/gsl_integration.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define GL_POINTS 32 /* exact for up to 64 remote parts */
+
 void ct_nona_model_params_init(ct_nona_model_params_t *p)
 {
     ct_partition_params_init(&p->partition);
+    p->server_model = 1;
+    p->root_choices = 1;
+}
+
+/* Mean-field JSQ(d) wait factors at per-server load rho (see ct_nona.h). */
+static void root_factors(unsigned d, double rho, double *r_root, double *r_part)
+{
+    *r_root = *r_part = 1.0;
+    if (d <= 1 || !(rho > 0))
+        return;
+    double L1 = rho / (1.0 - rho), sum_d = 0, sum_1 = 0, e = 1.0; /* e = (d^i - 1)/(d - 1) */
+    for (int i = 1; i < 200; i++) {
+        e = i == 1 ? 1.0 : e * d + 1.0;
+        double si = pow(rho, e);
+        sum_1 += si;
+        sum_d += pow(si, (double)d);
+        if (si < 1e-18)
+            break;
+    }
+    *r_root = sum_d / L1;
+    *r_part = sum_1 / L1;
 }
 
 void ct_nona_model_free(ct_nona_model_t *m)
@@ -40,21 +76,35 @@ void ct_nona_model_free(ct_nona_model_t *m)
     free(m->blocks);
     free(m->trip);
     free(m->branches);
+    if (m->gl)
+        gsl_integration_glfixed_table_free(m->gl);
     memset(m, 0, sizeof *m);
 }
 
-/* Appends the branches of triplet w (global variable number) of block b. */
+/* Appends the branches of triplet w (global variable number) of block b.
+ * pre / sink_post: the job's work before the segment's parts (root and
+ * earlier segments) and from its sink on; work: the whole job's. */
 static void triplet_data(ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg, const ct_block_t *b,
-                         size_t w, ct_branch_t *scratch)
+                         size_t w, ct_branch_t *scratch, double pre, double sink_post, double work)
 {
     const ct_partitions_t *pt = &b->parts;
     const ct_triplet_t *tr = &pt->triplets[w - b->var_start];
     size_t q = pt->n_parts[tr->partition], nb = q;
     ct_tripinfo_t *ti = &m->trip[w];
     for (size_t i = 0; i < q; i++)
-        scratch[i] = (ct_branch_t){ 0.0, 0.0 };
+        scratch[i] = (ct_branch_t){ 0.0, 0.0, i != tr->k };
     for (size_t k = 0; k < seg->n_inner; k++)
         scratch[pt->assign[(size_t)tr->partition * seg->n_inner + k]].a += g->time[seg->inner[k]] / m->speed;
+    /* Server pieces (only parts, before any transfer time is added). */
+    ti->q = 0.0;
+    ti->n_remote = q > 1 ? q - 1 : 0;
+    if (q > 1) {
+        double sq = (pre + scratch[tr->k].a) * (pre + scratch[tr->k].a) + sink_post * sink_post;
+        for (size_t i = 0; i < q; i++)
+            if (i != tr->k)
+                sq += scratch[i].a * scratch[i].a;
+        ti->q = sq - work * work;
+    }
     ti->a1 = ti->a2 = 0.0;
     ti->n_crossing = 0;
     for (size_t j = 0; j < seg->n_edges; j++) {
@@ -64,7 +114,7 @@ static void triplet_data(ct_nona_model_t *m, const ct_dag_t *g, const ct_segment
         double S = bytes / m->bandwidth;
         size_t lf = seg->loc_from[j], lt = seg->loc_to[j], branch;
         if (lf == CT_SEG_SOURCE && lt == CT_SEG_SINK) {
-            scratch[nb] = (ct_branch_t){ 0.0, 0.0 };
+            scratch[nb] = (ct_branch_t){ 0.0, 0.0, 0 };
             branch = nb++;
         } else if (lt == CT_SEG_SINK) {
             branch = ct_triplet_part(pt, tr, lf);
@@ -141,17 +191,33 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
         double work = 0;
         for (size_t v = 0; v < sp->dag.n_tasks; v++)
             work += sp->dag.time[v] / s->speed;
+        mc->work = work;
         compute_load += c->rate * work;
         mc->block_start = m->n_blocks;
         mc->n_blocks = sp->n_segments;
         m->n_blocks += sp->n_segments;
     }
-    if (compute_load >= (double)s->servers) {
+    if (compute_load + s->rho_bg_s * (double)s->servers >= (double)s->servers) {
         ct_nona_model_free(m);
         return ct_error_set(err, CT_EUNSTABLE,
                             "%s: classes: unstable: compute alone needs %.4g servers busy on average, the cluster has %zu "
                             "(lower the arrival rates or raise cluster.speed/servers)",
-                            label, compute_load, s->servers);
+                            label, compute_load + s->rho_bg_s * (double)s->servers, s->servers);
+    }
+    if (p->root_choices < 1 || p->root_choices > 64) {
+        ct_nona_model_free(m);
+        return ct_error_set(err, CT_EINPUT, "%s: root choices: expected 1..64 (got %u)", label, p->root_choices);
+    }
+    m->server_model = p->server_model != 0;
+    m->root_choices = p->root_choices;
+    m->rho_s = s->rho_bg_s + compute_load / (double)s->servers;
+    m->m2s_local = s->m2_bg_s;
+    for (size_t j = 0; j < s->n_classes; j++)
+        m->m2s_local += s->classes[j].rate * m->classes[j].work * m->classes[j].work / (double)s->servers;
+    root_factors(m->root_choices, m->rho_s, &m->r_root, &m->r_part);
+    if (!(m->gl = gsl_integration_glfixed_table_alloc(GL_POINTS))) {
+        ct_nona_model_free(m);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
     /* Pass 2: enumerate triplets per block. */
     m->blocks = calloc(m->n_blocks ? m->n_blocks : 1, sizeof(ct_block_t));
@@ -193,61 +259,91 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
         ct_nona_model_free(m);
         return ct_error_set(err, CT_ENOMEM, "out of memory for %zu triplets", m->n_vars);
     }
-    for (size_t bi = 0; bi < m->n_blocks; bi++) {
-        const ct_block_t *b = &m->blocks[bi];
-        const ct_split_t *sp = &m->classes[b->cls].split;
-        for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
-            triplet_data(m, &sp->dag, &sp->segments[b->segment], b, w, scratch);
+    for (size_t j = 0; j < m->n_classes; j++) {
+        const ct_model_class_t *mc = &m->classes[j];
+        const ct_split_t *sp = &mc->split;
+        double pre = sp->dag.time[sp->bottlenecks[0]] / s->speed;
+        for (size_t i = 0; i < mc->n_blocks; i++) {
+            const ct_block_t *b = &m->blocks[mc->block_start + i];
+            const ct_segment_t *seg = &sp->segments[b->segment];
+            double inner = 0;
+            for (size_t k = 0; k < seg->n_inner; k++)
+                inner += sp->dag.time[seg->inner[k]] / s->speed;
+            double sink_post = mc->work - pre - inner;
+            for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
+                triplet_data(m, &sp->dag, seg, b, w, scratch, pre, sink_post, mc->work);
+            pre += inner + sp->dag.time[seg->sink] / s->speed;
+        }
     }
     free(scratch);
     return CT_OK;
 }
 
-double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi)
+double ct_nona_server_wait(const ct_nona_model_t *m, double m2s)
 {
-    const ct_tripinfo_t *ti = &m->trip[w];
-    double best = 0.0;
-    for (size_t i = 0; i < ti->n_branches; i++) {
-        const ct_branch_t *br = &m->branches[ti->branch_start + i];
-        double t = br->a + br->n * phi;
-        if (t > best)
-            best = t;
-    }
-    return best;
+    return m->server_model ? m2s / (2.0 * (1.0 - m->rho_s)) : 0.0;
 }
 
-double ct_nona_triplet_slope(const ct_nona_model_t *m, size_t w, double phi)
+double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi, double W)
 {
     const ct_tripinfo_t *ti = &m->trip[w];
-    double best = -1.0, slope = 0.0;
+    const ct_branch_t *br = m->branches + ti->branch_start;
+    double amax = 0.0;
     for (size_t i = 0; i < ti->n_branches; i++) {
-        const ct_branch_t *br = &m->branches[ti->branch_start + i];
-        double t = br->a + br->n * phi;
-        if (t > best || (t == best && br->n > slope)) {
-            best = t;
-            slope = br->n;
-        }
+        double t = br[i].a + br[i].n * phi;
+        if (t > amax)
+            amax = t;
     }
-    return slope;
+    double Wp = m->r_part * W, rho = m->rho_s;
+    if (!m->server_model || ti->n_remote == 0 || !(Wp > 0) || !(rho > 0))
+        return amax;
+    /* Each remote branch i ends at t_i + X_i, X_i = 0 w.p. 1 - rho, else
+     * Exp(mu), mu = rho / Wp. With c_i = rho exp(-mu (amax - t_i)),
+     * E[max] = amax + (1/mu) int_0^1 (1 - prod_i (1 - c_i z)) / z dz. */
+    double mu = rho / Wp, integral = 0;
+    const gsl_integration_glfixed_table *gl = m->gl;
+    for (size_t g = 0; g < GL_POINTS; g++) {
+        double z, wt;
+        gsl_integration_glfixed_point(0.0, 1.0, g, &z, &wt, gl);
+        double prod = 1.0;
+        for (size_t i = 0; i < ti->n_branches; i++)
+            if (br[i].remote)
+                prod *= 1.0 - rho * exp(-mu * (amax - br[i].a - br[i].n * phi)) * z;
+        integral += wt * (1.0 - prod) / z;
+    }
+    return amax + integral / mu;
+}
+
+void ct_nona_triplet_grad(const ct_nona_model_t *m, size_t w, double phi, double W, double *d_phi, double *d_W)
+{
+    double M = ct_nona_triplet_time(m, w, phi, W);
+    double hp = 1e-7 * (phi > 1e-9 ? phi : 1e-9), hw = 1e-7 * (W > 1e-9 ? W : 1e-9);
+    *d_phi = (ct_nona_triplet_time(m, w, phi + hp, W) - M) / hp;
+    *d_W = m->server_model ? (ct_nona_triplet_time(m, w, phi, W + hw) - M) / hw : 0.0;
 }
 
 void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eval_t *out, double *tau)
 {
-    double rho = m->rho_bg, m2 = m->m2_bg, beta_sum = 0;
+    double rho = m->rho_bg, m2 = m->m2_bg, beta_sum = 0, m2s = m->m2s_local;
     for (size_t bi = 0; bi < m->n_blocks; bi++) {
         const ct_block_t *b = &m->blocks[bi];
         double beta = m->beta[b->cls];
         for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++) {
             rho += beta * theta[w] * m->trip[w].a1;
             m2 += beta * theta[w] * m->trip[w].a2;
+            m2s += beta * theta[w] * m->trip[w].q / (double)m->servers;
         }
     }
     out->rho = rho;
     out->m2 = m2;
+    out->rho_s = m->rho_s;
+    out->W = ct_nona_server_wait(m, m2s);
+    out->W_root = m->r_root * out->W;
     for (size_t j = 0; j < m->n_classes; j++)
         beta_sum += m->beta[j];
     if (rho >= 1.0) {
         out->phi = out->J = out->mean_jct = INFINITY;
+        out->W = out->W_root = INFINITY;
         if (tau)
             for (size_t j = 0; j < m->n_classes; j++)
                 tau[j] = INFINITY;
@@ -257,12 +353,12 @@ void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eva
     out->phi = phi;
     for (size_t j = 0; j < m->n_classes; j++) {
         const ct_model_class_t *mc = &m->classes[j];
-        double t = mc->base;
+        double t = mc->base + out->W_root;
         for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
             const ct_block_t *b = &m->blocks[bi];
             for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
                 if (theta[w] > 0)
-                    t += theta[w] * ct_nona_triplet_time(m, w, phi);
+                    t += theta[w] * ct_nona_triplet_time(m, w, phi, out->W);
         }
         if (tau)
             tau[j] = t;
@@ -301,13 +397,35 @@ double ct_nona_phi_min(const ct_nona_model_t *m)
 
 double ct_nona_phi_max(const ct_nona_model_t *m)
 {
-    double hi = 0;
+    double hi = 0, qmax = 0, B = 0;
     for (size_t bi = 0; bi < m->n_blocks; bi++) {
-        double t = ct_nona_triplet_time(m, m->blocks[bi].local_var, 0.0);
+        double t = ct_nona_triplet_time(m, m->blocks[bi].local_var, 0.0, 0.0);
         if (t > hi)
             hi = t;
     }
-    return hi;
+    if (!m->server_model)
+        return hi;
+    for (size_t w = 0; w < m->n_vars; w++)
+        if (-m->trip[w].q > qmax)
+            qmax = -m->trip[w].q;
+    for (size_t j = 0; j < m->n_classes; j++)
+        B += m->beta[j];
+    return hi + B * m->r_root * qmax / (2.0 * (double)m->servers * (1.0 - m->rho_s));
+}
+
+void ct_nona_W_range(const ct_nona_model_t *m, double *lo, double *hi)
+{
+    double m2s = m->m2s_local;
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        const ct_block_t *b = &m->blocks[bi];
+        double qmin = 0;
+        for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
+            if (m->trip[w].q < qmin)
+                qmin = m->trip[w].q;
+        m2s += m->beta[b->cls] * qmin / (double)m->servers;
+    }
+    *lo = ct_nona_server_wait(m, m2s > 0 ? m2s : 0);
+    *hi = ct_nona_server_wait(m, m->m2s_local);
 }
 
 /* Opportunistic: per segment, the weakly connected components of its

@@ -48,6 +48,15 @@ ct_status_t ct_scenario_validate(const ct_scenario_t *s, const char *label, ct_e
     if (!isfinite(s->m2_bg) || s->m2_bg < 0)
         return ct_error_set(err, CT_EINPUT, "%s: background.link_second_moment: must be >= 0 s (got %g)", label,
                             s->m2_bg);
+    if (!isfinite(s->rho_bg_s) || s->rho_bg_s < 0)
+        return ct_error_set(err, CT_EINPUT, "%s: background.server_load: must be >= 0 (got %g)", label, s->rho_bg_s);
+    if (s->rho_bg_s >= 1)
+        return ct_error_set(err, CT_EUNSTABLE,
+                            "%s: background.server_load: %g >= 1: servers are saturated before any job runs", label,
+                            s->rho_bg_s);
+    if (!isfinite(s->m2_bg_s) || s->m2_bg_s < 0)
+        return ct_error_set(err, CT_EINPUT, "%s: background.server_second_moment: must be >= 0 s (got %g)", label,
+                            s->m2_bg_s);
     if (s->n_classes == 0)
         return ct_error_set(err, CT_EINPUT, "%s: classes: at least one job class is needed", label);
     for (size_t i = 0; i < s->n_classes; i++) {
@@ -115,7 +124,9 @@ ct_status_t ct_scenario_load(ct_scenario_t *s, const char *path, ct_error_t *err
             goto done;
         }
         if ((st = ct_json_get_number(bg, "link_load", 0, path, "background", &s->rho_bg, err)) != CT_OK ||
-            (st = ct_json_get_number(bg, "link_second_moment", 0, path, "background", &s->m2_bg, err)) != CT_OK)
+            (st = ct_json_get_number(bg, "link_second_moment", 0, path, "background", &s->m2_bg, err)) != CT_OK ||
+            (st = ct_json_get_number(bg, "server_load", 0, path, "background", &s->rho_bg_s, err)) != CT_OK ||
+            (st = ct_json_get_number(bg, "server_second_moment", 0, path, "background", &s->m2_bg_s, err)) != CT_OK)
             goto done;
     }
     const cJSON *classes = cJSON_GetObjectItemCaseSensitive(root, "classes");
@@ -221,6 +232,10 @@ void ct_scenario_hash(const ct_scenario_t *s, char *buf, size_t len)
     h = mix(h, &s->speed, sizeof(double));
     h = mix(h, &s->rho_bg, sizeof(double));
     h = mix(h, &s->m2_bg, sizeof(double));
+    if (s->rho_bg_s > 0 || s->m2_bg_s > 0) { /* absent: the hash of older scenarios is unchanged */
+        h = mix(h, &s->rho_bg_s, sizeof(double));
+        h = mix(h, &s->m2_bg_s, sizeof(double));
+    }
     for (size_t i = 0; i < s->n_classes; i++) {
         const ct_class_t *c = &s->classes[i];
         const ct_dag_t *d = &c->dag;

@@ -3,12 +3,19 @@
  * distribution over triplets per class and segment) minimising
  * J(theta) = sum_j beta_j tau_j (see ct_nona.h).
  *
- * exact (spec s.7): for fixed phi the problem is an LP (GLPK) whose value
- *   V(phi) >= J* with equality at phi* = phi(theta*); J* = min_phi V(phi).
- *   The search brackets phi in [phi_lo, phi_hi] (nothing crosses; no crossing
- *   triplet can beat local), scans a grid, refines the best cell with GSL's
- *   Brent minimiser, then polishes: phi <- phi(theta), re-solve, while the
- *   true J(theta) drops (each step can only lower it).
+ * exact (spec s.7 and s.11): for fixed waits (phi on the link, W at the
+ *   servers) the problem is an LP (GLPK) with two wait rows; J* = min over
+ *   (phi, W) of its value. A best-first branch-and-bound over boxes of
+ *   (phi, W) proves the answer: for a box, the LP with branch times at its
+ *   lower corner and wait rows at its upper corner bounds from below every
+ *   theta whose waits lie in the box; the bound is computed from the LP's
+ *   duals as a Lagrangian value (valid for any multipliers, so GLPK's
+ *   tolerances cannot make it too high). Every LP's theta, evaluated
+ *   exactly, is a candidate; boxes whose bound reaches the incumbent are
+ *   pruned; the search stops at relative gap <= params.gap (default 1e-9)
+ *   or after params.max_lps LPs, and reports the gap it proved.
+ * grid (the 1-D search of earlier versions, link-only model): a phi grid,
+ *   GSL Brent on the best cell, polish; no certificate. Kept for benchmarks.
  * penalty (the paper's approach, as a baseline): theta = softmax(x) per
  *   block, J plus a quadratic penalty on rho >= 1, minimised by GSL's BFGS
  *   from several starts (uniform, all-local, random).
@@ -24,13 +31,15 @@
 extern "C" {
 #endif
 
-typedef enum { CT_NONA_EXACT, CT_NONA_PENALTY } ct_nona_method_t;
+typedef enum { CT_NONA_EXACT, CT_NONA_PENALTY, CT_NONA_GRID } ct_nona_method_t;
 
 /** Solver options; fill with ct_nona_solve_params_init(). */
 typedef struct {
     ct_nona_method_t method;
-    size_t grid;            /**< exact: phi grid points (default 48) */
-    size_t max_polish;      /**< exact: polishing rounds (default 50) */
+    double gap;             /**< exact: stop at this relative gap (default 1e-9; 0 .. 0.5) */
+    size_t max_lps;         /**< exact: give up after this many LPs, reporting the gap (default 20000; >= 1) */
+    size_t grid;            /**< grid: phi grid points (default 48; 4 .. 100000) */
+    size_t max_polish;      /**< exact, grid: polishing rounds per incumbent (default 50; <= 10000) */
     size_t starts;          /**< penalty: BFGS starts (default 6) */
     size_t max_iter;        /**< penalty: BFGS iterations per start (default 400) */
     unsigned long long seed;/**< penalty: random starts (default 1) */
@@ -46,6 +55,9 @@ typedef struct {
     double *tau;            /**< per class predicted mean JCT, s */
     ct_nona_eval_t eval;    /**< J, mean JCT, rho, phi at theta */
     double phi_lo, phi_hi;  /**< exact: the bracket searched */
+    double W_lo, W_hi;      /**< exact: the server-wait range searched */
+    double lower_bound;     /**< exact: proven lower bound on J* (J - bound <= gap J) */
+    double gap;             /**< exact: proven relative gap (J - bound) / J; NAN for the others */
     double J_local;         /**< J with every job entirely local */
     size_t lp_solves;       /**< exact: LPs solved; penalty: function evaluations */
     double seconds;         /**< wall time of the solve */
@@ -53,13 +65,20 @@ typedef struct {
 
 void ct_nona_solution_free(ct_nona_solution_t *s);
 
-/** Solves with p->method. Fails with CT_ESOLVER if GLPK or GSL fail. */
+/** Checks every field of p against its documented range; CT_EINPUT names
+ *  the field (prefix: the option's name). */
+ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *prefix, ct_error_t *err);
+
+/** Solves with p->method. Fails with CT_EINPUT for parameters out of range
+ *  or the grid method on a server-queueing model, CT_ESOLVER if GLPK or
+ *  GSL fail. */
 ct_status_t ct_nona_solve(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                           ct_error_t *err);
 
-/** The exact method's inner LP: V(phi) and its minimiser. *value is
- *  +INFINITY when phi is below what any theta can reach. Exposed for tests. */
-ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, double phi, double *value, double *theta, ct_error_t *err);
+/** The exact method's inner LP: V(phi, W) and its minimiser. *value is
+ *  +INFINITY when no theta has waits that low. Exposed for tests. */
+ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, double phi, double W, double *value, double *theta,
+                             ct_error_t *err);
 
 const char *ct_nona_method_name(ct_nona_method_t m);
 

@@ -102,6 +102,11 @@ static void background(const ct_scenario_t *base, ct_scenario_t *sx, const ct_ev
     double S = cfg->bg_comm_bytes / sx->link_bandwidth;
     sx->rho_bg = cfg->bg_comm_rate * S;
     sx->m2_bg = cfg->bg_comm_rate * 2.0 * S * S;
+    /* Background compute jobs land on uniform servers: per server a Poisson
+     * stream of rate / N with exponential times (E[T^2] = 2 T^2). */
+    double T = cfg->bg_compute_time, per = cfg->bg_compute_rate / (double)sx->servers;
+    sx->rho_bg_s = per * T; /* the simulator runs no other server background */
+    sx->m2_bg_s = per * 2.0 * T * T;
 }
 
 /* A sampler over a one-scenario table of theta (copied into a solution). */
@@ -177,7 +182,11 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
         ct_scenario_destroy(sx);
         return st;
     }
-    if ((st = ct_nona_model_build(sx, NULL, m, err)) != CT_OK)
+    ct_nona_model_params_t mp;
+    ct_nona_model_params_init(&mp);
+    mp.server_model = p->server_model;
+    mp.root_choices = p->root_choices ? p->root_choices : 1;
+    if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)
         ct_scenario_destroy(sx);
     return st;
 }
@@ -287,8 +296,8 @@ ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, 
                 }
                 if (st == CT_OK)
                     st = table_sampler(&sx, &m, &sol, &smp, err);
-                if (st == CT_OK) /* the root rule the table records */
-                    st = ct_policy_table_d(name, smp, rates, classes, nc, 0, &pol, err);
+                if (st == CT_OK) /* nona: the root rule the table records; the baselines: uniform roots */
+                    st = ct_policy_table_d(name, smp, rates, classes, nc, strcmp(name, "nona") ? 1 : 0, &pol, err);
                 pt->model_mean_jct = sol.eval.mean_jct;
             }
             if (st == CT_OK) {

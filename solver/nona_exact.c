@@ -1,14 +1,21 @@
 /*
- * nona_exact.c - the exact Nona solver: a 1-D search over the link wait phi
- * of LPs solved by GLPK (see ct_nona_solve.h and spec s.7).
+ * nona_exact.c - the exact Nona solver: a certified branch-and-bound over
+ * the waits (phi on the link, W at the servers) of LPs solved by GLPK, and
+ * the older 1-D grid search (see ct_nona_solve.h, spec s.7 and s.11).
  *
- * The LP at fixed phi, over theta >= 0:
- *   min  sum_w beta_w M_w(phi) theta_w
- *   s.t. sum_{w in block b} theta_w = 1                       for every block
- *        sum_w beta_w (a2_w + 2 phi a1_w) theta_w <= 2 phi (1 - rho_bg) - m2_bg
- * The last row is "the PK wait of theta is at most phi". One GLPK problem is
- * built once; each phi changes the objective and the link row only, and the
- * simplex warm-starts from the previous basis.
+ * The LP for objective waits (po, wo) and row waits (pr, wr), over theta >= 0:
+ *   min  sum_w beta_w M_w(po, wo) theta_w
+ *   s.t. sum_{w in block b} theta_w = 1                              every block
+ *        sum_w beta_w (a2_w + 2 pr a1_w) theta_w <= 2 pr (1 - rho_bg) - m2_bg  (link wait <= pr)
+ *        sum_w beta_w q_w theta_w / N <= 2 wr (1 - rho_s) - m2s_local         (server wait <= wr)
+ * With (po, wo) = (pr, wr) it is V(phi, W) >= J*, with equality at the
+ * optimum's own waits. With the objective at a box's lower corner and the
+ * rows at its upper corner it bounds every theta whose waits lie in the box.
+ * The bound is the Lagrangian value at the LP's dual multipliers y >= 0:
+ *   L(y) = sum_b min_{w in b} (c_w + y . A_w) - y . r  <=  LP optimum,
+ * valid for any y, so the certificate does not rest on GLPK's tolerances.
+ * One GLPK problem is built once; each solve changes the objective and the
+ * two wait rows, and the simplex warm-starts from the previous basis.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -22,10 +29,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <stdio.h>
 
 void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
 {
     p->method = CT_NONA_EXACT;
+    p->gap = 1e-9;
+    p->max_lps = 20000;
     p->grid = 48;
     p->max_polish = 50;
     p->starts = 6;
@@ -34,9 +44,30 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->prune = 1e-9;
 }
 
+ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
+{
+    if (p->method != CT_NONA_EXACT && p->method != CT_NONA_PENALTY && p->method != CT_NONA_GRID)
+        return ct_error_set(err, CT_EINPUT, "%smethod: unknown method %d", pre, (int)p->method);
+    if (!(p->gap >= 0 && p->gap <= 0.5))
+        return ct_error_set(err, CT_EINPUT, "%sgap: expected 0 .. 0.5 (got %g)", pre, p->gap);
+    if (p->max_lps < 1)
+        return ct_error_set(err, CT_EINPUT, "%smax-lps: expected at least 1", pre);
+    if (p->grid < 4 || p->grid > 100000)
+        return ct_error_set(err, CT_EINPUT, "%sgrid: expected 4 .. 100000 points (got %zu)", pre, p->grid);
+    if (p->max_polish > 10000)
+        return ct_error_set(err, CT_EINPUT, "%smax-polish: expected 0 .. 10000 (got %zu)", pre, p->max_polish);
+    if (p->starts < 1 || p->starts > 1000)
+        return ct_error_set(err, CT_EINPUT, "%sstarts: expected 1 .. 1000 (got %zu)", pre, p->starts);
+    if (p->max_iter < 1 || p->max_iter > 1000000)
+        return ct_error_set(err, CT_EINPUT, "%smax-iter: expected 1 .. 1000000 (got %zu)", pre, p->max_iter);
+    if (!(p->prune >= 0 && p->prune < 0.5))
+        return ct_error_set(err, CT_EINPUT, "%sprune: expected 0 .. 0.5 (got %g)", pre, p->prune);
+    return CT_OK;
+}
+
 const char *ct_nona_method_name(ct_nona_method_t m)
 {
-    return m == CT_NONA_EXACT ? "exact" : "penalty";
+    return m == CT_NONA_EXACT ? "exact" : m == CT_NONA_GRID ? "grid" : "penalty";
 }
 
 void ct_nona_solution_free(ct_nona_solution_t *s)
@@ -48,18 +79,20 @@ void ct_nona_solution_free(ct_nona_solution_t *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The LP of one search, kept across phi values. */
+/* The LP, kept across solves. c, v1, v2, r1, r2: the scaled objective and
+ * rows of the last solve, for the Lagrangian bound. */
 typedef struct {
     const ct_nona_model_t *m;
     ct_lp_t *lp;
     size_t *cols;
-    double *vals, *x;
+    double *vals, *x, *c, *v1, *v2;
+    double r1, r2;
     double constant;        /* sum_j beta_j base_j */
     double beta_sum;
     size_t solves;
-} phi_lp_t;
+} wait_lp_t;
 
-static ct_status_t phi_lp_init(phi_lp_t *s, const ct_nona_model_t *m, ct_error_t *err)
+static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_error_t *err)
 {
     memset(s, 0, sizeof *s);
     s->m = m;
@@ -67,13 +100,16 @@ static ct_status_t phi_lp_init(phi_lp_t *s, const ct_nona_model_t *m, ct_error_t
     s->cols = malloc(n * sizeof(size_t));
     s->vals = malloc(n * sizeof(double));
     s->x = malloc(n * sizeof(double));
-    if (!s->cols || !s->vals || !s->x)
+    s->c = malloc(n * sizeof(double));
+    s->v1 = malloc(n * sizeof(double));
+    s->v2 = malloc(n * sizeof(double));
+    if (!s->cols || !s->vals || !s->x || !s->c || !s->v1 || !s->v2)
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     for (size_t j = 0; j < m->n_classes; j++) {
         s->constant += m->beta[j] * m->classes[j].base;
         s->beta_sum += m->beta[j];
     }
-    ct_status_t st = ct_lp_alloc(&s->lp, m->n_blocks + 1, m->n_vars, err);
+    ct_status_t st = ct_lp_alloc(&s->lp, m->n_blocks + 2, m->n_vars, err);
     if (st != CT_OK)
         return st;
     for (size_t b = 0; b < m->n_blocks; b++) {
@@ -88,56 +124,170 @@ static ct_status_t phi_lp_init(phi_lp_t *s, const ct_nona_model_t *m, ct_error_t
     return CT_OK;
 }
 
-static void phi_lp_free(phi_lp_t *s)
+static void wait_lp_free(wait_lp_t *s)
 {
     ct_lp_free(s->lp);
     free(s->cols);
     free(s->vals);
     free(s->x);
+    free(s->c);
+    free(s->v1);
+    free(s->v2);
 }
 
-/* V(phi); theta (may be NULL) receives the LP's minimiser. */
-static ct_status_t phi_lp_value(phi_lp_t *s, double phi, double *value, double *theta, ct_error_t *err)
+/* Sets row r to coef . theta <= rhs, scaled; keeps the scaled coefficients
+ * in v, rhs in *rs. */
+static ct_status_t set_wait_row(wait_lp_t *s, size_t r, const double *coef, double rhs, double *v, double *rs,
+                                ct_error_t *err)
 {
     const ct_nona_model_t *m = s->m;
-    double rhs = 2.0 * phi * (1.0 - m->rho_bg) - m->m2_bg;
-    *value = INFINITY;
-    if (rhs < 0)
-        return CT_OK; /* below phi_lo: even all-local waits longer */
-    /* GLPK's tolerances are absolute (about 1e-7 on reduced costs and
-     * 1e-9 on rows): scale the objective to O(1) by sum beta and the
-     * largest triplet time, and the link row by its largest entry, so
-     * tiny rates or times do not look like ties to the simplex. */
-    ct_status_t st;
-    double tscale = 0, rscale = fabs(rhs);
+    /* GLPK's row tolerance is relative to the bound (about 1e-7 (1 + |rhs|)):
+     * scale the bound to 1 so a row is met to 1e-7 of itself, not of the
+     * largest coefficient (which can be 1e4 times larger). */
+    double cmax = 0, scale;
+    for (size_t w = 0; w < m->n_vars; w++)
+        if (fabs(coef[w]) > cmax)
+            cmax = fabs(coef[w]);
+    scale = fabs(rhs) > 1e-9 * cmax ? fabs(rhs) : cmax;
+    if (!(scale > 0))
+        scale = 1;
+    size_t nz = 0;
     for (size_t w = 0; w < m->n_vars; w++) {
-        double t = ct_nona_triplet_time(m, w, phi);
-        if (t > tscale)
-            tscale = t;
+        v[w] = coef[w] / scale;
+        if (v[w] != 0) {
+            s->cols[nz] = w;
+            s->vals[nz++] = v[w];
+        }
+    }
+    *rs = rhs / scale;
+    return ct_lp_set_row(s->lp, r, nz, s->cols, s->vals, CT_LP_LE, *rs, err);
+}
+
+/* Makes an LP solution satisfy its active wait rows exactly. The simplex
+ * meets rows only within its tolerance (about 1e-7 relative), and a theta
+ * whose true wait is a hair above the row's makes J a hair worse than the
+ * LP promised, enough to keep a 1e-9 certificate from closing. A basic
+ * solution has as many positive probabilities in mixed blocks as it has
+ * mixed blocks plus active rows: solve that square system exactly (Gauss,
+ * partial pivoting) and keep the result if it stays a distribution. */
+static void repair(wait_lp_t *s, double *theta, const int active[2])
+{
+    enum { MAXU = 8 };
+    const ct_nona_model_t *m = s->m;
+    size_t var[MAXU], nu = 0, blk[MAXU], nb = 0;
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        const ct_block_t *bl = &m->blocks[b];
+        size_t pos = 0;
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
+            pos += theta[w] > 0;
+        if (pos < 2)
+            continue;
+        if (nb == MAXU)
+            return;
+        blk[nb++] = b;
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
+            if (theta[w] > 0) {
+                if (nu == MAXU)
+                    return;
+                var[nu++] = w;
+            }
+    }
+    size_t ne = nb + (size_t)active[0] + (size_t)active[1];
+    if (nu == 0 || ne != nu)
+        return;
+    double A[MAXU][MAXU + 1];
+    memset(A, 0, sizeof A);
+    size_t r = 0;
+    for (size_t i = 0; i < nb; i++, r++) {
+        for (size_t u = 0; u < nu; u++)
+            A[r][u] = m->blocks[blk[i]].var_start <= var[u] &&
+                      var[u] < m->blocks[blk[i]].var_start + m->blocks[blk[i]].n_vars;
+        A[r][nu] = 1.0;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (!active[k])
+            continue;
+        const double *v = k ? s->v2 : s->v1;
+        double rhs = k ? s->r2 : s->r1;
+        for (size_t w = 0; w < m->n_vars; w++) /* pure blocks are constants */
+            if (theta[w] > 0) {
+                int unknown = 0;
+                for (size_t u = 0; u < nu; u++)
+                    unknown |= var[u] == w;
+                if (!unknown)
+                    rhs -= v[w] * theta[w];
+            }
+        for (size_t u = 0; u < nu; u++)
+            A[r][u] = v[var[u]];
+        A[r++][nu] = rhs;
+    }
+    for (size_t c = 0; c < nu; c++) {
+        size_t piv = c;
+        for (size_t i = c + 1; i < nu; i++)
+            if (fabs(A[i][c]) > fabs(A[piv][c]))
+                piv = i;
+        if (!(fabs(A[piv][c]) > 1e-300))
+            return;
+        if (piv != c)
+            for (size_t j = 0; j <= nu; j++) {
+                double t = A[c][j];
+                A[c][j] = A[piv][j];
+                A[piv][j] = t;
+            }
+        for (size_t i = 0; i < nu; i++) {
+            if (i == c)
+                continue;
+            double f = A[i][c] / A[c][c];
+            for (size_t j = c; j <= nu; j++)
+                A[i][j] -= f * A[c][j];
+        }
+    }
+    double x[MAXU];
+    for (size_t u = 0; u < nu; u++) {
+        x[u] = A[u][nu] / A[u][u];
+        if (!(x[u] >= -1e-9) || !(x[u] <= 1 + 1e-9) || fabs(x[u] - theta[var[u]]) > 1e-3)
+            return; /* not the basis we thought: keep the simplex's answer */
+    }
+    for (size_t u = 0; u < nu; u++)
+        theta[var[u]] = x[u] < 0 ? 0 : x[u] > 1 ? 1 : x[u];
+}
+
+/* Solves the LP with the objective at (po, wo) and the rows at (pr, wr).
+ * *feasible = 0 when no theta has waits <= (pr, wr). Otherwise theta (may
+ * be NULL) receives the LP's cleaned minimiser, *value its objective at
+ * (po, wo) in J units (with the root waits at wo), *bound (may be NULL) the
+ * Lagrangian lower bound in J units. */
+static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, double wr, int *feasible,
+                                 double *value, double *bound, double *theta, ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->m;
+    *feasible = 0;
+    double rhs1 = 2.0 * pr * (1.0 - m->rho_bg) - m->m2_bg;
+    if (rhs1 < 0)
+        return CT_OK; /* below phi_lo: even all-local waits longer */
+    ct_status_t st;
+    double tscale = 0;
+    for (size_t w = 0; w < m->n_vars; w++) {
+        s->c[w] = ct_nona_triplet_time(m, w, po, wo);
+        if (s->c[w] > tscale)
+            tscale = s->c[w];
     }
     if (!(tscale > 0))
         tscale = 1;
-    size_t nz = 0;
     for (size_t b = 0; b < m->n_blocks; b++) {
         const ct_block_t *bl = &m->blocks[b];
         double share = m->beta[bl->cls] / s->beta_sum;
         for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-            if ((st = ct_lp_set_obj(s->lp, w, share * ct_nona_triplet_time(m, w, phi) / tscale, err)) != CT_OK)
+            s->c[w] = share * s->c[w] / tscale;
+            if ((st = ct_lp_set_obj(s->lp, w, s->c[w], err)) != CT_OK)
                 return st;
-            double c = m->beta[bl->cls] * (m->trip[w].a2 + 2.0 * phi * m->trip[w].a1);
-            if (c != 0) {
-                s->cols[nz] = w;
-                s->vals[nz++] = c;
-                if (c > rscale)
-                    rscale = c;
-            }
+            s->v1[w] = m->beta[bl->cls] * (m->trip[w].a2 + 2.0 * pr * m->trip[w].a1);
+            s->v2[w] = m->server_model ? m->beta[bl->cls] * m->trip[w].q / (double)m->servers : 0.0;
         }
     }
-    if (!(rscale > 0))
-        rscale = 1;
-    for (size_t i = 0; i < nz; i++)
-        s->vals[i] /= rscale;
-    if ((st = ct_lp_set_row(s->lp, m->n_blocks, nz, s->cols, s->vals, CT_LP_LE, rhs / rscale, err)) != CT_OK)
+    double rhs2 = m->server_model ? 2.0 * wr * (1.0 - m->rho_s) - m->m2s_local : 1.0;
+    if ((st = set_wait_row(s, m->n_blocks, s->v1, rhs1, s->v1, &s->r1, err)) != CT_OK ||
+        (st = set_wait_row(s, m->n_blocks + 1, s->v2, rhs2, s->v2, &s->r2, err)) != CT_OK)
         return st;
     ct_lp_result_t res;
     double obj = 0;
@@ -147,36 +297,270 @@ static ct_status_t phi_lp_value(phi_lp_t *s, double phi, double *value, double *
     if (res == CT_LP_INFEASIBLE)
         return CT_OK;
     if (res != CT_LP_OPTIMAL)
-        return ct_error_set(err, CT_ESOLVER, "the phi-LP is unbounded (a bug: the objective is bounded below)");
-    ct_nona_theta_clean(m, s->x, 1e-12); /* simplex round-off */
-    /* The LP value from the cleaned theta, in the model's own units. */
-    double v = s->constant;
-    for (size_t b = 0; b < m->n_blocks; b++) {
-        const ct_block_t *bl = &m->blocks[b];
-        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
-            if (s->x[w] > 0)
-                v += m->beta[bl->cls] * s->x[w] * ct_nona_triplet_time(m, w, phi);
+        return ct_error_set(err, CT_ESOLVER, "the wait LP is unbounded (a bug: the objective is bounded below)");
+    *feasible = 1;
+    double root = s->beta_sum * m->r_root * (m->server_model ? wo : 0.0);
+    if (bound) {
+        double y1 = -ct_lp_row_dual(s->lp, m->n_blocks), y2 = -ct_lp_row_dual(s->lp, m->n_blocks + 1);
+        y1 = y1 > 0 ? y1 : 0;
+        y2 = y2 > 0 ? y2 : 0;
+        double L = -y1 * s->r1 - y2 * s->r2;
+        for (size_t b = 0; b < m->n_blocks; b++) {
+            const ct_block_t *bl = &m->blocks[b];
+            double best = INFINITY;
+            for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+                double t = s->c[w] + y1 * s->v1[w] + y2 * s->v2[w];
+                if (t < best)
+                    best = t;
+            }
+            L += best;
+        }
+        *bound = s->constant + root + s->beta_sum * tscale * L;
     }
-    (void)obj;
+    ct_nona_theta_clean(m, s->x, 1e-12); /* simplex round-off */
+    int active[2] = { ct_lp_row_active(s->lp, m->n_blocks), m->server_model && ct_lp_row_active(s->lp, m->n_blocks + 1) };
+    repair(s, s->x, active);
+    /* The objective from the cleaned theta, in the model's own units. */
+    double v = s->constant + root;
+    for (size_t w = 0; w < m->n_vars; w++)
+        if (s->x[w] > 0)
+            v += s->beta_sum * tscale * s->c[w] * s->x[w];
     *value = v;
     if (theta)
         memcpy(theta, s->x, m->n_vars * sizeof(double));
     return CT_OK;
 }
 
-ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, double phi, double *value, double *theta, ct_error_t *err)
+ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, double phi, double W, double *value, double *theta,
+                             ct_error_t *err)
 {
-    phi_lp_t s;
-    ct_status_t st = phi_lp_init(&s, m, err);
+    wait_lp_t s;
+    int feasible;
+    ct_status_t st = wait_lp_init(&s, m, err);
     if (st == CT_OK)
-        st = phi_lp_value(&s, phi, value, theta, err);
-    phi_lp_free(&s);
+        st = wait_lp_solve(&s, phi, W, phi, W, &feasible, value, NULL, theta, err);
+    if (st == CT_OK && !feasible)
+        *value = INFINITY;
+    wait_lp_free(&s);
     return st;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Branch-and-bound over boxes of (phi, W).                                  */
+
+typedef struct {
+    double p0, p1, w0, w1;
+    double lb;              /* lower bound on J over thetas with waits in the box */
+    double dphi, dW;        /* how much the bound loses across each side */
+} box_t;
+
+typedef struct {
+    wait_lp_t lp;
+    double *theta, *best, *work;
+    double best_J;
+    box_t *heap;
+    size_t n, cap;
+    const ct_nona_solve_params_t *p;
+} bnb_t;
+
+static int box_before(const box_t *a, const box_t *b)
+{
+    return a->lb < b->lb;
+}
+
+static ct_status_t heap_push(bnb_t *s, const box_t *b, ct_error_t *err)
+{
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? 2 * s->cap : 64;
+        box_t *nh = realloc(s->heap, nc * sizeof(box_t));
+        if (!nh)
+            return ct_error_set(err, CT_ENOMEM, "out of memory (branch-and-bound boxes)");
+        s->heap = nh;
+        s->cap = nc;
+    }
+    size_t i = s->n++;
+    while (i > 0 && box_before(b, &s->heap[(i - 1) / 2])) {
+        s->heap[i] = s->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->heap[i] = *b;
+    return CT_OK;
+}
+
+static box_t heap_pop(bnb_t *s)
+{
+    box_t top = s->heap[0], last = s->heap[--s->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= s->n)
+            break;
+        if (c + 1 < s->n && box_before(&s->heap[c + 1], &s->heap[c]))
+            c++;
+        if (!box_before(&s->heap[c], &last))
+            break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if (s->n)
+        s->heap[i] = last;
+    return top;
+}
+
+/* theta (in s->theta) is feasible: keep it if better, then polish it by
+ * re-solving at its own waits while J drops (each step cannot raise J). */
+static ct_status_t consider(bnb_t *s, ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->lp.m;
+    ct_nona_eval_t e;
+    ct_nona_evaluate(m, s->theta, &e, NULL);
+    if (!(e.J < s->best_J))
+        return CT_OK;
+    s->best_J = e.J;
+    memcpy(s->best, s->theta, m->n_vars * sizeof(double));
+    for (size_t r = 0; r < s->p->max_polish; r++) {
+        int feasible;
+        double v;
+        ct_status_t st = wait_lp_solve(&s->lp, e.phi, e.W, e.phi, e.W, &feasible, &v, NULL, s->work, err);
+        if (st != CT_OK)
+            return st;
+        if (!feasible)
+            break;
+        ct_nona_evaluate(m, s->work, &e, NULL);
+        if (!(e.J < s->best_J * (1 - 1e-15)))
+            break;
+        s->best_J = e.J;
+        memcpy(s->best, s->work, m->n_vars * sizeof(double));
+    }
+    return CT_OK;
+}
+
+/* Bounds a box; pushes it unless it is infeasible or pruned. */
+static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->lp.m;
+    int feasible;
+    double v, lb;
+    ct_status_t st = wait_lp_solve(&s->lp, b.p0, b.w0, b.p1, b.w1, &feasible, &v, &lb, s->theta, err);
+    if (st != CT_OK || !feasible)
+        return st;
+    b.lb = lb < v ? lb : v;
+    b.dphi = b.dW = 0;
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        const ct_block_t *bl = &m->blocks[bi];
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+            if (s->theta[w] <= 0)
+                continue;
+            double M0 = ct_nona_triplet_time(m, w, b.p0, b.w0), bt = m->beta[bl->cls] * s->theta[w];
+            b.dphi += bt * (ct_nona_triplet_time(m, w, b.p1, b.w0) - M0);
+            b.dW += bt * (ct_nona_triplet_time(m, w, b.p0, b.w1) - M0);
+        }
+    }
+    if (m->server_model)
+        b.dW += s->lp.beta_sum * m->r_root * (b.w1 - b.w0);
+    if ((st = consider(s, err)) != CT_OK)
+        return st;
+    if (b.lb < s->best_J * (1 - s->p->gap))
+        return heap_push(s, &b, err);
+    return CT_OK;
+}
+
+/* Splits [a, b] at its middle, geometric when it spans decades (the
+ * optimum's waits often sit near the bottom of the range). */
+static double split_point(double a, double b)
+{
+    if (a > 0 && b > 8 * a)
+        return sqrt(a * b);
+    return 0.5 * (a + b);
+}
+
+static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
+                               ct_error_t *err)
+{
+    bnb_t s;
+    memset(&s, 0, sizeof s);
+    s.p = p;
+    size_t n = m->n_vars ? m->n_vars : 1;
+    s.theta = malloc(n * sizeof(double));
+    s.best = malloc(n * sizeof(double));
+    s.work = malloc(n * sizeof(double));
+    ct_status_t st = CT_OK;
+    if (!s.theta || !s.best || !s.work) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* All-local is always feasible: it is the starting incumbent. */
+    ct_nona_theta_local(m, s.best);
+    ct_nona_eval_t e;
+    ct_nona_evaluate(m, s.best, &e, NULL);
+    s.best_J = sol->J_local = e.J;
+    double lo = ct_nona_phi_min(m), hi = ct_nona_phi_max(m), wlo, whi;
+    ct_nona_W_range(m, &wlo, &whi);
+    sol->phi_lo = lo;
+    sol->phi_hi = hi > lo ? hi : lo;
+    sol->W_lo = wlo;
+    sol->W_hi = whi;
+    sol->lower_bound = s.best_J;
+    sol->gap = 0;
+    if (m->n_vars == m->n_blocks)
+        goto done; /* nothing to decide */
+    if ((st = wait_lp_init(&s.lp, m, err)) != CT_OK)
+        goto done;
+    box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0 };
+    if ((st = box_process(&s, root, err)) != CT_OK)
+        goto done;
+    double proven = s.best_J; /* the least bound of the boxes dropped unexplored */
+    while (s.n > 0) {
+        if (s.heap[0].lb >= s.best_J * (1 - p->gap)) /* every box left is pruned */
+            break;
+        if (s.lp.solves >= p->max_lps)
+            break;
+        box_t b = heap_pop(&s);
+        int can_phi = b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1);
+        int can_W = b.w1 - b.w0 > 1e-15 * (b.w1 > 0 ? b.w1 : 1);
+        if (!can_phi && !can_W) { /* as small as doubles allow: its bound is final */
+            if (b.lb < proven)
+                proven = b.lb;
+            continue;
+        }
+        int on_phi = can_phi && (!can_W || b.dphi >= b.dW);
+        box_t lo_box = b, hi_box = b;
+        if (on_phi)
+            lo_box.p1 = hi_box.p0 = split_point(b.p0, b.p1);
+        else
+            lo_box.w1 = hi_box.w0 = split_point(b.w0, b.w1);
+        if ((st = box_process(&s, lo_box, err)) != CT_OK || (st = box_process(&s, hi_box, err)) != CT_OK)
+            goto done;
+    }
+    for (size_t i = 0; i < s.n; i++)
+        if (s.heap[i].lb < proven)
+            proven = s.heap[i].lb;
+    if (getenv("CT_DEBUG_BNB"))
+        for (size_t i = 0; i < s.n && i < 10; i++)
+            fprintf(stderr, "box phi [%.17g %.17g] W [%.17g %.17g] lb %.15g dphi %g dW %g\n", s.heap[i].p0, s.heap[i].p1,
+                    s.heap[i].w0, s.heap[i].w1, s.heap[i].lb, s.heap[i].dphi, s.heap[i].dW);
+    sol->lower_bound = proven < s.best_J ? proven : s.best_J;
+    sol->gap = s.best_J > 0 ? (s.best_J - sol->lower_bound) / s.best_J : 0;
+done:
+    if (st == CT_OK) {
+        memcpy(sol->theta, s.best, m->n_vars * sizeof(double));
+        sol->lp_solves = s.lp.solves;
+    }
+    if (s.lp.lp || s.lp.cols)
+        wait_lp_free(&s.lp);
+    free(s.theta);
+    free(s.best);
+    free(s.work);
+    free(s.heap);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The 1-D grid search of earlier versions (link-only model, no certificate). */
+
 /* The search state: the best true J seen, and its theta. */
 typedef struct {
-    phi_lp_t lp;
+    wait_lp_t lp;
     double *theta, *best;
     double best_J;
     ct_status_t st;
@@ -189,7 +573,9 @@ static double search_value(search_t *s, double phi)
     double v;
     if (s->st != CT_OK)
         return INFINITY;
-    if ((s->st = phi_lp_value(&s->lp, phi, &v, s->theta, s->err)) != CT_OK || !isfinite(v))
+    int feasible;
+    if ((s->st = wait_lp_solve(&s->lp, phi, 0.0, phi, 0.0, &feasible, &v, NULL, s->theta, s->err)) != CT_OK ||
+        !feasible)
         return INFINITY;
     ct_nona_eval_t e;
     ct_nona_evaluate(s->lp.m, s->theta, &e, NULL);
@@ -213,14 +599,14 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
+static ct_status_t solve_grid(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                                ct_error_t *err)
 {
     search_t s;
     memset(&s, 0, sizeof s);
     s.err = err;
     s.best_J = INFINITY;
-    size_t n = m->n_vars ? m->n_vars : 1, G = p->grid < 3 ? 3 : p->grid;
+    size_t n = m->n_vars ? m->n_vars : 1, G = p->grid; /* checked: >= 4 */
     s.theta = malloc(n * sizeof(double));
     s.best = malloc(n * sizeof(double));
     double *grid = malloc(G * sizeof(double)), *gv = malloc(G * sizeof(double));
@@ -240,7 +626,7 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
     sol->phi_hi = hi > lo ? hi : lo;
     if (m->n_vars == m->n_blocks || !(hi > lo))
         goto done; /* nothing to decide, or nothing can beat local */
-    if ((st = phi_lp_init(&s.lp, m, err)) != CT_OK)
+    if ((st = wait_lp_init(&s.lp, m, err)) != CT_OK)
         goto done;
     /* Grid: half geometric from just above phi_lo (the optimum often sits
      * near the bottom), half uniform. */
@@ -311,7 +697,7 @@ done:
     if (fm)
         gsl_min_fminimizer_free(fm);
     if (s.lp.lp || s.lp.cols)
-        phi_lp_free(&s.lp);
+        wait_lp_free(&s.lp);
     free(s.theta);
     free(s.best);
     free(grid);
@@ -336,8 +722,18 @@ ct_status_t ct_nona_solve(const ct_nona_model_t *m, const ct_nona_solve_params_t
         ct_nona_solution_free(sol);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
+    ct_status_t st = ct_nona_solve_params_check(p, "", err);
+    if (st == CT_OK && p->method == CT_NONA_GRID && m->server_model)
+        st = ct_error_set(err, CT_EINPUT, "method grid: solves the link-only model only (use exact, or the link model)");
+    if (st != CT_OK) {
+        ct_nona_solution_free(sol);
+        return st;
+    }
+    sol->gap = NAN;
     double t0 = now_seconds();
-    ct_status_t st = p->method == CT_NONA_EXACT ? solve_exact(m, p, sol, err) : ct_nona_solve_penalty(m, p, sol, err);
+    st = p->method == CT_NONA_EXACT ? solve_exact(m, p, sol, err)
+         : p->method == CT_NONA_GRID ? solve_grid(m, p, sol, err)
+                                     : ct_nona_solve_penalty(m, p, sol, err);
     if (st != CT_OK) {
         ct_nona_solution_free(sol);
         return st;

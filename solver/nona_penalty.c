@@ -53,26 +53,34 @@ static double pen_eval(pen_t *s, const gsl_vector *x, gsl_vector *grad)
     double *theta = s->theta, *g = s->g;
     s->evals++;
     softmax(m, x, theta);
-    double rho = m->rho_bg, m2 = m->m2_bg;
+    double rho = m->rho_bg, m2 = m->m2_bg, m2s = m->m2s_local;
     for (size_t b = 0; b < m->n_blocks; b++) {
         const ct_block_t *bl = &m->blocks[b];
         double beta = m->beta[bl->cls];
         for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
             rho += beta * theta[w] * m->trip[w].a1;
             m2 += beta * theta[w] * m->trip[w].a2;
+            m2s += beta * theta[w] * m->trip[w].q / (double)m->servers;
         }
     }
     double r = rho < RHO_CAP ? rho : RHO_CAP, over = rho - RHO_CAP;
-    double phi = m2 / (2.0 * (1.0 - r)), F = 0, D = 0;
-    for (size_t j = 0; j < m->n_classes; j++)
-        F += m->beta[j] * m->classes[j].base;
+    double phi = m2 / (2.0 * (1.0 - r)), F = 0, D = 0, W = ct_nona_server_wait(m, m2s), DW = 0;
+    double dW_dm2s = m->server_model ? 1.0 / (2.0 * (1.0 - m->rho_s) * (double)m->servers) : 0.0;
+    for (size_t j = 0; j < m->n_classes; j++) {
+        F += m->beta[j] * (m->classes[j].base + m->r_root * W);
+        DW += m->server_model ? m->beta[j] * m->r_root : 0.0;
+    }
     for (size_t b = 0; b < m->n_blocks; b++) {
         const ct_block_t *bl = &m->blocks[b];
         double beta = m->beta[bl->cls];
         for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-            double Mw = ct_nona_triplet_time(m, w, phi);
+            double Mw = ct_nona_triplet_time(m, w, phi, W), dp, dw;
             F += beta * theta[w] * Mw;
-            D += beta * theta[w] * ct_nona_triplet_slope(m, w, phi);
+            if (grad) {
+                ct_nona_triplet_grad(m, w, phi, W, &dp, &dw);
+                D += beta * theta[w] * dp;
+                DW += beta * theta[w] * dw;
+            }
             g[w] = beta * Mw;
         }
     }
@@ -87,7 +95,7 @@ static double pen_eval(pen_t *s, const gsl_vector *x, gsl_vector *grad)
             double dphi = beta * m->trip[w].a2 / (2.0 * (1.0 - r));
             if (over <= 0)
                 dphi += beta * m2 * m->trip[w].a1 / (2.0 * (1.0 - r) * (1.0 - r));
-            g[w] += D * dphi;
+            g[w] += D * dphi + DW * beta * m->trip[w].q * dW_dm2s;
             if (over > 0)
                 g[w] += 2.0 * s->penalty * over * beta * m->trip[w].a1;
             mean += theta[w] * g[w];

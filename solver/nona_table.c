@@ -7,6 +7,7 @@
  */
 #include "ct_nona_table.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,8 @@ static cJSON *inputs_json(const ct_scenario_t *s)
     bad |= put_num(cl, "servers", (double)s->servers) | put_num(cl, "link_bandwidth", s->link_bandwidth) |
            put_num(cl, "speed", s->speed);
     bad |= put_num(bg, "link_load", s->rho_bg) | put_num(bg, "link_second_moment", s->m2_bg);
+    if (s->rho_bg_s > 0 || s->m2_bg_s > 0)
+        bad |= put_num(bg, "server_load", s->rho_bg_s) | put_num(bg, "server_second_moment", s->m2_bg_s);
     for (size_t j = 0; !bad && j < s->n_classes; j++) {
         cJSON *c = cJSON_CreateObject();
         bad |= put(classes, NULL, c);
@@ -126,7 +129,7 @@ static cJSON *class_json(const ct_scenario_t *s, const ct_nona_model_t *m, const
                 }
             }
             bad |= put(o, "parts", parts);
-            bad |= put_num(o, "predicted_time", ct_nona_triplet_time(m, w, sol->eval.phi));
+            bad |= put_num(o, "predicted_time", ct_nona_triplet_time(m, w, sol->eval.phi, sol->eval.W));
         }
         bad |= put(sj, "triplets", tj);
     }
@@ -165,6 +168,15 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
     bad |= put_num(model, "mean_jct", sol->eval.mean_jct);
     bad |= put_num(model, "rho", sol->eval.rho);
     bad |= put_num(model, "phi", sol->eval.phi);
+    bad |= put(model, "queueing", cJSON_CreateString(m->server_model ? "link+servers" : "link"));
+    bad |= put_num(model, "root_choices", (double)m->root_choices);
+    if (m->server_model) {
+        bad |= put_num(model, "rho_servers", sol->eval.rho_s);
+        bad |= put_num(model, "server_wait", sol->eval.W);
+        bad |= put_num(model, "root_wait", sol->eval.W_root);
+    }
+    if (isfinite(sol->gap))
+        bad |= put_num(model, "gap", sol->gap);
     bad |= put_num(bracket, NULL, sol->phi_lo) | put_num(bracket, NULL, sol->phi_hi);
     bad |= put(model, "phi_bracket", bracket);
     bracket = NULL;

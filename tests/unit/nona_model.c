@@ -61,31 +61,35 @@ static void fig1_by_hand(void)
     /* Local: 10 + 10 ms on one server. */
     uint8_t same[2] = { 0, 0 };
     size_t w_local = find_triplet(&m, 0, 1, 0, 0, same);
-    CHECK_CLOSE(ct_nona_triplet_time(&m, w_local, 0.0), 0.020, 1e-12);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w_local, 0.0, 0.0), 0.020, 1e-12);
     CHECK(m.trip[w_local].a1 == 0 && m.trip[w_local].n_crossing == 0);
     /* Allocation 2 (Fig. 1c): det with source and sink, det_sparse away:
      * max(10, 2 + 10 + 8e-10) ms, plus 2 phi. */
     uint8_t split[2] = { 0, 1 };
     size_t k_det = det_first ? 0 : 1;
     size_t w2 = find_triplet(&m, 0, 2, k_det, k_det, split);
-    CHECK_CLOSE(ct_nona_triplet_time(&m, w2, 0.0), 0.012 + 8e-10, 1e-12);
-    CHECK_CLOSE(ct_nona_triplet_time(&m, w2, 0.001), 0.014 + 8e-10, 1e-12);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w2, 0.0, 0.0), 0.012 + 8e-10, 1e-12);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w2, 0.001, 0.0), 0.014 + 8e-10, 1e-12);
     CHECK_CLOSE(m.trip[w2].a1, 0.002 + 8e-10, 1e-12);
     CHECK_CLOSE(m.trip[w2].a2, 4e-6 + 6.4e-19, 1e-12);
     /* Allocation 1 (Fig. 1b): det away: 20 + 10 ms. */
     size_t w1 = find_triplet(&m, 0, 2, 1 - k_det, 1 - k_det, split);
-    CHECK_CLOSE(ct_nona_triplet_time(&m, w1, 0.0), 0.030 + 8e-10, 1e-12);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w1, 0.0, 0.0), 0.030 + 8e-10, 1e-12);
     /* The source with det_sparse, the sink with det: det's input and
      * det_sparse's output cross. */
     size_t w3 = find_triplet(&m, 0, 2, 1 - k_det, k_det, split);
-    CHECK_CLOSE(ct_nona_triplet_time(&m, w3, 0.0), fmax(0.030, 0.010 + 8e-10), 1e-12);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w3, 0.0, 0.0), fmax(0.030, 0.010 + 8e-10), 1e-12);
     /* Better still: det with the source, the sink with det_sparse. Both
      * transfers cross but on parallel branches: max(10 + 8e-10, 2 + 10) ms
      * + one phi, where allocation 2 serialises two waits on one branch. */
     size_t w4 = find_triplet(&m, 0, 2, k_det, 1 - k_det, split);
-    CHECK_CLOSE(ct_nona_triplet_time(&m, w4, 0.0), 0.012, 1e-12);
-    CHECK_CLOSE(ct_nona_triplet_time(&m, w4, 0.001), 0.013, 1e-12);
-    CHECK(ct_nona_triplet_slope(&m, w4, 0.001) == 1.0 && ct_nona_triplet_slope(&m, w2, 0.001) == 2.0);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w4, 0.0, 0.0), 0.012, 1e-12);
+    CHECK_CLOSE(ct_nona_triplet_time(&m, w4, 0.001, 0.0), 0.013, 1e-12);
+    double dp4, dp2, dw;
+    ct_nona_triplet_grad(&m, w4, 0.001, 0.0, &dp4, &dw);
+    ct_nona_triplet_grad(&m, w2, 0.001, 0.0, &dp2, &dw);
+    CHECK_CLOSE(dp4, 1.0, 1e-6);
+    CHECK_CLOSE(dp2, 2.0, 1e-6);
     /* The exact solve picks it with certainty: tau = 1 + 12 + 1 ms. */
     ct_nona_solution_t sol;
     CHECK(ct_nona_solve(&m, NULL, &sol, &err) == CT_OK);
@@ -98,7 +102,10 @@ static void fig1_by_hand(void)
     ct_scenario_destroy(&s);
     rate = 200;
     scenario(&s, &d, &rate, 1, 1e10, 0.1, 1e-5);
-    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+    ct_nona_model_params_t link_only;
+    ct_nona_model_params_init(&link_only);
+    link_only.server_model = 0;
+    CHECK(ct_nona_model_build(&s, &link_only, &m, &err) == CT_OK);
     double *theta = calloc(m.n_vars, sizeof(double));
     theta[w_local] = 0.5;
     theta[w2] = 0.5;
@@ -111,6 +118,20 @@ static void fig1_by_hand(void)
     CHECK_CLOSE(e.phi, phi, 1e-12);
     CHECK_CLOSE(tau, 0.002 + 0.5 * 0.020 + 0.5 * fmax(0.010, 0.010 + S + So + 2 * phi), 1e-12);
     CHECK_CLOSE(e.J, 200 * tau, 1e-12);
+    CHECK(e.W == 0 && e.W_root == 0);
+    ct_nona_model_free(&m);
+    /* The same theta with server queueing (1000 servers, job-first pieces):
+     * the split cuts the job into sum + det (11 ms), det_sparse (10 ms) and
+     * add (1 ms); det_sparse's branch is the longest and waits X, whose mean
+     * is W. */
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+    ct_nona_evaluate(&m, theta, &e, &tau);
+    double rho_s = 200 * 0.022 / 1000, q = 0.011 * 0.011 + 0.010 * 0.010 + 0.001 * 0.001 - 0.022 * 0.022;
+    double m2s = 200 * 0.022 * 0.022 / 1000 + 200 * 0.5 * q / 1000, W = m2s / (2 * (1 - rho_s));
+    CHECK_CLOSE(m.trip[w2].q, q, 1e-12);
+    CHECK_CLOSE(e.rho_s, rho_s, 1e-12);
+    CHECK_CLOSE(e.W, W, 1e-12);
+    CHECK_CLOSE(tau, 0.002 + W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + W), 1e-12);
     free(theta);
     ct_nona_model_free(&m);
     ct_scenario_destroy(&s);
@@ -196,20 +217,269 @@ static void check_against_exhaustive(const ct_scenario_t *s, const char *what)
 {
     ct_nona_model_t m;
     ct_error_t err;
-    CHECK(ct_nona_model_build(s, NULL, &m, &err) == CT_OK);
+    ct_nona_model_params_t mp;
+    ct_nona_model_params_init(&mp);
+    mp.server_model = 0; /* one wait row: single two-triplet mixes suffice */
+    CHECK(ct_nona_model_build(s, &mp, &m, &err) == CT_OK);
     double want = exhaustive(&m);
     ct_nona_solve_params_t p;
     ct_nona_solve_params_init(&p);
-    for (int method = 0; method < 2; method++) {
-        p.method = method ? CT_NONA_PENALTY : CT_NONA_EXACT;
+    for (int method = 0; method < 3; method++) {
+        p.method = method == 2 ? CT_NONA_GRID : method ? CT_NONA_PENALTY : CT_NONA_EXACT;
         ct_nona_solution_t sol;
         CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_OK);
         CHECK_MSG(fabs(sol.eval.J - want) <= 1e-6 * want, "%s, %s: J %.12g, exhaustive %.12g (rel %.2g)", what,
                   ct_nona_method_name(p.method), sol.eval.J, want, (sol.eval.J - want) / want);
         CHECK(sol.eval.J <= sol.J_local * (1 + 1e-12));
+        if (p.method == CT_NONA_EXACT) /* the certificate holds; near mixed optima it closes slowly */
+            CHECK_MSG(sol.gap <= 1e-6 && sol.lower_bound <= want * (1 + 1e-9), "%s: gap %.3g, bound %.12g", what,
+                      sol.gap, sol.lower_bound);
         ct_nona_solution_free(&sol);
     }
     ct_nona_model_free(&m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* With server queueing there are two wait rows, so an optimum mixes up to
+ * three triplets in one block or two in each of two blocks: the exhaustive
+ * search covers every pure profile and all of those mixes (2-D ones by a
+ * grid, then a pattern search). Small instances only. */
+
+static double mix2d(const ct_nona_model_t *m, double *theta, const size_t *v, int simplex)
+{
+    /* simplex: v[0..2] in one block, weights (1-p-q, p, q); else v[0], v[1]
+     * in one block (1-p, p) and v[2], v[3] in another (1-q, q). */
+    double best = INFINITY, bp = 0, bq = 0;
+    const int G = 20;
+    for (int i = 0; i <= G; i++)
+        for (int k = 0; k <= G; k++) {
+            double p = (double)i / G, q = (double)k / G;
+            if (simplex && p + q > 1)
+                continue;
+            if (simplex) {
+                theta[v[0]] = 1 - p - q;
+                theta[v[1]] = p;
+                theta[v[2]] = q;
+            } else {
+                theta[v[0]] = 1 - p;
+                theta[v[1]] = p;
+                theta[v[2]] = 1 - q;
+                theta[v[3]] = q;
+            }
+            double j = J_at(m, theta);
+            if (j < best) {
+                best = j;
+                bp = p;
+                bq = q;
+            }
+        }
+    for (double h = 1.0 / G; h > 1e-11;) {
+        int moved = 0;
+        static const int dirs[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, -1 }, { -1, 1 }, { 1, 1 }, { -1, -1 } };
+        for (int d = 0; d < 8; d++) {
+            double p = bp + h * dirs[d][0], q = bq + h * dirs[d][1];
+            if (p < 0 || q < 0 || p > 1 || q > 1 || (simplex && p + q > 1))
+                continue;
+            if (simplex) {
+                theta[v[0]] = 1 - p - q;
+                theta[v[1]] = p;
+                theta[v[2]] = q;
+            } else {
+                theta[v[0]] = 1 - p;
+                theta[v[1]] = p;
+                theta[v[2]] = 1 - q;
+                theta[v[3]] = q;
+            }
+            double j = J_at(m, theta);
+            if (j < best) {
+                best = j;
+                bp = p;
+                bq = q;
+                moved = 1;
+            }
+        }
+        if (!moved)
+            h *= 0.5;
+    }
+    for (int i = 0; i < (simplex ? 3 : 4); i++)
+        theta[v[i]] = 0;
+    return best;
+}
+
+static double exhaustive2(const ct_nona_model_t *m)
+{
+    size_t B = m->n_blocks, pick[4] = { 0 };
+    CHECK(B <= 4);
+    double *theta = calloc(m->n_vars, sizeof(double)), best = INFINITY;
+    for (;;) {
+        memset(theta, 0, m->n_vars * sizeof(double));
+        for (size_t b = 0; b < B; b++)
+            theta[m->blocks[b].var_start + pick[b]] = 1;
+        best = fmin(best, J_at(m, theta));
+        for (size_t b = 0; b < B; b++) {
+            size_t v0 = m->blocks[b].var_start, nb = m->blocks[b].n_vars;
+            theta[v0 + pick[b]] = 0;
+            for (size_t x = 0; x < nb; x++)
+                for (size_t y = x + 1; y < nb; y++) {
+                    best = fmin(best, best_mix(m, theta, v0 + x, v0 + y));
+                    for (size_t z = y + 1; z < nb; z++) {
+                        size_t v[3] = { v0 + x, v0 + y, v0 + z };
+                        best = fmin(best, mix2d(m, theta, v, 1));
+                    }
+                }
+            for (size_t c = b + 1; c < B; c++) {
+                size_t u0 = m->blocks[c].var_start, nc = m->blocks[c].n_vars;
+                theta[u0 + pick[c]] = 0;
+                for (size_t x = 0; x < nb; x++)
+                    for (size_t y = x + 1; y < nb; y++)
+                        for (size_t x2 = 0; x2 < nc; x2++)
+                            for (size_t y2 = x2 + 1; y2 < nc; y2++) {
+                                size_t v[4] = { v0 + x, v0 + y, u0 + x2, u0 + y2 };
+                                best = fmin(best, mix2d(m, theta, v, 0));
+                            }
+                theta[u0 + pick[c]] = 1;
+            }
+            theta[v0 + pick[b]] = 1;
+        }
+        size_t b = 0;
+        while (b < B && ++pick[b] == m->blocks[b].n_vars)
+            pick[b++] = 0;
+        if (b == B)
+            break;
+    }
+    free(theta);
+    return best;
+}
+
+static double urand(unsigned long long *st)
+{
+    *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*st >> 11) * 0x1.0p-53;
+}
+
+/* A fork: src -> b1..bn -> sink, random times (ms) and transfer sizes. */
+static ct_dag_t random_fork(unsigned long long *st, size_t n)
+{
+    ct_dag_t d;
+    ct_error_t err;
+    ct_dag_init(&d);
+    char id[8];
+    ct_dag_add_task(&d, "src", 0.001 * (0.2 + urand(st)), NULL, &err);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(id, sizeof id, "b%zu", i);
+        ct_dag_add_task(&d, id, 0.001 * (1 + 9 * urand(st)), NULL, &err);
+    }
+    ct_dag_add_task(&d, "sink", 0.001 * (0.2 + urand(st)), NULL, &err);
+    for (size_t i = 0; i < n; i++) {
+        ct_dag_add_edge(&d, 0, 1 + i, 1e6 * (0.1 + 5 * urand(st)), &err); /* 0.1 - 5 ms at 1 GB/s */
+        ct_dag_add_edge(&d, 1 + i, n + 1, 1e6 * (0.1 + 2 * urand(st)), &err);
+    }
+    return d;
+}
+
+static void server_model_vs_exhaustive(void)
+{
+    unsigned long long st = 12345;
+    int cases = 0;
+    double worst_gap = 0;
+    for (int rep = 0; rep < 12; rep++) {
+        size_t nc = rep % 3 == 2 ? 2 : 1, width = rep % 2 ? 3 : 2;
+        if (nc == 2)
+            width = 2;
+        ct_dag_t d[2];
+        double rates[2], work = 0;
+        for (size_t c = 0; c < nc; c++) {
+            d[c] = random_fork(&st, width);
+            for (size_t v = 0; v < d[c].n_tasks; v++)
+                work += d[c].time[v];
+        }
+        size_t servers = (size_t)2 << (rep % 3); /* 2, 4, 8 */
+        double rho_target = 0.2 + 0.5 * urand(&st);
+        for (size_t c = 0; c < nc; c++)
+            rates[c] = rho_target * (double)servers / work;
+        ct_scenario_t s;
+        ct_test_scenario(&s, d, rates, nc, servers, 1e9, 0.02, 1e-8);
+        ct_nona_model_t m;
+        ct_error_t err;
+        ct_nona_model_params_t mp;
+        ct_nona_model_params_init(&mp);
+        mp.root_choices = rep % 4 == 3 ? 2 : 1;
+        CHECK(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK);
+        double want = exhaustive2(&m);
+        ct_nona_solution_t sol;
+        ct_nona_solve_params_t p;
+        ct_nona_solve_params_init(&p);
+        CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_OK);
+        CHECK_MSG(sol.eval.J <= want * (1 + 1e-9) && sol.eval.J >= want * (1 - 1e-7),
+                  "random %d (%zu servers, rho_s %.2f, d %u): exact J %.12g, exhaustive %.12g (rel %.2g)", rep, servers,
+                  m.rho_s, m.root_choices, sol.eval.J, want, (sol.eval.J - want) / want);
+        CHECK_MSG(sol.gap <= 1e-5 && sol.lower_bound <= want * (1 + 1e-9), "random %d: gap %.3g bound %.12g want %.12g",
+                  rep, sol.gap, sol.lower_bound, want);
+        worst_gap = fmax(worst_gap, sol.gap);
+        double lb = sol.lower_bound;
+        ct_nona_solution_free(&sol);
+        p.method = CT_NONA_PENALTY; /* cannot beat the certificate */
+        CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_OK);
+        CHECK(sol.eval.J >= lb * (1 - 1e-9));
+        ct_nona_solution_free(&sol);
+        p.method = CT_NONA_GRID; /* link model only */
+        CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_EINPUT);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        for (size_t c = 0; c < nc; c++)
+            ct_dag_destroy(&d[c]);
+        cases++;
+    }
+    CHECK(cases == 12 && worst_gap <= 1e-5);
+    printf("server model vs exhaustive: %d random scenarios, worst certified gap %.2g\n", cases, worst_gap);
+}
+
+/* E[max] of branches with server waits, against a direct numerical
+ * integral of P(max > t) (three parts, two of them remote). */
+static void expected_max(void)
+{
+    unsigned long long st = 99;
+    ct_dag_t d = random_fork(&st, 3);
+    double rate = 100;
+    ct_scenario_t s;
+    ct_test_scenario(&s, &d, &rate, 1, 4, 1e9, 0, 0);
+    ct_nona_model_t m;
+    ct_error_t err;
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+    size_t checked = 0;
+    for (size_t w = 0; w < m.n_vars; w++) {
+        const ct_tripinfo_t *ti = &m.trip[w];
+        if (ti->n_remote < 2)
+            continue;
+        double phi = 0.0007, W = 0.004, rho = m.rho_s, mu = rho / (m.r_part * W);
+        double amax = 0;
+        for (size_t i = 0; i < ti->n_branches; i++)
+            amax = fmax(amax, m.branches[ti->branch_start + i].a + m.branches[ti->branch_start + i].n * phi);
+        /* int_0^inf P(max > t) dt, trapezoid on a fine grid up to amax + 60 / mu */
+        double sum = amax, h = 1e-6, T = 60 / mu;
+        for (double u = 0; u < T; u += h) {
+            double f[2];
+            for (int e = 0; e < 2; e++) {
+                double t = amax + u + e * h, prod = 1;
+                for (size_t i = 0; i < ti->n_branches; i++) {
+                    const ct_branch_t *b = &m.branches[ti->branch_start + i];
+                    double ti_end = b->a + b->n * phi;
+                    double F = !b->remote ? (t >= ti_end) : (t < ti_end ? 0 : 1 - rho * exp(-mu * (t - ti_end)));
+                    prod *= F;
+                }
+                f[e] = 1 - prod;
+            }
+            sum += 0.5 * h * (f[0] + f[1]);
+        }
+        CHECK_MSG(fabs(ct_nona_triplet_time(&m, w, phi, W) - sum) <= 1e-9, "E[max] %.15g vs %.15g",
+                  ct_nona_triplet_time(&m, w, phi, W), sum);
+        if (++checked == 3)
+            break;
+    }
+    CHECK(checked == 3);
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
 }
 
 static void solvers_vs_exhaustive(void)
@@ -291,6 +561,8 @@ int main(void)
 {
     fig1_by_hand();
     solvers_vs_exhaustive();
+    server_model_vs_exhaustive();
+    expected_max();
     errors();
     return ct_test_end();
 }
