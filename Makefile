@@ -124,9 +124,10 @@ check: test
 bench: $(CLI) $(BENCH_BIN) ## run the benchmarks (ratios against baselines, in one run)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
-data: $(CLI) ## regenerate the bundled model DAGs in data/dags from the zoo generator
+data: $(CLI) ## regenerate the bundled model DAGs in data/dags (GPU) and data/dags-cpu from the zoo generator
 	@for m in alexnet vgg16 resnet18 densenet121 gpt2; do \
-	  $(CLI) dag zoo $$m -o data/dags/$$m.json || exit 1; done
+	  $(CLI) dag zoo $$m -o data/dags/$$m.json || exit 1; \
+	  $(CLI) dag zoo $$m --flops 1e11 --mem-bw 2e10 -o data/dags-cpu/$$m.json || exit 1; done
 
 install: all ## install the command, libraries, headers and pkg-config files (PREFIX, DESTDIR)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/contend $(DESTDIR)$(PKGCONFIGDIR)

@@ -36,7 +36,7 @@ static void nona_usage(FILE *out)
             "  --model servers|link    servers (default): link and server queueing (job-first\n"
             "                          servers); link: the paper's link-only model\n"
             "  --root-choices D        roots on the least loaded of D sampled servers (1..64;\n"
-            "                          default 1: uniform, the paper's rule); the table records D\n"
+            "                          default 2; 1: uniform, the paper's rule); the table records D\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
             "  --max-triplets N        refuse segments needing more than N triplets (100000)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"

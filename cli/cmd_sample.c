@@ -93,7 +93,14 @@ int cmd_sample(int argc, char **argv)
     if (rates) {
         for (size_t j = 0; j < nc; j++)
             r[j] = ct_sampler_scenario_rate(s, 0, j);
-        char *copy = strdup(rates), *save = NULL;
+        char *copy = strdup(rates), *save = NULL, *seen = calloc(nc, 1);
+        if (!copy || !seen) {
+            free(copy);
+            free(seen);
+            fprintf(stderr, "contend: out of memory\n");
+            rc = 1;
+            goto done;
+        }
         for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             char *eq = strchr(tok, '=');
             double v;
@@ -102,17 +109,31 @@ int cmd_sample(int argc, char **argv)
                 *eq = '\0';
                 j = ct_sampler_class_index(s, tok);
             }
-            if (!eq || j < 0 || cli_parse_double(eq + 1, &v) || v <= 0) {
-                fprintf(stderr, "contend: --rates: expected NAME=JOBS_PER_S with a known class, got '%s%s%s'\n", tok,
-                        eq ? "=" : "", eq ? eq + 1 : "");
+            /* A rate of 0 is a real measurement: a class with no traffic now. */
+            const char *why = !eq ? "expected NAME=JOBS_PER_S"
+                              : j < 0 ? "no such class in the lookup file"
+                              : cli_parse_double(eq + 1, &v) || v < 0 ? "expected a rate >= 0 in jobs/s"
+                              : seen[j] ? "class given twice" : NULL;
+            if (why) {
+                fprintf(stderr, "contend: %s: --rates: '%s%s%s': %s\n", argv[optind], tok, eq ? "=" : "",
+                        eq ? eq + 1 : "", why);
                 free(copy);
+                free(seen);
                 rc = 2;
                 goto done;
             }
+            seen[j] = 1;
             r[j] = v;
         }
         free(copy);
+        free(seen);
         scenario = ct_sampler_nearest(s, r);
+    }
+    if (servers > UINT32_MAX - 1 || ct_sampler_max_parts(s, scenario) > servers) { /* before printing anything */
+        fprintf(stderr, "contend: %s: --servers: %zu servers are too few: scenario %zu has a triplet with %u parts\n",
+                argv[optind], servers, scenario, ct_sampler_max_parts(s, scenario));
+        rc = 2;
+        goto done;
     }
     ct_rng_t rng;
     ct_rng_seed(&rng, seed);

@@ -49,7 +49,7 @@ static void sim_usage(FILE *out)
             "  --fair-pick P         fair's idle server: recent (default, the most recently\n"
             "                        freed) or random (a uniform idle server)\n"
             "  --root-choices D      nona, nona-star: put a job's root on the least loaded of D\n"
-            "                        sampled servers (default 1: uniform, the paper's rule)\n"
+            "                        sampled servers (default 2; 1: uniform, the paper's rule)\n"
             "  --model link|servers  nona tables: the paper's link-only model, or with server\n"
             "                        queueing (default servers)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"

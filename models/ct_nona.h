@@ -115,7 +115,7 @@ typedef struct {
 typedef struct {
     ct_partition_params_t partition;   /**< enumeration limits */
     int server_model;       /**< server queueing (default 1; 0: the paper's link-only model) */
-    unsigned root_choices;  /**< roots on the least loaded of d servers (default 1: the paper; 1..64) */
+    unsigned root_choices;  /**< roots on the least loaded of d servers (1..64; default 2; 1: the paper's uniform roots) */
 } ct_nona_model_params_t;
 
 void ct_nona_model_params_init(ct_nona_model_params_t *p);

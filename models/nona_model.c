@@ -36,7 +36,7 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p)
 {
     ct_partition_params_init(&p->partition);
     p->server_model = 1;
-    p->root_choices = 1;
+    p->root_choices = 2; /* pooled roots; 1 is the paper's uniform rule */
 }
 
 /* Mean-field JSQ(d) wait factors at per-server load rho (see ct_nona.h). */

@@ -40,7 +40,7 @@ typedef struct {
     size_t max_in_flight;     /**< declare a run unstable past this (default 20000 jobs) */
     ct_server_queue_t server_queue; /**< server discipline (default job-first, what the model assumes) */
     ct_fair_pick_t fair_pick; /**< fair's idle-server choice (default most recently freed) */
-    unsigned root_choices;    /**< nona, nona-star: root on the least loaded of d servers (default 1: the paper) */
+    unsigned root_choices;    /**< nona, nona-star: root on the least loaded of d servers (default 2; 1: the paper) */
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */
 } ct_eval_params_t;
 

@@ -35,7 +35,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
     p->max_in_flight = 20000;
     p->server_queue = CT_QUEUE_JOB_FIRST;
     p->fair_pick = CT_FAIR_RECENT;
-    p->root_choices = 1;
+    p->root_choices = 2;
     p->server_model = 1;
 }
 

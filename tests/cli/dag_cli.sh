@@ -26,6 +26,8 @@ expect_error 2 "need 5 placement triplets, over the limit of 4" -- $C dag partit
 for m in alexnet vgg16 resnet18 densenet121 gpt2; do
     $C dag zoo $m -o "$T/$m.json" 2>/dev/null || fail "zoo $m"
     cmp -s "$T/$m.json" "data/dags/$m.json" || fail "data/dags/$m.json is stale: run make data"
+    $C dag zoo $m --flops 1e11 --mem-bw 2e10 -o "$T/$m.json" 2>/dev/null || fail "zoo $m (cpu)"
+    cmp -s "$T/$m.json" "data/dags-cpu/$m.json" || fail "data/dags-cpu/$m.json is stale: run make data"
 done
 
 # contract -o writes a loadable DAG whose members cover every original task.

@@ -59,4 +59,38 @@ expect_error 2 "--scale" -- $C nona sweep data/scenarios/fig1.json --scale 2:1:1
 expect_error 2 "no class 'nope'" -- $C sample "$T/t.json" --class nope --servers 8
 expect_error 2 "format: expected" -- $C sample data/scenarios/fig1.json --class fig1 --servers 8
 
+# Every option value is valid or refused before any work (hardening issue).
+for bad in "--grid 3" "--grid 0" "--gap -1" "--gap 0.7" "--max-lps 0" "--starts 0" "--root-choices 0" \
+           "--root-choices 65" "--model nope" "--method nope"; do
+    # shellcheck disable=SC2086
+    expect_error 2 "${bad%% *}" -- $C nona solve data/scenarios/fig1.json $bad -o "$T/out.json"
+done
+$C nona solve data/scenarios/fig1.json --method grid --grid 4 >/dev/null 2>"$T/stderr" && fail "grid on the server model"
+grep -q "link-only model only" "$T/stderr" || fail "grid on the server model: $(cat "$T/stderr")"
+for g in 4 5 6 48; do
+    $C nona solve data/scenarios/fig1.json --model link --method grid --grid $g --json >/dev/null || fail "--grid $g"
+done
+# The certified search reports its gap; the link model is the paper's.
+$C nona solve data/scenarios/fig1.json --json | grep -q '"gap"' || fail "solve --json lacks the gap"
+$C nona solve data/scenarios/fig1.json --model link --json | grep -q '"model":[[:space:]]*"link"' || fail "--model link"
+$C nona solve data/scenarios/fig1.json --model link -o "$T/link.json" >/dev/null || fail "--model link -o"
+grep -q '"queueing":[[:space:]]*"link"' "$T/link.json" || fail "table records the link-only model"
+grep -q '"root_choices":[[:space:]]*2' "$T/t.json" || fail "table records the root rule"
+# The bundled splitting scenarios split.
+for sc in ensemble video-analytics; do
+    $C nona solve data/scenarios/$sc.json | grep -q 'p=1.0000 k=[0-9] l=[0-9] M=[0-9.e-]* s: {[^}]*} {' \
+        || fail "$sc: the table does not split"
+done
+# sample: too few servers is refused before anything is printed; --rates
+# refuses unknown and repeated classes, accepts a rate of 0.
+$C nona solve data/scenarios/ensemble.json -o "$T/e.json" >/dev/null || fail "solve ensemble"
+$C sample "$T/e.json" --class ensemble --servers 2 --count 3 >"$T/stdout" 2>"$T/stderr"
+[ $? -eq 2 ] || fail "sample with too few servers: exit status"
+[ ! -s "$T/stdout" ] || fail "sample with too few servers printed: $(cat "$T/stdout")"
+grep -q "too few: scenario 0 has a triplet with 3 parts" "$T/stderr" || fail "too few servers: $(cat "$T/stderr")"
+expect_error 2 "class given twice" -- $C sample "$T/l.json" --class fig1 --servers 80 --rates fig1=100,fig1=200
+expect_error 2 "no such class" -- $C sample "$T/l.json" --class fig1 --servers 80 --rates nope=1
+expect_error 2 "rate >= 0" -- $C sample "$T/l.json" --class fig1 --servers 80 --rates fig1=-1
+$C sample "$T/l.json" --class fig1 --servers 80 --rates fig1=0 --count 1 | grep -q "scale 1" || fail "--rates fig1=0"
+
 finish

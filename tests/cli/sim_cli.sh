@@ -34,4 +34,24 @@ $C sim sweep data/scenarios/fig1.json --loads 0.1:1.5:0.1 -o "$T/x.csv" 2>"$T/e"
 [ $? -eq 2 ] && grep -q -- "--loads" "$T/e" || fail "load >= 1 refused"
 $C sim data/scenarios/fig1.json --policy random --load 0.5 --reps 1 --jobs 500 2>"$T/e" >/dev/null
 [ $? -eq 2 ] && grep -q "unstable" "$T/e" || fail "unstable single run: exit 2 with a message"
+
+# Instability is judged from the backlog's trend, not from a cap: random on
+# the ensemble at load 0.5 piles up (its mean JCT would grow with the run
+# length); nona there is steady: two run lengths agree within their intervals.
+$C sim data/scenarios/ensemble.json --policy random --load 0.5 --reps 2 --jobs 4000 2>"$T/e" >/dev/null
+[ $? -eq 2 ] && grep -q "jobs pile up: .* over the window's quarters" "$T/e" || fail "random ensemble: $(cat "$T/e")"
+for n in 4000 16000; do
+    $C sim data/scenarios/ensemble.json --policy nona --load 0.5 --reps 4 --jobs $n --json >"$T/n$n" || fail "nona $n"
+done
+m1=$(sed 's/.*"name": "all", "mean_jct": \([^,]*\), "mean_jct_ci95": \([^,]*\),.*/\1 \2/' "$T/n4000")
+m2=$(sed 's/.*"name": "all", "mean_jct": \([^,]*\), "mean_jct_ci95": \([^,]*\),.*/\1 \2/' "$T/n16000")
+echo "$m1 $m2" | awk '{ d = $1 - $3; if (d < 0) d = -d; exit !(d <= $2 + $4) }' || fail "run lengths disagree: $m1 vs $m2"
+# Options of the simulator's judge: queue discipline and fair's server choice.
+$C sim data/scenarios/fig1.json --policy local --load 0.2 --reps 1 --jobs 1000 --server-queue fifo >/dev/null || fail "--server-queue fifo"
+$C sim data/scenarios/fig1.json --policy fair --load 0.2 --reps 1 --jobs 1000 --fair-pick random >/dev/null || fail "--fair-pick random"
+for bad in "--server-queue lifo" "--fair-pick oldest" "--root-choices 0" "--model none"; do
+    # shellcheck disable=SC2086
+    $C sim data/scenarios/fig1.json $bad >/dev/null 2>"$T/e"
+    [ $? -eq 2 ] && grep -q -- "${bad%% *}" "$T/e" || fail "$bad not refused"
+done
 finish

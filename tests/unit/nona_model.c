@@ -124,7 +124,10 @@ static void fig1_by_hand(void)
      * the split cuts the job into sum + det (11 ms), det_sparse (10 ms) and
      * add (1 ms); det_sparse's branch is the longest and waits X, whose mean
      * is W. */
-    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+    ct_nona_model_params_t uniform;
+    ct_nona_model_params_init(&uniform);
+    uniform.root_choices = 1; /* d = 1: both wait factors are 1 */
+    CHECK(ct_nona_model_build(&s, &uniform, &m, &err) == CT_OK);
     ct_nona_evaluate(&m, theta, &e, &tau);
     double rho_s = 200 * 0.022 / 1000, q = 0.011 * 0.011 + 0.010 * 0.010 + 0.001 * 0.001 - 0.022 * 0.022;
     double m2s = 200 * 0.022 * 0.022 / 1000 + 200 * 0.5 * q / 1000, W = m2s / (2 * (1 - rho_s));
@@ -132,6 +135,20 @@ static void fig1_by_hand(void)
     CHECK_CLOSE(e.rho_s, rho_s, 1e-12);
     CHECK_CLOSE(e.W, W, 1e-12);
     CHECK_CLOSE(tau, 0.002 + W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + W), 1e-12);
+    ct_nona_model_free(&m);
+    /* d = 2: the mean-field JSQ(2) factors scale the root's and the parts'
+     * waits (s_i = rho^(2^i - 1)). */
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+    double L1 = rho_s / (1 - rho_s), sr = 0, sp = 0;
+    for (int i = 1; i < 12; i++) {
+        double si = pow(rho_s, pow(2, i) - 1);
+        sp += si;
+        sr += si * si;
+    }
+    CHECK_CLOSE(m.r_root, sr / L1, 1e-12);
+    CHECK_CLOSE(m.r_part, sp / L1, 1e-12);
+    ct_nona_evaluate(&m, theta, &e, &tau);
+    CHECK_CLOSE(tau, 0.002 + m.r_root * W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + m.r_part * W), 1e-12);
     free(theta);
     ct_nona_model_free(&m);
     ct_scenario_destroy(&s);

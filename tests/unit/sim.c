@@ -87,7 +87,7 @@ static void two_servers_by_hand(void)
     CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
     ct_policy_t *pol;
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
-    ct_sim_config_t cfg = { 2, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0 };
+    ct_sim_config_t cfg = { 2, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT };
     ct_sim_t *sim;
     CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
     uint32_t pa[4], pb[4] = { 0, 0, 0, 0 };
@@ -109,6 +109,26 @@ static void two_servers_by_hand(void)
     CHECK(r.link_wait->n == 2 && r.link_wait->max == 0);
     CHECK_CLOSE(r.server_util, (34.0 + 10.0) / (2 * 34.0), 1e-12); /* s0 busy 34 s, s1 10 s */
     ct_sim_free(sim);
+    ct_policy_free(pol);
+
+    /* Job-first servers: a server runs the ready task of the earliest job.
+     *  s0: sumA 0-1, detA 1-11 (ahead of sumB, ready since 0.5), sumB
+     *      11-12, detB 12-22, addA 22-23 (ready at 14, ahead of B's
+     *      det_sparse), det_sparseB 23-33, addB 33-34;
+     *  s1: det_sparseA 3-13; link: 1-3 and 13-14. JCT A = 23, B = 33.5. */
+    CHECK(ct_policy_random(&pol, &err) == CT_OK);
+    cfg.policy = pol;
+    cfg.server_queue = CT_QUEUE_JOB_FIRST;
+    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
+    CHECK(ct_sim_inject(sim, 0, 0.0, pa, &err) == CT_OK);
+    CHECK(ct_sim_inject(sim, 1, 0.5, pb, &err) == CT_OK);
+    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+    ct_sim_result_get(sim, &r);
+    CHECK_CLOSE(r.jct[0].mean, 23.0, 1e-12);
+    CHECK_CLOSE(r.jct[1].mean, 33.5, 1e-12);
+    CHECK_CLOSE(r.now, 34.0, 1e-12);
+    ct_sim_free(sim);
+    cfg.server_queue = CT_QUEUE_FIFO;
     ct_policy_free(pol);
 
     /* The same two jobs under fair (central queue): an idle server takes a
@@ -153,7 +173,7 @@ static void pk_link(ct_link_mode_t mode)
     ct_policy_t *pol;
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
     double S = 0.001, lambda = 500; /* rho = 0.5 */
-    ct_sim_config_t cfg = { 100, 1e6, mode, cls, nc, 0, 0, lambda, S * 1e6, pol, 1, 0 };
+    ct_sim_config_t cfg = { 100, 1e6, mode, cls, nc, 0, 0, lambda, S * 1e6, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT };
     ct_sim_run_params_t p;
     ct_sim_run_params_init(&p);
     p.reps = 10;
@@ -192,7 +212,7 @@ static void pk_inference(void)
     CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
     ct_policy_t *pol;
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
-    ct_sim_config_t cfg = { 2, 1e6, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 3, 0 };
+    ct_sim_config_t cfg = { 2, 1e6, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 3, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT };
     ct_sim_run_params_t p;
     ct_sim_run_params_init(&p);
     p.reps = 10;
@@ -333,6 +353,50 @@ static void placement_rules(void)
     ct_scenario_destroy(&s);
 }
 
+/* Pooled roots: the least loaded of d draws; d = 1 or no loads: uniform. */
+static void pooled_roots(void)
+{
+    ct_dag_t d;
+    fig1(&d, 0.001, 0.010, 2e8, 2e7, 1e6);
+    double rate = 100;
+    ct_scenario_t s;
+    scenario_of(&s, &d, &rate, 1, 8, 1e10);
+    ct_nona_model_t m;
+    ct_nona_solution_t sol;
+    ct_error_t err;
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+    CHECK(m.root_choices == 2 && m.r_root < 1 && m.r_part < 1 && m.r_root < m.r_part);
+    CHECK(ct_nona_solve(&m, NULL, &sol, &err) == CT_OK);
+    cJSON *entry, *doc;
+    char *text, msg[256];
+    CHECK(ct_nona_table_entry(&s, 1.0, &m, &sol, &entry, &err) == CT_OK);
+    CHECK(ct_nona_table_document(&entry, 1, &doc, &err) == CT_OK);
+    CHECK(ct_json_render(doc, &text, &err) == CT_OK);
+    ct_sampler_t *smp;
+    CHECK(ct_sampler_load_text(text, strlen(text), "t", &smp, msg, sizeof msg) == 0);
+    CHECK(ct_sampler_root_choices(smp, 0) == 2);
+    uint32_t loads[8] = { 5, 5, 5, 5, 5, 5, 5, 0 }, pl[4], hits = 0, hits_uniform = 0;
+    ct_rng_t rng;
+    ct_rng_seed(&rng, 3);
+    size_t root = 0; /* "sum" is the root in the table's order */
+    for (int i = 0; i < 8000; i++) {
+        CHECK(ct_sampler_place_loaded(smp, 0, 0, 8, loads, 2, &rng, pl, NULL) == 0);
+        hits += pl[root] == 7;
+        CHECK(ct_sampler_place_loaded(smp, 0, 0, 8, NULL, 2, &rng, pl, NULL) == 0);
+        hits_uniform += pl[root] == 7;
+    }
+    /* d = 2: P(server 7 among two draws) = 1 - (7/8)^2 = 0.234; uniform 0.125 */
+    CHECK_MSG(fabs(hits / 8000.0 - 0.234375) < 0.02, "d = 2 picked the idle server %u / 8000 times", hits);
+    CHECK_MSG(fabs(hits_uniform / 8000.0 - 0.125) < 0.015, "uniform picked it %u / 8000 times", hits_uniform);
+    cJSON_Delete(doc);
+    free(text);
+    ct_sampler_free(smp);
+    ct_nona_solution_free(&sol);
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
+}
+
 static void determinism_and_memory(void)
 {
     ct_scenario_t s;
@@ -387,6 +451,7 @@ int main(void)
     pk_inference();
     model_light_load();
     placement_rules();
+    pooled_roots();
     determinism_and_memory();
     return ct_test_end();
 }
