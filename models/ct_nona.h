@@ -36,11 +36,17 @@
  * is taken to wait nothing. M_w(phi, W) = E[max_i (a_i + n_i phi + X_i)]
  * (exact for that distribution), nondecreasing in phi and W.
  * tau_j = base_j + W_root + sum_{b of j} sum_w theta_w M_w(phi, W).
- * Pooled roots: the root goes to the least loaded of d sampled servers; for
- * d > 1 the mean-field M/M/1 approximation of JSQ(d) (fraction of servers
- * with >= i tasks s_i = rho^((d^i - 1)/(d - 1))) scales the waits:
- * r_root = sum_i s_i^d / L1, r_part = sum_i s_i / L1, L1 = rho / (1 - rho);
- * both are 1 at d = 1.
+ * Batched transfers (with the server model): every crossing edge out of one
+ * task reaches the link at the same instant, a batch (M^X/G/1): a2_w sums
+ * each batch's squared total time instead of each S_e^2, and a transfer
+ * also waits, on average, for half of the other members of its batch.
+ * Pooled roots: the root goes to the least loaded of d sampled servers, the
+ * other parts to uniform ones; for d > 1 a mean-field M/M/1 approximation
+ * (a share a of the work arrives through the root rule; the fraction of
+ * servers with >= i tasks is s_0 = 1, s_i = rho (a s_{i-1}^d + (1-a) s_{i-1}))
+ * scales the waits: r_root = sum_i s_i^d / L1, r_part = sum_i s_i / L1,
+ * L1 = rho / (1 - rho); both are 1 at d = 1. ct_nona_solve sets a to the
+ * share of its own solution (a fixed point, a few solves).
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -69,6 +75,7 @@ typedef struct {
     size_t n_crossing;      /**< crossing edges */
     double q;               /**< server pieces: sum of squares - W_j^2 (s^2, <= 0) */
     size_t n_remote;        /**< branches with remote = 1 */
+    double remote_work;     /**< compute of the parts placed away from the source, s */
 } ct_tripinfo_t;
 
 /** One (class, segment) pair: a simplex of theta. */
@@ -104,9 +111,11 @@ typedef struct {
     ct_branch_t *branches;
     size_t n_branches;
     int server_model;       /**< 1: server queueing on (see above); 0: link only (the paper) */
+    int link_batches;       /**< 1 (with server_model): transfers leave in batches, see below */
     unsigned root_choices;  /**< d of the root rule (1: uniform) */
     double rho_s;           /**< per-server load */
     double m2s_local;       /**< m2_s with every job all-local, s */
+    double root_share;      /**< a: share of the work arriving through the root rule (default 1) */
     double r_root, r_part;  /**< wait factors of the root rule */
     void *gl;               /**< Gauss-Legendre table (private) */
 } ct_nona_model_t;
@@ -177,6 +186,12 @@ double ct_nona_phi_min(const ct_nona_model_t *m);
  *  time, plus (server model) the most a crossing placement can save in root
  *  waits per unit of crossing rate (see nona_model.c). */
 double ct_nona_phi_max(const ct_nona_model_t *m);
+/** Sets a (root_share, clamped to [0, 1]) and recomputes the wait factors. */
+void ct_nona_model_set_root_share(ct_nona_model_t *m, double a);
+/** The share of the work that arrives through the root rule under theta:
+ *  1 - (work of parts placed away from their source) / (all work). */
+double ct_nona_root_share(const ct_nona_model_t *m, const double *theta);
+
 /** The range of W over every theta: [W with the least m2_s, W all-local]. */
 void ct_nona_W_range(const ct_nona_model_t *m, double *lo, double *hi);
 

@@ -39,16 +39,18 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p)
     p->root_choices = 2; /* pooled roots; 1 is the paper's uniform rule */
 }
 
-/* Mean-field JSQ(d) wait factors at per-server load rho (see ct_nona.h). */
-static void root_factors(unsigned d, double rho, double *r_root, double *r_part)
+/* Mean-field wait factors at per-server load rho when a share a of the
+ * arrivals picks the least loaded of d servers and the rest a uniform one:
+ * the fraction of servers with >= i tasks solves s_0 = 1,
+ * s_i = rho (a s_{i-1}^d + (1 - a) s_{i-1}) (a = 1: rho^((d^i-1)/(d-1))). */
+static void root_factors(unsigned d, double rho, double a, double *r_root, double *r_part)
 {
     *r_root = *r_part = 1.0;
     if (d <= 1 || !(rho > 0))
         return;
-    double L1 = rho / (1.0 - rho), sum_d = 0, sum_1 = 0, e = 1.0; /* e = (d^i - 1)/(d - 1) */
-    for (int i = 1; i < 200; i++) {
-        e = i == 1 ? 1.0 : e * d + 1.0;
-        double si = pow(rho, e);
+    double L1 = rho / (1.0 - rho), sum_d = 0, sum_1 = 0, si = 1.0;
+    for (int i = 1; i < 100000; i++) {
+        si = rho * (a * pow(si, (double)d) + (1.0 - a) * si);
         sum_1 += si;
         sum_d += pow(si, (double)d);
         if (si < 1e-18)
@@ -56,6 +58,25 @@ static void root_factors(unsigned d, double rho, double *r_root, double *r_part)
     }
     *r_root = sum_d / L1;
     *r_part = sum_1 / L1;
+}
+
+void ct_nona_model_set_root_share(ct_nona_model_t *m, double a)
+{
+    m->root_share = a < 0 ? 0 : a > 1 ? 1 : a;
+    root_factors(m->root_choices, m->rho_s, m->root_share, &m->r_root, &m->r_part);
+}
+
+double ct_nona_root_share(const ct_nona_model_t *m, const double *theta)
+{
+    double all = 0, remote = 0;
+    for (size_t j = 0; j < m->n_classes; j++)
+        all += m->beta[j] * m->classes[j].work;
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        const ct_block_t *b = &m->blocks[bi];
+        for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
+            remote += m->beta[b->cls] * theta[w] * m->trip[w].remote_work;
+    }
+    return all > 0 ? 1.0 - remote / all : 1.0;
 }
 
 void ct_nona_model_free(ct_nona_model_t *m)
@@ -85,7 +106,7 @@ void ct_nona_model_free(ct_nona_model_t *m)
  * pre / sink_post: the job's work before the segment's parts (root and
  * earlier segments) and from its sink on; work: the whole job's. */
 static void triplet_data(ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg, const ct_block_t *b,
-                         size_t w, ct_branch_t *scratch, double pre, double sink_post, double work)
+                         size_t w, ct_branch_t *scratch, double *batch, double pre, double sink_post, double work)
 {
     const ct_partitions_t *pt = &b->parts;
     const ct_triplet_t *tr = &pt->triplets[w - b->var_start];
@@ -97,21 +118,35 @@ static void triplet_data(ct_nona_model_t *m, const ct_dag_t *g, const ct_segment
         scratch[pt->assign[(size_t)tr->partition * seg->n_inner + k]].a += g->time[seg->inner[k]] / m->speed;
     /* Server pieces (only parts, before any transfer time is added). */
     ti->q = 0.0;
+    ti->remote_work = 0.0;
     ti->n_remote = q > 1 ? q - 1 : 0;
     if (q > 1) {
         double sq = (pre + scratch[tr->k].a) * (pre + scratch[tr->k].a) + sink_post * sink_post;
         for (size_t i = 0; i < q; i++)
-            if (i != tr->k)
+            if (i != tr->k) {
                 sq += scratch[i].a * scratch[i].a;
+                ti->remote_work += scratch[i].a;
+            }
         ti->q = sq - work * work;
     }
     ti->a1 = ti->a2 = 0.0;
     ti->n_crossing = 0;
+    /* Transfers leave in batches: every crossing edge out of one task joins
+     * the link queue when that task ends (batch[u]: their total time, u =
+     * inner index, n_inner = the source). */
+    for (size_t u = 0; u <= seg->n_inner; u++)
+        batch[u] = 0.0;
+    for (size_t j = 0; j < seg->n_edges; j++) {
+        double bytes = g->bytes[seg->edges[j]];
+        if (bytes > 0 && ct_triplet_crosses(seg, pt, tr, j))
+            batch[seg->loc_from[j] == CT_SEG_SOURCE ? seg->n_inner : seg->loc_from[j]] += bytes / m->bandwidth;
+    }
     for (size_t j = 0; j < seg->n_edges; j++) {
         double bytes = g->bytes[seg->edges[j]];
         if (bytes <= 0 || !ct_triplet_crosses(seg, pt, tr, j))
             continue;
         double S = bytes / m->bandwidth;
+        size_t from = seg->loc_from[j] == CT_SEG_SOURCE ? seg->n_inner : seg->loc_from[j];
         size_t lf = seg->loc_from[j], lt = seg->loc_to[j], branch;
         if (lf == CT_SEG_SOURCE && lt == CT_SEG_SINK) {
             scratch[nb] = (ct_branch_t){ 0.0, 0.0, 0 };
@@ -121,12 +156,22 @@ static void triplet_data(ct_nona_model_t *m, const ct_dag_t *g, const ct_segment
         } else {
             branch = ct_triplet_part(pt, tr, lt);
         }
-        scratch[branch].a += S;
+        /* FIFO link, batch arrivals (M^X/G/1): the batch waits phi, and a
+         * transfer also waits for the batch members ahead of it: half the
+         * others on average over their order. */
+        if (m->link_batches) {
+            scratch[branch].a += S + 0.5 * (batch[from] - S);
+        } else {
+            scratch[branch].a += S;
+            ti->a2 += S * S;
+        }
         scratch[branch].n += 1.0;
         ti->a1 += S;
-        ti->a2 += S * S;
         ti->n_crossing++;
     }
+    if (m->link_batches) /* the PK numerator counts each batch's squared total */
+        for (size_t u = 0; u <= seg->n_inner; u++)
+            ti->a2 += batch[u] * batch[u];
     ti->branch_start = m->n_branches;
     ti->n_branches = nb;
     memcpy(m->branches + m->n_branches, scratch, nb * sizeof(ct_branch_t));
@@ -209,12 +254,13 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
         return ct_error_set(err, CT_EINPUT, "%s: root choices: expected 1..64 (got %u)", label, p->root_choices);
     }
     m->server_model = p->server_model != 0;
+    m->link_batches = m->server_model; /* the paper's link model: one transfer at a time */
     m->root_choices = p->root_choices;
     m->rho_s = s->rho_bg_s + compute_load / (double)s->servers;
     m->m2s_local = s->m2_bg_s;
     for (size_t j = 0; j < s->n_classes; j++)
         m->m2s_local += s->classes[j].rate * m->classes[j].work * m->classes[j].work / (double)s->servers;
-    root_factors(m->root_choices, m->rho_s, &m->r_root, &m->r_part);
+    ct_nona_model_set_root_share(m, 1.0);
     if (!(m->gl = gsl_integration_glfixed_table_alloc(GL_POINTS))) {
         ct_nona_model_free(m);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
@@ -254,8 +300,10 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     m->trip = calloc(m->n_vars ? m->n_vars : 1, sizeof(ct_tripinfo_t));
     m->branches = malloc((nbr ? nbr : 1) * sizeof(ct_branch_t));
     ct_branch_t *scratch = malloc((max_inner + 2) * sizeof(ct_branch_t));
-    if (!m->trip || !m->branches || !scratch) {
+    double *batch = malloc((max_inner + 1) * sizeof(double));
+    if (!m->trip || !m->branches || !scratch || !batch) {
         free(scratch);
+        free(batch);
         ct_nona_model_free(m);
         return ct_error_set(err, CT_ENOMEM, "out of memory for %zu triplets", m->n_vars);
     }
@@ -271,11 +319,12 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
                 inner += sp->dag.time[seg->inner[k]] / s->speed;
             double sink_post = mc->work - pre - inner;
             for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
-                triplet_data(m, &sp->dag, seg, b, w, scratch, pre, sink_post, mc->work);
+                triplet_data(m, &sp->dag, seg, b, w, scratch, batch, pre, sink_post, mc->work);
             pre += inner + sp->dag.time[seg->sink] / s->speed;
         }
     }
     free(scratch);
+    free(batch);
     return CT_OK;
 }
 

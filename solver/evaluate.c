@@ -281,6 +281,7 @@ ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, 
                 st = ct_policy_table_d(name, star, rates, classes, nc, 0, &pol, err);
                 if (st == CT_OK) { /* what the star table predicts at this point */
                     ct_nona_eval_t e;
+                    ct_nona_model_set_root_share(&m, ct_nona_root_share(&m, star_sol.theta));
                     ct_nona_evaluate(&m, star_sol.theta, &e, NULL);
                     pt->model_mean_jct = e.mean_jct;
                 }
@@ -298,7 +299,8 @@ ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, 
                     st = table_sampler(&sx, &m, &sol, &smp, err);
                 if (st == CT_OK) /* nona: the root rule the table records; the baselines: uniform roots */
                     st = ct_policy_table_d(name, smp, rates, classes, nc, strcmp(name, "nona") ? 1 : 0, &pol, err);
-                pt->model_mean_jct = sol.eval.mean_jct;
+                if (!strcmp(name, "nona")) /* the baselines run uniform roots: no prediction */
+                    pt->model_mean_jct = sol.eval.mean_jct;
             }
             if (st == CT_OK) {
                 cfg.servers = sx.servers;

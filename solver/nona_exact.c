@@ -705,7 +705,7 @@ done:
     return st;
 }
 
-ct_status_t ct_nona_solve(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
+static ct_status_t solve_once(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                           ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;
@@ -747,5 +747,31 @@ ct_status_t ct_nona_solve(const ct_nona_model_t *m, const ct_nona_solve_params_t
         ct_nona_solution_free(sol);
         return st;
     }
+    return CT_OK;
+}
+
+ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
+                          ct_error_t *err)
+{
+    ct_status_t st = solve_once(m, p, sol, err);
+    if (st != CT_OK || m->root_choices <= 1 || !m->server_model)
+        return st;
+    /* The root rule's benefit depends on how much work it steers: iterate
+     * the share to a fixed point. */
+    double total = sol->seconds;
+    size_t lps = sol->lp_solves;
+    for (int it = 0; it < 5; it++) {
+        double a = ct_nona_root_share(m, sol->theta);
+        if (fabs(a - m->root_share) < 1e-3)
+            break;
+        ct_nona_model_set_root_share(m, a);
+        ct_nona_solution_free(sol);
+        if ((st = solve_once(m, p, sol, err)) != CT_OK)
+            return st;
+        total += sol->seconds;
+        lps += sol->lp_solves;
+    }
+    sol->seconds = total;
+    sol->lp_solves = lps;
     return CT_OK;
 }
