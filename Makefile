@@ -39,12 +39,15 @@ SMP_HDR  := $(wildcard sampler/ct_*.h)
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/unit/*.c)
 BENCH_SRC := $(wildcard tests/bench/*.c)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 SMP_OBJ  := $(SMP_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
 
 LIBA     := $(BUILD)/libcontend.a
 LIBSO    := $(BUILD)/libcontend.so.$(SOVERSION)
@@ -52,7 +55,7 @@ SMPA     := $(BUILD)/libcontend-sampler.a
 SMPSO    := $(BUILD)/libcontend-sampler.so.$(SOVERSION)
 CLI      := $(BUILD)/contend
 
-.PHONY: all test check bench install uninstall asan ubsan valgrind clean help data deps demo
+.PHONY: all test check bench install uninstall asan ubsan valgrind clean help data deps demo fuzz
 
 ifneq ($(filter-out deps help clean,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes),yes)
@@ -89,6 +92,10 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h tests/unit/ct_test_scenari
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
+$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIBA) $(SMPA)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
+
 $(BUILD)/bench/%: tests/bench/%.c $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
@@ -116,7 +123,7 @@ $(BUILD)/contend-sampler.pc: Makefile $(PC_STAMP)
 	  'Version: $(VERSION)' 'Requires.private: libcjson' \
 	  'Libs: -L$${libdir} -lcontend-sampler' 'Libs.private: -lm' 'Cflags: -I$${includedir}/contend' > $@
 
-test: $(CLI) $(TEST_BIN) ## build and run every test; ends with "N passed, N failed"
+test: $(CLI) $(TEST_BIN) $(REPLAY_BIN) ## build and run every test; ends with "N passed, N failed"
 	@CONTEND=$(CLI) BUILD=$(BUILD) WRAP="$(WRAP)" sh tests/run.sh $(TEST_BIN)
 
 check: test
@@ -156,6 +163,29 @@ ubsan: ## build and run the tests with UndefinedBehaviorSanitizer only
 valgrind: ## run the tests under valgrind memcheck (leaks are errors)
 	$(MAKE) BUILD=build/valgrind CFLAGS="-O1 -g" \
 	  WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" test
+
+FUZZ_SECONDS ?= 30
+FUZZ_CC ?= clang
+FUZZ_BUILD := build/fuzz
+FUZZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1
+fuzz: ## libFuzzer harnesses for every loader (clang); each runs FUZZ_SECONDS (30) from tests/fuzz/corpus
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "fuzz: needs clang with libFuzzer ('sh .ci/install-deps' installs it)"; exit 1; }
+	$(MAKE) CI= BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" MOREFLAGS="-fsanitize=fuzzer-no-link" \
+	  $(FUZZ_BUILD)/libcontend.a $(FUZZ_BUILD)/libcontend-sampler.a
+	@for n in $(FUZZ_NAMES); do \
+	  $(FUZZ_CC) -std=c11 $(FUZZ_FLAGS) -fsanitize=fuzzer $(INCDIRS) -Itests/fuzz $(PKG_CFLAGS) -o $(FUZZ_BUILD)/fuzz_$$n \
+	    tests/fuzz/fuzz_$$n.c $(FUZZ_BUILD)/libcontend.a $(FUZZ_BUILD)/libcontend-sampler.a $(PKG_LIBS) || exit 1; \
+	done
+	@fails=0; for n in $(FUZZ_NAMES); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$n $(FUZZ_BUILD)/crashes/$$n; \
+	  cp tests/fuzz/corpus/$$n/* $(FUZZ_BUILD)/corpus/$$n/ 2>/dev/null; \
+	  $(FUZZ_BUILD)/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	    -artifact_prefix=$(FUZZ_BUILD)/crashes/$$n/ $(FUZZ_BUILD)/corpus/$$n >$(FUZZ_BUILD)/$$n.log 2>&1; \
+	  rc=$$?; runs=$$(grep -o 'Done [0-9]* runs' $(FUZZ_BUILD)/$$n.log | tail -1); \
+	  if [ $$rc -eq 0 ]; then echo "fuzz $$n: $$runs in $(FUZZ_SECONDS) s, no crash"; \
+	  else echo "fuzz $$n: FAILED (exit $$rc): inputs in $(FUZZ_BUILD)/crashes/$$n; add them to tests/fuzz/corpus/$$n"; \
+	    tail -30 $(FUZZ_BUILD)/$$n.log; fails=$$((fails + 1)); fi; \
+	done; [ $$fails -eq 0 ]
 
 deps: ## install the Debian packages this project needs (as root; prints the command otherwise)
 	@sh .ci/install-deps

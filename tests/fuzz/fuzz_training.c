@@ -1,0 +1,25 @@
+/* fuzz_training.c - the training cluster loader and the job loader (JSON
+ * or CSV), the first input byte choosing which. */
+#include "fuzz.h"
+#include "ct_rar.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    const char *path = fuzz_file(data + 1, size - 1, data[0] & 1 ? ".csv" : ".json");
+    if (!path)
+        return 0;
+    ct_error_t err;
+    if (data[0] & 2) {
+        ct_rar_cluster_t c;
+        if (ct_rar_cluster_load(&c, path, &err) == CT_OK)
+            ct_rar_cluster_free(&c);
+    } else {
+        ct_rar_jobs_t j;
+        if (ct_rar_jobs_load(&j, path, &err) == CT_OK)
+            ct_rar_jobs_free(&j);
+    }
+    unlink(path);
+    return 0;
+}
