@@ -190,11 +190,14 @@ fuzz: ## libFuzzer harnesses for every loader (clang); each runs FUZZ_SECONDS (3
 deps: ## install the Debian packages this project needs (as root; prints the command otherwise)
 	@sh .ci/install-deps
 
-demo: $(CLI) ## the main job: contract the bundled DAGs, solve and sweep the five-model scenario, sample, schedule a training workload
+demo: $(CLI) ## the main job: contract the bundled DAGs, solve scenarios (one splits), sweep, sample, simulate, schedule training
 	@mkdir -p $(BUILD)/demo
 	@for m in alexnet vgg16 resnet18 densenet121 gpt2; do \
 	  $(CLI) dag contract data/dags/$$m.json -o $(BUILD)/demo/$$m.contracted.json | head -1 || exit 1; done
 	$(CLI) nona solve data/scenarios/five-models.json -o $(BUILD)/demo/five-models.table.json
+	$(CLI) nona solve data/scenarios/video-analytics.json -o $(BUILD)/demo/video-analytics.table.json
+	$(CLI) sim sweep data/scenarios/video-analytics.json --loads 0.2:0.6:0.2 --policies nona,local,fair \
+	  --reps 3 --jobs 5000 -o $(BUILD)/demo/video-analytics.sim.csv
 	$(CLI) nona sweep data/scenarios/five-models.json --scale 0.25:2.0:0.25 -o $(BUILD)/demo/five-models.lookup.json
 	$(CLI) nona sweep data/scenarios/fig1.json --scale 0.5:6:0.5 -o $(BUILD)/demo/fig1.lookup.json
 	$(CLI) sample $(BUILD)/demo/fig1.lookup.json --class fig1 --rates fig1=450 --servers 80 --count 3 --seed 1
