@@ -412,6 +412,12 @@ ct_status_t ct_read_text_file(const char *path, char **text, size_t *len, ct_err
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return ct_error_set(err, CT_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > CT_MAX_FILE_BYTES) {
+        fclose(fp);
+        return ct_error_set(err, CT_ELIMIT, "%s: %llu bytes, over the limit of %zu bytes per input file", path,
+                            (unsigned long long)st.st_size, CT_MAX_FILE_BYTES);
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     if (!buf) {
@@ -433,6 +439,12 @@ ct_status_t ct_read_text_file(const char *path, char **text, size_t *len, ct_err
         n += r;
         if (r == 0)
             break;
+        if (n > CT_MAX_FILE_BYTES) { /* a pipe or device that does not end */
+            free(buf);
+            fclose(fp);
+            return ct_error_set(err, CT_ELIMIT, "%s: over the limit of %zu bytes per input file", path,
+                                CT_MAX_FILE_BYTES);
+        }
     }
     int bad = ferror(fp);
     fclose(fp);

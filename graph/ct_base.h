@@ -23,6 +23,14 @@
 extern "C" {
 #endif
 
+/* Limits on input, checked before memory is committed (README "Limits").
+ * A file larger than CT_MAX_FILE_BYTES is refused before it is read. */
+#define CT_MAX_FILE_BYTES ((size_t)1 << 30) /* 1 GiB */
+#define CT_MAX_TASKS 10000000u               /* tasks per DAG */
+#define CT_MAX_EDGES 50000000u               /* edges per DAG */
+#define CT_MAX_ID_BYTES 1024u                /* a task id or class name */
+#define CT_MAX_CLASSES 10000u                /* job classes per scenario */
+
 /** Status codes. The CLI maps CT_EINPUT, CT_ELIMIT and CT_EUNSTABLE to exit
  *  status 2 (the user's input is at fault), everything else to 1. */
 typedef enum {

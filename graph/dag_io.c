@@ -31,10 +31,12 @@ void ct_dag_load_params_init(ct_dag_load_params_t *p)
 
 static ct_status_t parse_members(ct_dag_t *dag, const cJSON *tasks, const char *label, ct_error_t *err)
 {
-    size_t n = dag->n_tasks, total = 0;
+    size_t n = dag->n_tasks, total = 0, i = 0;
     int any = 0;
-    for (size_t i = 0; i < n; i++) {
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(tasks, (int)i), "members");
+    const cJSON *t;
+    /* Walk the lists (cJSON_GetArrayItem is linear: quadratic in a loop). */
+    cJSON_ArrayForEach(t, tasks) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(t, "members");
         if (!m)
             total += 1;
         else if (!cJSON_IsArray(m) || cJSON_GetArraySize(m) == 0)
@@ -44,6 +46,7 @@ static ct_status_t parse_members(ct_dag_t *dag, const cJSON *tasks, const char *
             any = 1;
             total += (size_t)cJSON_GetArraySize(m);
         }
+        i++;
     }
     if (!any)
         return CT_OK;
@@ -58,13 +61,16 @@ static ct_status_t parse_members(ct_dag_t *dag, const cJSON *tasks, const char *
     ct_strmap_init(&seen);
     ct_status_t st = CT_OK;
     size_t k = 0;
-    for (size_t i = 0; i < n && st == CT_OK; i++) {
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(tasks, (int)i), "members");
+    i = 0;
+    cJSON_ArrayForEach(t, tasks) {
+        if (st != CT_OK || i >= n)
+            break;
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(t, "members");
         size_t cnt = m ? (size_t)cJSON_GetArraySize(m) : 1;
-        for (size_t j = 0; j < cnt && st == CT_OK; j++) {
+        const cJSON *s = m ? m->child : NULL;
+        for (size_t j = 0; j < cnt && st == CT_OK; j++, s = s ? s->next : NULL) {
             const char *id = dag->ids[i];
             if (m) {
-                const cJSON *s = cJSON_GetArrayItem(m, (int)j);
                 if (!cJSON_IsString(s) || !s->valuestring[0]) {
                     st = ct_error_set(err, CT_EINPUT, "%s: tasks[%zu].members[%zu]: expected a non-empty string",
                                       label, i, j);
@@ -85,6 +91,7 @@ static ct_status_t parse_members(ct_dag_t *dag, const cJSON *tasks, const char *
         }
         if (st == CT_OK)
             dag->member_start[i + 1] = k;
+        i++;
     }
     ct_strmap_destroy(&seen);
     return st;
@@ -117,6 +124,15 @@ ct_status_t ct_dag_parse_json(ct_dag_t *dag, const char *text, size_t len, const
     }
     if (edges && !cJSON_IsArray(edges)) {
         st = ct_error_set(err, CT_EINPUT, "%s: edges: expected an array", label);
+        goto done;
+    }
+    /* Limits first, before anything is allocated for the DAG. */
+    if ((size_t)cJSON_GetArraySize(tasks) > CT_MAX_TASKS || (edges && (size_t)cJSON_GetArraySize(edges) > CT_MAX_EDGES)) {
+        st = ct_error_set(err, CT_ELIMIT, "%s: %s: %d entries, over the limit of %u", label,
+                          (size_t)cJSON_GetArraySize(tasks) > CT_MAX_TASKS ? "tasks" : "edges",
+                          (size_t)cJSON_GetArraySize(tasks) > CT_MAX_TASKS ? cJSON_GetArraySize(tasks)
+                                                                           : cJSON_GetArraySize(edges),
+                          (size_t)cJSON_GetArraySize(tasks) > CT_MAX_TASKS ? CT_MAX_TASKS : CT_MAX_EDGES);
         goto done;
     }
     size_t i = 0;

@@ -135,6 +135,10 @@ ct_status_t ct_scenario_load(ct_scenario_t *s, const char *path, ct_error_t *err
         goto done;
     }
     size_t n = (size_t)cJSON_GetArraySize(classes);
+    if (n > CT_MAX_CLASSES) {
+        st = ct_error_set(err, CT_ELIMIT, "%s: classes: %zu classes, over the limit of %u", path, n, CT_MAX_CLASSES);
+        goto done;
+    }
     s->classes = calloc(n ? n : 1, sizeof(ct_class_t));
     if (!s->classes) {
         st = ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);

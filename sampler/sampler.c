@@ -113,12 +113,19 @@ typedef struct {
     class_table_t *classes; /* n_classes */
 } scenario_t;
 
+/* Limits on hostile lookup files (README "Limits"). */
+#define SAMPLER_MAX_FILE_BYTES ((size_t)1 << 30)
+#define SAMPLER_MAX_ID_BYTES 1024u
+#define SAMPLER_MAX_TASKS 10000000u
+
 struct ct_sampler {
     arena_block_t *arena;
     size_t n_classes;
     char **class_names;
     size_t *n_tasks;
     char ***task_ids;
+    uint32_t **task_hash;   /* per class: open addressing, 2^k >= 2 n slots of task index + 1 (0 = empty) */
+    uint32_t *hash_mask;
     size_t n_scenarios;
     scenario_t *scenarios;
 };
@@ -197,14 +204,26 @@ static char *arena_strdup(ct_sampler_t *s, const char *str)
     return d;
 }
 
-/* Finds a task id among the class's tasks (linear: tables are small and
- * loading is offline). */
+static uint32_t id_hash(const char *id)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+/* Finds a task id among the class's tasks: O(1) expected (a hostile file
+ * with many tasks must not make loading quadratic). */
 static long task_index(const ct_sampler_t *s, size_t c, const char *id)
 {
-    for (size_t t = 0; t < s->n_tasks[c]; t++)
-        if (!strcmp(s->task_ids[c][t], id))
-            return (long)t;
-    return -1;
+    uint32_t mask = s->hash_mask[c];
+    for (uint32_t i = id_hash(id) & mask;; i = (i + 1) & mask) {
+        uint32_t v = s->task_hash[c][i];
+        if (v == 0)
+            return -1;
+        if (!strcmp(s->task_ids[c][v - 1], id))
+            return (long)(v - 1);
+    }
 }
 
 /* Reads an array of task ids into task indices, marking them placed. */
@@ -431,22 +450,37 @@ static int read_class(loader_t *L, size_t sc, size_t c, const cJSON *cj, class_t
     if (!(ct->rate > 0))
         return fail(L, "%s.arrival_rate: must be positive", where);
     size_t nt = (size_t)cJSON_GetArraySize(tasks);
+    if (nt > SAMPLER_MAX_TASKS)
+        return fail(L, "%s.tasks: %zu tasks, over the limit of %u", where, nt, SAMPLER_MAX_TASKS);
+    if (strlen(name->valuestring) > SAMPLER_MAX_ID_BYTES)
+        return fail(L, "%s.name: longer than %u bytes", where, SAMPLER_MAX_ID_BYTES);
     if (sc == 0) { /* the first scenario defines the classes and tasks */
         s->class_names[c] = arena_strdup(s, name->valuestring);
         s->n_tasks[c] = nt;
         s->task_ids[c] = arena_alloc(s, (nt ? nt : 1) * sizeof(char *));
-        if (!s->class_names[c] || !s->task_ids[c])
+        uint32_t slots = 16;
+        while (slots < 2 * nt)
+            slots *= 2;
+        s->hash_mask[c] = slots - 1;
+        s->task_hash[c] = arena_alloc(s, slots * sizeof(uint32_t)); /* zeroed: empty */
+        if (!s->class_names[c] || !s->task_ids[c] || !s->task_hash[c])
             return fail(L, "out of memory");
         size_t i = 0;
         const cJSON *t;
         cJSON_ArrayForEach(t, tasks) {
             if (!cJSON_IsString(t))
                 return fail(L, "%s.tasks[%zu]: expected a string", where, i);
-            for (size_t j = 0; j < i; j++)
-                if (!strcmp(s->task_ids[c][j], t->valuestring))
-                    return fail(L, "%s.tasks[%zu]: duplicate task id '%s'", where, i, t->valuestring);
-            if (!(s->task_ids[c][i++] = arena_strdup(s, t->valuestring)))
+            if (strlen(t->valuestring) > SAMPLER_MAX_ID_BYTES)
+                return fail(L, "%s.tasks[%zu]: task id longer than %u bytes", where, i, SAMPLER_MAX_ID_BYTES);
+            if (task_index(s, c, t->valuestring) >= 0)
+                return fail(L, "%s.tasks[%zu]: duplicate task id '%s'", where, i, t->valuestring);
+            if (!(s->task_ids[c][i] = arena_strdup(s, t->valuestring)))
                 return fail(L, "out of memory");
+            uint32_t mask = s->hash_mask[c], h = id_hash(t->valuestring) & mask;
+            while (s->task_hash[c][h])
+                h = (h + 1) & mask;
+            s->task_hash[c][h] = (uint32_t)(i + 1);
+            i++;
         }
     } else {
         if (strcmp(s->class_names[c], name->valuestring) != 0)
@@ -537,7 +571,9 @@ int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sam
     s->class_names = arena_alloc(s, s->n_classes * sizeof(char *));
     s->n_tasks = arena_alloc(s, s->n_classes * sizeof(size_t));
     s->task_ids = arena_alloc(s, s->n_classes * sizeof(char **));
-    if (!s->scenarios || !s->class_names || !s->n_tasks || !s->task_ids) {
+    s->task_hash = arena_alloc(s, s->n_classes * sizeof(uint32_t *));
+    s->hash_mask = arena_alloc(s, s->n_classes * sizeof(uint32_t));
+    if (!s->scenarios || !s->class_names || !s->n_tasks || !s->task_ids || !s->task_hash || !s->hash_mask) {
         rc = fail(&L, "out of memory");
         goto done;
     }
@@ -613,6 +649,13 @@ int ct_sampler_load(const char *path, ct_sampler_t **out, char *errbuf, size_t e
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     while (buf) {
+        if (n > SAMPLER_MAX_FILE_BYTES) {
+            free(buf);
+            fclose(fp);
+            if (errbuf && errlen)
+                snprintf(errbuf, errlen, "%s: over the limit of %zu bytes per lookup file", path, SAMPLER_MAX_FILE_BYTES);
+            return -1;
+        }
         if (n + 1 >= cap) {
             char *nb = realloc(buf, cap * 2);
             if (!nb) {

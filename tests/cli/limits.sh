@@ -1,0 +1,38 @@
+#!/bin/sh
+# limits.sh - documented limits on hostile or huge input (README "Limits"):
+# refused with exit 2 and a one-line message before the input is read or
+# memory is committed.
+set -u
+. tests/cli-lib.sh
+
+# A file over 1 GiB (sparse: no disk used) is refused before it is read.
+truncate -s 1100000000 "$T/huge.json" 2>/dev/null || dd if=/dev/zero of="$T/huge.json" bs=1 count=0 seek=1100000000 2>/dev/null
+expect_error 2 "over the limit of 1073741824 bytes per input file" -- $C dag check "$T/huge.json"
+expect_error 2 "over the limit of 1073741824 bytes per input file" -- $C nona solve "$T/huge.json" -o "$T/out.json"
+expect_error 2 "over the limit of 1073741824 bytes per lookup file" -- $C sample "$T/huge.json" --class x --servers 8
+rm -f "$T/huge.json"
+
+# A task id over 1024 bytes.
+long=$(head -c 1100 /dev/zero | tr '\0' x)
+printf '{"tasks": [{"id": "%s", "time": 1}]}' "$long" >"$T/longid.json"
+expect_error 2 "tasks[0].id: task id of 1100 bytes, over the limit of 1024" -- $C dag check "$T/longid.json"
+printf 'n1 -- %s -- forward_compute_time=1, activation_size=4\n' "$long" >"$T/ok.txt"
+$C dag check --format pipedream "$T/ok.txt" >/dev/null || fail "a long description is fine"
+
+# More than 10,000 classes in a scenario.
+{
+    printf '{"cluster": {"servers": 8, "link_bandwidth": 1e9}, "classes": ['
+    i=0
+    while [ $i -le 10000 ]; do
+        [ $i -gt 0 ] && printf ','
+        printf '{"name": "c%d", "dag": "d.json", "arrival_rate": 1}' $i
+        i=$((i + 1))
+    done
+    printf ']}'
+} >"$T/many.json"
+expect_error 2 "classes: 10001 classes, over the limit of 10000" -- $C nona solve "$T/many.json" -o "$T/out.json"
+
+# A lookup file with a task id over 1024 bytes.
+printf '{"format": "contend-table/1", "scenarios": [{"scale": 1, "classes": [{"name": "c", "arrival_rate": 1, "tasks": ["%s"], "root": ["%s"], "segments": []}]}]}' "$long" "$long" >"$T/lk.json"
+expect_error 2 "task id longer than 1024 bytes" -- $C sample "$T/lk.json" --class c --servers 8
+finish

@@ -1,0 +1,105 @@
+/*
+ * scale.c - loading, contraction and the bottleneck split grow linearly with
+ * a DAG's size: a chain of diamonds (source -> two branches -> join) of
+ * 25,000 and 100,000 tasks, as JSON text, parsed, contracted and split; the
+ * four-times-larger input must take well under the sixteen times a
+ * quadratic step would (best of three runs each, so a noisy machine does
+ * not decide). Absolute times are `make bench`'s business. Also the limits
+ * on hostile input (README "Limits").
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ct_contract.h"
+#include "ct_split.h"
+#include "ct_test.h"
+
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* JSON text of a chain of diamonds with about n tasks (caller frees). */
+static char *diamonds(size_t n, size_t *len)
+{
+    size_t cap = n * 120 + 64, k = 0, d = (n - 1) / 3;
+    char *t = malloc(cap);
+    k += (size_t)snprintf(t + k, cap - k, "{\"tasks\": [{\"id\": \"t0\", \"time\": 0.001}");
+    for (size_t i = 1; i <= d; i++)
+        k += (size_t)snprintf(t + k, cap - k,
+                              ", {\"id\": \"a%zu\", \"time\": 0.001}, {\"id\": \"b%zu\", \"time\": 0.002}, "
+                              "{\"id\": \"t%zu\", \"time\": 0.001}", i, i, i);
+    k += (size_t)snprintf(t + k, cap - k, "], \"edges\": [");
+    for (size_t i = 1; i <= d; i++)
+        k += (size_t)snprintf(t + k, cap - k,
+                              "%s{\"from\": \"t%zu\", \"to\": \"a%zu\", \"bytes\": 1000}, "
+                              "{\"from\": \"t%zu\", \"to\": \"b%zu\", \"bytes\": 1000}, "
+                              "{\"from\": \"a%zu\", \"to\": \"t%zu\", \"bytes\": 10}, "
+                              "{\"from\": \"b%zu\", \"to\": \"t%zu\", \"bytes\": 10}",
+                              i > 1 ? ", " : "", i - 1, i, i - 1, i, i, i, i, i);
+    k += (size_t)snprintf(t + k, cap - k, "]}");
+    *len = k;
+    return t;
+}
+
+/* Best of three: parse + contract + split. */
+static double pipeline(const char *text, size_t len, size_t want_tasks)
+{
+    double best = 1e300;
+    for (int r = 0; r < 3; r++) {
+        ct_dag_t d, c;
+        ct_split_t sp;
+        ct_error_t err;
+        ct_dag_init(&d);
+        double t0 = now();
+        CHECK(ct_dag_parse_json(&d, text, len, "diamonds", &err) == CT_OK);
+        CHECK(ct_dag_contract(&d, &c, NULL, &err) == CT_OK);
+        CHECK(ct_split_compute(&d, &sp, &err) == CT_OK);
+        double t = now() - t0;
+        CHECK(d.n_tasks == want_tasks && sp.n_segments == (want_tasks - 1) / 3);
+        /* a diamond's branches are parallel: nothing contracts */
+        CHECK(c.n_tasks == d.n_tasks);
+        ct_split_free(&sp);
+        ct_dag_destroy(&c);
+        ct_dag_destroy(&d);
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+static void linear_growth(void)
+{
+    size_t l1, l2;
+    char *small = diamonds(25000, &l1), *large = diamonds(100000, &l2);
+    double t1 = pipeline(small, l1, 1 + 3 * ((25000 - 1) / 3)), t2 = pipeline(large, l2, 1 + 3 * ((100000 - 1) / 3));
+    printf("parse + contract + split: 25k tasks %.3f s, 100k tasks %.3f s (x%.1f for 4x the tasks)\n", t1, t2,
+           t2 / t1);
+    CHECK_MSG(t2 < 8 * t1, "100k tasks took %.3f s, 25k %.3f s: growth x%.1f is not linear", t2, t1, t2 / t1);
+    free(small);
+    free(large);
+}
+
+static void limits(void)
+{
+    ct_dag_t d;
+    ct_error_t err;
+    ct_dag_init(&d);
+    char id[CT_MAX_ID_BYTES + 2];
+    memset(id, 'x', sizeof id - 1);
+    id[sizeof id - 1] = '\0';
+    CHECK(ct_dag_add_task(&d, id, 1, NULL, &err) == CT_ELIMIT);
+    CHECK_ERR(err, CT_ELIMIT, "over the limit of 1024");
+    id[CT_MAX_ID_BYTES] = '\0'; /* exactly the limit: fine */
+    CHECK(ct_dag_add_task(&d, id, 1, NULL, &err) == CT_OK);
+    ct_dag_destroy(&d);
+}
+
+int main(void)
+{
+    linear_growth();
+    limits();
+    return ct_test_end();
+}
