@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <stdio.h>
 
 void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
 {
@@ -345,6 +344,16 @@ ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, double phi, double W, dou
     return st;
 }
 
+/* All-local is always feasible: the starting incumbent of both searches.
+ * Fills best with it, records its J in sol->J_local and returns it. */
+static double local_incumbent(const ct_nona_model_t *m, double *best, ct_nona_solution_t *sol)
+{
+    ct_nona_eval_t e;
+    ct_nona_theta_local(m, best);
+    ct_nona_evaluate(m, best, &e, NULL);
+    return sol->J_local = e.J;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Branch-and-bound over boxes of (phi, W).                                  */
 
@@ -489,11 +498,7 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
     }
-    /* All-local is always feasible: it is the starting incumbent. */
-    ct_nona_theta_local(m, s.best);
-    ct_nona_eval_t e;
-    ct_nona_evaluate(m, s.best, &e, NULL);
-    s.best_J = sol->J_local = e.J;
+    s.best_J = local_incumbent(m, s.best, sol);
     double lo = ct_nona_phi_min(m), hi = ct_nona_phi_max(m), wlo, whi;
     ct_nona_W_range(m, &wlo, &whi);
     sol->phi_lo = lo;
@@ -535,10 +540,6 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
     for (size_t i = 0; i < s.n; i++)
         if (s.heap[i].lb < proven)
             proven = s.heap[i].lb;
-    if (getenv("CT_DEBUG_BNB"))
-        for (size_t i = 0; i < s.n && i < 10; i++)
-            fprintf(stderr, "box phi [%.17g %.17g] W [%.17g %.17g] lb %.15g dphi %g dW %g\n", s.heap[i].p0, s.heap[i].p1,
-                    s.heap[i].w0, s.heap[i].w1, s.heap[i].lb, s.heap[i].dphi, s.heap[i].dW);
     sol->lower_bound = proven < s.best_J ? proven : s.best_J;
     sol->gap = s.best_J > 0 ? (s.best_J - sol->lower_bound) / s.best_J : 0;
 done:
@@ -616,11 +617,7 @@ static ct_status_t solve_grid(const ct_nona_model_t *m, const ct_nona_solve_para
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
     }
-    /* All-local is always feasible: it is the starting incumbent. */
-    ct_nona_theta_local(m, s.best);
-    ct_nona_eval_t e;
-    ct_nona_evaluate(m, s.best, &e, NULL);
-    s.best_J = sol->J_local = e.J;
+    s.best_J = local_incumbent(m, s.best, sol);
     double lo = ct_nona_phi_min(m), hi = ct_nona_phi_max(m);
     sol->phi_lo = lo;
     sol->phi_hi = hi > lo ? hi : lo;
@@ -679,6 +676,7 @@ static ct_status_t solve_grid(const ct_nona_model_t *m, const ct_nona_solve_para
     }
     /* Polish: re-solve at the incumbent's own phi while J drops. */
     for (size_t r = 0; r < p->max_polish; r++) {
+        ct_nona_eval_t e;
         ct_nona_evaluate(m, s.best, &e, NULL);
         double before = s.best_J;
         search_value(&s, e.phi);

@@ -7,34 +7,12 @@
 #include "bench_util.h"
 #include "ct_contract.h"
 #include "ct_split.h"
+#include "ct_test_diamonds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 
-static char *diamonds(size_t n, size_t *len)
-{
-    size_t cap = n * 120 + 64, k = 0, d = (n - 1) / 3;
-    char *t = malloc(cap);
-    if (!t)
-        exit(1);
-    k += (size_t)snprintf(t + k, cap - k, "{\"tasks\": [{\"id\": \"t0\", \"time\": 0.001}");
-    for (size_t i = 1; i <= d; i++)
-        k += (size_t)snprintf(t + k, cap - k,
-                              ", {\"id\": \"a%zu\", \"time\": 0.001}, {\"id\": \"b%zu\", \"time\": 0.002}, "
-                              "{\"id\": \"t%zu\", \"time\": 0.001}", i, i, i);
-    k += (size_t)snprintf(t + k, cap - k, "], \"edges\": [");
-    for (size_t i = 1; i <= d; i++)
-        k += (size_t)snprintf(t + k, cap - k,
-                              "%s{\"from\": \"t%zu\", \"to\": \"a%zu\", \"bytes\": 1000}, "
-                              "{\"from\": \"t%zu\", \"to\": \"b%zu\", \"bytes\": 1000}, "
-                              "{\"from\": \"a%zu\", \"to\": \"t%zu\", \"bytes\": 10}, "
-                              "{\"from\": \"b%zu\", \"to\": \"t%zu\", \"bytes\": 10}",
-                              i > 1 ? ", " : "", i - 1, i, i - 1, i, i, i, i, i);
-    k += (size_t)snprintf(t + k, cap - k, "]}");
-    *len = k;
-    return t;
-}
 
 int main(void)
 {
@@ -42,10 +20,9 @@ int main(void)
     printf("  %10s %10s %10s %10s %10s %14s\n", "tasks", "load", "contract", "split", "total", "per task");
     double first = 0;
     const size_t sizes[] = { 10000, 100000, 1000000 };
-    (void)0;
     for (size_t i = 0; i < 3; i++) {
         size_t len;
-        char *text = diamonds(sizes[i], &len);
+        char *text = ct_test_diamonds(sizes[i], &len);
         ct_dag_t d, c;
         ct_split_t sp;
         ct_error_t err;

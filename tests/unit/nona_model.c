@@ -201,6 +201,15 @@ static double best_mix(const ct_nona_model_t *m, double *theta, size_t w1, size_
     return best;
 }
 
+/* Advances pick (one triplet per block) like an odometer; 0 after the last. */
+static int next_profile(const ct_nona_model_t *m, size_t *pick)
+{
+    size_t b = 0;
+    while (b < m->n_blocks && ++pick[b] == m->blocks[b].n_vars)
+        pick[b++] = 0;
+    return b < m->n_blocks;
+}
+
 static double exhaustive(const ct_nona_model_t *m)
 {
     size_t B = m->n_blocks, *pick = calloc(B ? B : 1, sizeof(size_t));
@@ -219,10 +228,7 @@ static double exhaustive(const ct_nona_model_t *m)
                     best = fmin(best, best_mix(m, theta, v0 + x, v0 + y));
             theta[own] = 1;
         }
-        size_t b = 0;
-        while (b < B && ++pick[b] == m->blocks[b].n_vars)
-            pick[b++] = 0;
-        if (b == B)
+        if (!next_profile(m, pick))
             break;
     }
     free(pick);
@@ -262,6 +268,22 @@ static void check_against_exhaustive(const ct_scenario_t *s, const char *what)
  * search covers every pure profile and all of those mixes (2-D ones by a
  * grid, then a pattern search). Small instances only. */
 
+/* J with the weights of a 2-D mix (see mix2d) at (p, q). */
+static double mix_at(const ct_nona_model_t *m, double *theta, const size_t *v, int simplex, double p, double q)
+{
+    if (simplex) {
+        theta[v[0]] = 1 - p - q;
+        theta[v[1]] = p;
+        theta[v[2]] = q;
+    } else {
+        theta[v[0]] = 1 - p;
+        theta[v[1]] = p;
+        theta[v[2]] = 1 - q;
+        theta[v[3]] = q;
+    }
+    return J_at(m, theta);
+}
+
 static double mix2d(const ct_nona_model_t *m, double *theta, const size_t *v, int simplex)
 {
     /* simplex: v[0..2] in one block, weights (1-p-q, p, q); else v[0], v[1]
@@ -273,17 +295,7 @@ static double mix2d(const ct_nona_model_t *m, double *theta, const size_t *v, in
             double p = (double)i / G, q = (double)k / G;
             if (simplex && p + q > 1)
                 continue;
-            if (simplex) {
-                theta[v[0]] = 1 - p - q;
-                theta[v[1]] = p;
-                theta[v[2]] = q;
-            } else {
-                theta[v[0]] = 1 - p;
-                theta[v[1]] = p;
-                theta[v[2]] = 1 - q;
-                theta[v[3]] = q;
-            }
-            double j = J_at(m, theta);
+            double j = mix_at(m, theta, v, simplex, p, q);
             if (j < best) {
                 best = j;
                 bp = p;
@@ -297,17 +309,7 @@ static double mix2d(const ct_nona_model_t *m, double *theta, const size_t *v, in
             double p = bp + h * dirs[d][0], q = bq + h * dirs[d][1];
             if (p < 0 || q < 0 || p > 1 || q > 1 || (simplex && p + q > 1))
                 continue;
-            if (simplex) {
-                theta[v[0]] = 1 - p - q;
-                theta[v[1]] = p;
-                theta[v[2]] = q;
-            } else {
-                theta[v[0]] = 1 - p;
-                theta[v[1]] = p;
-                theta[v[2]] = 1 - q;
-                theta[v[3]] = q;
-            }
-            double j = J_at(m, theta);
+            double j = mix_at(m, theta, v, simplex, p, q);
             if (j < best) {
                 best = j;
                 bp = p;
@@ -363,10 +365,7 @@ static double exhaustive2(const ct_nona_model_t *m)
             }
             theta[v0 + pick[b]] = 1;
         }
-        size_t b = 0;
-        while (b < B && ++pick[b] == m->blocks[b].n_vars)
-            pick[b++] = 0;
-        if (b == B)
+        if (!next_profile(m, pick))
             break;
     }
     free(theta);

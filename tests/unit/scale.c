@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ct_contract.h"
 #include "ct_split.h"
+#include "ct_test_diamonds.h"
 #include "ct_test.h"
 
 #include <time.h>
@@ -21,28 +22,6 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* JSON text of a chain of diamonds with about n tasks (caller frees). */
-static char *diamonds(size_t n, size_t *len)
-{
-    size_t cap = n * 120 + 64, k = 0, d = (n - 1) / 3;
-    char *t = malloc(cap);
-    k += (size_t)snprintf(t + k, cap - k, "{\"tasks\": [{\"id\": \"t0\", \"time\": 0.001}");
-    for (size_t i = 1; i <= d; i++)
-        k += (size_t)snprintf(t + k, cap - k,
-                              ", {\"id\": \"a%zu\", \"time\": 0.001}, {\"id\": \"b%zu\", \"time\": 0.002}, "
-                              "{\"id\": \"t%zu\", \"time\": 0.001}", i, i, i);
-    k += (size_t)snprintf(t + k, cap - k, "], \"edges\": [");
-    for (size_t i = 1; i <= d; i++)
-        k += (size_t)snprintf(t + k, cap - k,
-                              "%s{\"from\": \"t%zu\", \"to\": \"a%zu\", \"bytes\": 1000}, "
-                              "{\"from\": \"t%zu\", \"to\": \"b%zu\", \"bytes\": 1000}, "
-                              "{\"from\": \"a%zu\", \"to\": \"t%zu\", \"bytes\": 10}, "
-                              "{\"from\": \"b%zu\", \"to\": \"t%zu\", \"bytes\": 10}",
-                              i > 1 ? ", " : "", i - 1, i, i - 1, i, i, i, i, i);
-    k += (size_t)snprintf(t + k, cap - k, "]}");
-    *len = k;
-    return t;
-}
 
 /* Best of three: parse + contract + split. */
 static double pipeline(const char *text, size_t len, size_t want_tasks)
@@ -73,7 +52,7 @@ static double pipeline(const char *text, size_t len, size_t want_tasks)
 static void linear_growth(void)
 {
     size_t l1, l2;
-    char *small = diamonds(25000, &l1), *large = diamonds(100000, &l2);
+    char *small = ct_test_diamonds(25000, &l1), *large = ct_test_diamonds(100000, &l2);
     double t1 = pipeline(small, l1, 1 + 3 * ((25000 - 1) / 3)), t2 = pipeline(large, l2, 1 + 3 * ((100000 - 1) / 3));
     printf("parse + contract + split: 25k tasks %.3f s, 100k tasks %.3f s (x%.1f for 4x the tasks)\n", t1, t2,
            t2 / t1);
