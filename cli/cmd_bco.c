@@ -79,7 +79,7 @@ static int parse(int argc, char **argv, bco_opts_t *o)
             break;
         case OPT_SERVERS:
             if (cli_parse_size(optarg, &o->servers) || o->servers < 1 || o->servers > 100000)
-                return cli_usage("bco", "--servers: expected a positive integer, got '%s'", optarg);
+                return cli_usage("bco", "--servers: expected an integer in 1 .. 100000, got '%s'", optarg);
             break;
         case OPT_POLICY:
             o->bp.policy = ct_bco_policy_parse(optarg, &ok);
@@ -88,7 +88,7 @@ static int parse(int argc, char **argv, bco_opts_t *o)
             break;
         case OPT_KAPPA:
             if (cli_parse_u64(optarg, &u) || u < 1 || u > 1000000)
-                return cli_usage("bco", "--kappa: expected a positive integer, got '%s'", optarg);
+                return cli_usage("bco", "--kappa: expected an integer in 1 .. 1000000, got '%s'", optarg);
             o->bp.kappa = (long)u;
             break;
         case OPT_LAMBDA:
@@ -106,8 +106,8 @@ static int parse(int argc, char **argv, bco_opts_t *o)
         case OPT_JSON: o->json = 1; break;
         case OPT_VARY: o->vary = optarg; break;
         case OPT_RANDOM:
-            if (cli_parse_size(optarg, &o->random) || o->random < 1)
-                return cli_usage("bco", "--random: expected a positive integer, got '%s'", optarg);
+            if (cli_parse_size(optarg, &o->random) || o->random < 1 || o->random > 100000)
+                return cli_usage("bco", "--random: expected an integer in 1 .. 100000, got '%s'", optarg);
             break;
         case 'o': o->output = optarg; break;
         case 'h': bco_usage(stdout); return -1;

@@ -234,6 +234,12 @@ static int do_split(const char *path, const dag_opts_t *o, int with_triplets)
     ct_dag_destroy(&d);
     if (st != CT_OK)
         return cli_fail(&err);
+    if (o->have_segment && o->segment >= sp.n_segments) { /* before printing anything */
+        ct_error_set(&err, CT_EINPUT, "%s: --segment: no segment %zu (the DAG has %zu)", path, o->segment,
+                     sp.n_segments);
+        ct_split_free(&sp);
+        return cli_fail(&err);
+    }
     const ct_dag_t *g = &sp.dag;
     cJSON *root = o->json ? cJSON_CreateObject() : NULL, *segs = NULL;
     if (o->json) {

@@ -116,8 +116,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             break;
         case OPT_SCALE:
             free(o->scales);
-            if (cli_parse_range(optarg, &o->scales, &o->n_scales) || o->scales[0] <= 0)
-                return cli_usage("nona", "--scale: expected A:B:STEP with 0 < A <= B and STEP > 0, got '%s'", optarg);
+            if (cli_parse_range(optarg, &o->scales, &o->n_scales) || o->scales[0] <= 0 ||
+                o->scales[o->n_scales - 1] > 1e6 || o->n_scales > 10000)
+                return cli_usage("nona", "--scale: expected A:B:STEP with 0 < A <= B <= 1e6, STEP > 0, at most 10000 "
+                                 "scales, got '%s'", optarg);
             break;
         case OPT_MAXT:
             if (cli_parse_size(optarg, &o->model.partition.max_triplets) || !o->model.partition.max_triplets)

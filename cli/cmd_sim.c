@@ -34,15 +34,15 @@ static void sim_usage(FILE *out)
             "options:\n"
             "  --policy P            sim: the policy (default nona)\n"
             "  --policies P,Q,...    sweep: policies (default all six)\n"
-            "  --load L              compute load sum(rate x job compute) / servers (default 0.5)\n"
+            "  --load L              compute load sum(rate x job compute) / servers, [0.001, 1) (0.5)\n"
             "  --loads A:B:STEP      sweep over loads, e.g. 0.1:0.9:0.1\n"
             "  --bandwidths A:B:STEP sweep over link bandwidths, bytes/s, at --load\n"
             "  --reps N              replications (default 5)\n"
-            "  --jobs N              measured inference jobs per replication (default 20000)\n"
-            "  --warmup F            warm-up, as a fraction of the measured span (default 0.2)\n"
+            "  --jobs N              measured inference jobs per replication (100 .. 1e9; 20000)\n"
+            "  --warmup F            warm-up, a fraction of the measured span (0 .. 10; 0.2)\n"
             "  --seed N              replication r uses seed + r (default 1)\n"
             "  --link fifo|ps        link discipline (default fifo)\n"
-            "  --bg-ratio R          inference : background arrival ratio (default 100; 0: none)\n"
+            "  --bg-ratio R          inference : background arrival ratio (>= 1; default 100; 0: none)\n"
             "  --server-queue Q      job-first (default: a server runs the ready task of the\n"
             "                        earliest-arriving job; what the Nona model assumes) or fifo\n"
             "                        (tasks in readiness order; each task re-queues at the back)\n"
@@ -96,30 +96,34 @@ static int parse(int argc, char **argv, sim_opts_t *o)
             o->policies = strdup(optarg);
             break;
         case OPT_LOAD:
-            if (cli_parse_double(optarg, &o->ev.load) || !(o->ev.load > 0 && o->ev.load < 1))
-                return cli_usage("sim", "--load: expected a number in (0, 1), got '%s'", optarg);
+            if (cli_parse_double(optarg, &o->ev.load) || !(o->ev.load >= 0.001 && o->ev.load < 1))
+                return cli_usage("sim", "--load: expected a number in [0.001, 1), got '%s'", optarg);
             break;
         case OPT_LOADS:
             free(o->loads);
-            if (cli_parse_range(optarg, &o->loads, &o->n_loads) || o->loads[0] <= 0 || o->loads[o->n_loads - 1] >= 1)
-                return cli_usage("sim", "--loads: expected A:B:STEP with 0 < A <= B < 1, got '%s'", optarg);
+            if (cli_parse_range(optarg, &o->loads, &o->n_loads) || o->loads[0] < 0.001 || o->loads[o->n_loads - 1] >= 1 ||
+                o->n_loads > 1000)
+                return cli_usage("sim", "--loads: expected A:B:STEP with 0.001 <= A <= B < 1, at most 1000 points, got '%s'",
+                                 optarg);
             break;
         case OPT_BWS:
             free(o->bws);
-            if (cli_parse_range(optarg, &o->bws, &o->n_bws) || o->bws[0] <= 0)
-                return cli_usage("sim", "--bandwidths: expected A:B:STEP in bytes/s with 0 < A <= B, got '%s'", optarg);
+            if (cli_parse_range(optarg, &o->bws, &o->n_bws) || o->bws[0] <= 0 || o->bws[o->n_bws - 1] > 1e15 ||
+                o->n_bws > 1000)
+                return cli_usage("sim", "--bandwidths: expected A:B:STEP in bytes/s with 0 < A <= B <= 1e15, at most 1000 "
+                                 "points, got '%s'", optarg);
             break;
         case OPT_REPS:
             if (cli_parse_size(optarg, &o->ev.run.reps) || o->ev.run.reps < 1 || o->ev.run.reps > 1000)
                 return cli_usage("sim", "--reps: expected 1..1000, got '%s'", optarg);
             break;
         case OPT_JOBS:
-            if (cli_parse_size(optarg, &o->ev.run.jobs) || o->ev.run.jobs < 1)
-                return cli_usage("sim", "--jobs: expected a positive integer, got '%s'", optarg);
+            if (cli_parse_size(optarg, &o->ev.run.jobs) || o->ev.run.jobs < 100 || o->ev.run.jobs > 1000000000)
+                return cli_usage("sim", "--jobs: expected an integer in 100 .. 1e9, got '%s'", optarg);
             break;
         case OPT_WARM:
-            if (cli_parse_double(optarg, &o->ev.run.warmup) || o->ev.run.warmup < 0)
-                return cli_usage("sim", "--warmup: expected a non-negative fraction, got '%s'", optarg);
+            if (cli_parse_double(optarg, &o->ev.run.warmup) || o->ev.run.warmup < 0 || o->ev.run.warmup > 10)
+                return cli_usage("sim", "--warmup: expected a fraction of the span in 0 .. 10, got '%s'", optarg);
             break;
         case OPT_SEED:
         {
@@ -138,8 +142,8 @@ static int parse(int argc, char **argv, sim_opts_t *o)
                 return cli_usage("sim", "--link: expected fifo or ps, got '%s'", optarg);
             break;
         case OPT_BG:
-            if (cli_parse_double(optarg, &o->ev.bg_ratio) || o->ev.bg_ratio < 0)
-                return cli_usage("sim", "--bg-ratio: expected a non-negative number, got '%s'", optarg);
+            if (cli_parse_double(optarg, &o->ev.bg_ratio) || (o->ev.bg_ratio != 0 && o->ev.bg_ratio < 1))
+                return cli_usage("sim", "--bg-ratio: expected 0 (no background) or a ratio >= 1, got '%s'", optarg);
             break;
         case OPT_QUEUE:
             if (!strcmp(optarg, "job-first"))
