@@ -223,7 +223,7 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t n)
         if (w <= 0) {
             if (!k->err)
                 k->err = w < 0 ? errno : EIO;
-            return done ? (ssize_t)done : -1;
+            return (ssize_t)done; /* fopencookie: 0 on error, never negative */
         }
         done += (size_t)w;
     }

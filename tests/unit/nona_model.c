@@ -384,7 +384,7 @@ static ct_dag_t random_fork(unsigned long long *st, size_t n)
     ct_dag_t d;
     ct_error_t err;
     ct_dag_init(&d);
-    char id[8];
+    char id[32];
     ct_dag_add_task(&d, "src", 0.001 * (0.2 + urand(st)), NULL, &err);
     for (size_t i = 0; i < n; i++) {
         snprintf(id, sizeof id, "b%zu", i);
