@@ -17,16 +17,19 @@ static void sample_usage(FILE *out)
 {
     fprintf(out,
             "usage: contend sample LOOKUP.json --class NAME --servers N [--count K]\n"
-            "                      [--rates NAME=R,NAME=R,...] [--seed S] [--json]\n"
+            "                      [--rates NAME=R,NAME=R,...] [--queue-lengths Q0,Q1,...] [--seed S] [--json]\n"
             "\n"
             "Draws K placements for jobs of class NAME: one server (0..N-1) per original\n"
             "task. The scenario used is the one whose arrival rates are nearest --rates\n"
             "(jobs/s; classes not listed keep the first scenario's rate); without --rates,\n"
-            "the first scenario. Deterministic for a given --seed (default 1).\n"
+            "the first scenario. The root goes to a uniform server, or with --queue-lengths\n"
+            "(tasks queued or running on each of the N servers) to the least loaded of the\n"
+            "d sampled servers the table was solved for (its root_choices).\n"
+            "Deterministic for a given --seed (default 1).\n"
             "Output: one line per job, 'task=server' pairs; --json for a JSON array.\n");
 }
 
-enum { OPT_CLASS = 256, OPT_RATES, OPT_SERVERS, OPT_COUNT, OPT_SEED, OPT_JSON };
+enum { OPT_CLASS = 256, OPT_RATES, OPT_SERVERS, OPT_COUNT, OPT_SEED, OPT_JSON, OPT_QUEUES };
 
 int cmd_sample(int argc, char **argv)
 {
@@ -34,9 +37,10 @@ int cmd_sample(int argc, char **argv)
         { "class", required_argument, NULL, OPT_CLASS }, { "rates", required_argument, NULL, OPT_RATES },
         { "servers", required_argument, NULL, OPT_SERVERS }, { "count", required_argument, NULL, OPT_COUNT },
         { "seed", required_argument, NULL, OPT_SEED }, { "json", no_argument, NULL, OPT_JSON },
-        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+        { "queue-lengths", required_argument, NULL, OPT_QUEUES }, { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
     };
-    const char *cls = NULL, *rates = NULL;
+    const char *cls = NULL, *rates = NULL, *queues = NULL;
     size_t servers = 0, count = 1;
     unsigned long long seed = 1;
     int json = 0, c;
@@ -46,6 +50,7 @@ int cmd_sample(int argc, char **argv)
         switch (c) {
         case OPT_CLASS: cls = optarg; break;
         case OPT_RATES: rates = optarg; break;
+        case OPT_QUEUES: queues = optarg; break;
         case OPT_SERVERS:
             if (cli_parse_size(optarg, &servers) || servers == 0 || servers > 0xffffffffu)
                 return cli_usage("sample", "--servers: expected a positive integer, got '%s'", optarg);
@@ -135,6 +140,27 @@ int cmd_sample(int argc, char **argv)
         rc = 2;
         goto done;
     }
+    uint32_t *loads = NULL;
+    if (queues) { /* one non-negative count per server */
+        loads = calloc(servers, sizeof(uint32_t));
+        char *copy = strdup(queues), *save = NULL;
+        size_t k = 0;
+        int bad = !loads || !copy;
+        for (char *tok = bad ? NULL : strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
+            unsigned long long q;
+            bad = k >= servers || cli_parse_u64(tok, &q) || q > 0xffffffffu;
+            if (!bad)
+                loads[k++] = (uint32_t)q;
+        }
+        free(copy);
+        if (bad || k != servers) {
+            fprintf(stderr, "contend: --queue-lengths: expected %zu non-negative counts (one per server), got '%s'\n",
+                    servers, queues);
+            free(loads);
+            rc = 2;
+            goto done;
+        }
+    }
     ct_rng_t rng;
     ct_rng_seed(&rng, seed);
     size_t nt = ct_sampler_task_count(s, (size_t)ci);
@@ -148,7 +174,8 @@ int cmd_sample(int argc, char **argv)
         printf("# class %s, scenario %zu (scale %g), %zu servers\n", cls, scenario,
                ct_sampler_scenario_scale(s, scenario), servers);
     for (size_t k = 0; k < count; k++) {
-        if (ct_sampler_place(s, scenario, (size_t)ci, (uint32_t)servers, &rng, place, NULL) != 0) {
+        if (ct_sampler_place_loaded(s, scenario, (size_t)ci, (uint32_t)servers, loads,
+                                    ct_sampler_root_choices(s, scenario), &rng, place, NULL) != 0) {
             fprintf(stderr, "contend: --servers: %zu servers are too few for a triplet of class '%s'\n", servers, cls);
             rc = 2;
             break;
@@ -167,6 +194,7 @@ int cmd_sample(int argc, char **argv)
     }
     if (json)
         printf("]}\n");
+    free(loads);
 done:
     free(r);
     free(place);

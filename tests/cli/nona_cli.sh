@@ -92,5 +92,11 @@ expect_error 2 "class given twice" -- $C sample "$T/l.json" --class fig1 --serve
 expect_error 2 "no such class" -- $C sample "$T/l.json" --class fig1 --servers 80 --rates nope=1
 expect_error 2 "rate >= 0" -- $C sample "$T/l.json" --class fig1 --servers 80 --rates fig1=-1
 $C sample "$T/l.json" --class fig1 --servers 80 --rates fig1=0 --count 1 | grep -q "scale 1" || fail "--rates fig1=0"
+# Pooled roots from the command line: the table's d = 2 draws favour the
+# idle server (P = 1 - (3/4)^2 = 0.44 against 0.25 uniform).
+$C nona solve data/scenarios/fig1.json -o "$T/f.json" >/dev/null || fail "solve fig1"
+n=$($C sample "$T/f.json" --class fig1 --servers 4 --queue-lengths 5,5,0,5 --count 400 | grep -c '^sum=2 ')
+[ "$n" -gt 140 ] || fail "--queue-lengths: root on the idle server $n / 400 times"
+expect_error 2 "expected 4 non-negative counts" -- $C sample "$T/f.json" --class fig1 --servers 4 --queue-lengths 5,5
 
 finish
