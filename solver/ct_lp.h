@@ -49,9 +49,6 @@ ct_status_t ct_lp_solve(ct_lp_t *lp, ct_lp_result_t *res, double *obj, double *x
 /** After an optimal continuous solve: the dual value (shadow price) of row
  *  r (for a <= row of a minimisation it is <= 0). */
 double ct_lp_row_dual(const ct_lp_t *lp, size_t r);
-/** After an optimal continuous solve: 1 if row r is active (nonbasic: at
- *  its bound), 0 if basic. */
-int ct_lp_row_active(const ct_lp_t *lp, size_t r);
 
 #ifdef __cplusplus
 }

@@ -158,7 +158,8 @@ ct_status_t ct_lp_solve(ct_lp_t *lp, ct_lp_result_t *res, double *obj, double *x
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     parm.presolve = GLP_OFF; /* keeps the basis for warm starts */
-    parm.tol_bnd = 1e-10;    /* rows met to 1e-10 of their bound: certificates need it */
+    parm.tol_bnd = 1e-10;    /* rows met to 1e-10 of their bound: with GLPK's 1e-7 a theta whose
+                              * true wait is a hair above its row keeps a 1e-9 certificate open */
     if (!lp->warm)
         glp_adv_basis(lp->P, 0);
     int rc = glp_simplex(lp->P, &parm);
@@ -230,12 +231,4 @@ ct_status_t ct_lp_solve(ct_lp_t *lp, ct_lp_result_t *res, double *obj, double *x
 double ct_lp_row_dual(const ct_lp_t *lp, size_t r)
 {
     return r < lp->rows ? glp_get_row_dual(lp->P, (int)r + 1) : 0.0;
-}
-
-int ct_lp_row_active(const ct_lp_t *lp, size_t r)
-{
-    if (r >= lp->rows)
-        return 0;
-    int st = glp_get_row_stat(lp->P, (int)r + 1);
-    return st == GLP_NU || st == GLP_NL || st == GLP_NS;
 }

@@ -162,95 +162,6 @@ static ct_status_t set_wait_row(wait_lp_t *s, size_t r, const double *coef, doub
     return ct_lp_set_row(s->lp, r, nz, s->cols, s->vals, CT_LP_LE, *rs, err);
 }
 
-/* Makes an LP solution satisfy its active wait rows exactly. The simplex
- * meets rows only within its tolerance (about 1e-7 relative), and a theta
- * whose true wait is a hair above the row's makes J a hair worse than the
- * LP promised, enough to keep a 1e-9 certificate from closing. A basic
- * solution has as many positive probabilities in mixed blocks as it has
- * mixed blocks plus active rows: solve that square system exactly (Gauss,
- * partial pivoting) and keep the result if it stays a distribution. */
-static void repair(wait_lp_t *s, double *theta, const int active[2])
-{
-    enum { MAXU = 8 };
-    const ct_nona_model_t *m = s->m;
-    size_t var[MAXU], nu = 0, blk[MAXU], nb = 0;
-    for (size_t b = 0; b < m->n_blocks; b++) {
-        const ct_block_t *bl = &m->blocks[b];
-        size_t pos = 0;
-        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
-            pos += theta[w] > 0;
-        if (pos < 2)
-            continue;
-        if (nb == MAXU)
-            return;
-        blk[nb++] = b;
-        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
-            if (theta[w] > 0) {
-                if (nu == MAXU)
-                    return;
-                var[nu++] = w;
-            }
-    }
-    size_t ne = nb + (size_t)active[0] + (size_t)active[1];
-    if (nu == 0 || ne != nu)
-        return;
-    double A[MAXU][MAXU + 1];
-    memset(A, 0, sizeof A);
-    size_t r = 0;
-    for (size_t i = 0; i < nb; i++, r++) {
-        for (size_t u = 0; u < nu; u++)
-            A[r][u] = m->blocks[blk[i]].var_start <= var[u] &&
-                      var[u] < m->blocks[blk[i]].var_start + m->blocks[blk[i]].n_vars;
-        A[r][nu] = 1.0;
-    }
-    for (int k = 0; k < 2; k++) {
-        if (!active[k])
-            continue;
-        const double *v = k ? s->v2 : s->v1;
-        double rhs = k ? s->r2 : s->r1;
-        for (size_t w = 0; w < m->n_vars; w++) /* pure blocks are constants */
-            if (theta[w] > 0) {
-                int unknown = 0;
-                for (size_t u = 0; u < nu; u++)
-                    unknown |= var[u] == w;
-                if (!unknown)
-                    rhs -= v[w] * theta[w];
-            }
-        for (size_t u = 0; u < nu; u++)
-            A[r][u] = v[var[u]];
-        A[r++][nu] = rhs;
-    }
-    for (size_t c = 0; c < nu; c++) {
-        size_t piv = c;
-        for (size_t i = c + 1; i < nu; i++)
-            if (fabs(A[i][c]) > fabs(A[piv][c]))
-                piv = i;
-        if (!(fabs(A[piv][c]) > 1e-300))
-            return;
-        if (piv != c)
-            for (size_t j = 0; j <= nu; j++) {
-                double t = A[c][j];
-                A[c][j] = A[piv][j];
-                A[piv][j] = t;
-            }
-        for (size_t i = 0; i < nu; i++) {
-            if (i == c)
-                continue;
-            double f = A[i][c] / A[c][c];
-            for (size_t j = c; j <= nu; j++)
-                A[i][j] -= f * A[c][j];
-        }
-    }
-    double x[MAXU];
-    for (size_t u = 0; u < nu; u++) {
-        x[u] = A[u][nu] / A[u][u];
-        if (!(x[u] >= -1e-9) || !(x[u] <= 1 + 1e-9) || fabs(x[u] - theta[var[u]]) > 1e-3)
-            return; /* not the basis we thought: keep the simplex's answer */
-    }
-    for (size_t u = 0; u < nu; u++)
-        theta[var[u]] = x[u] < 0 ? 0 : x[u] > 1 ? 1 : x[u];
-}
-
 /* Solves the LP with the objective at (po, wo) and the rows at (pr, wr).
  * *feasible = 0 when no theta has waits <= (pr, wr). Otherwise theta (may
  * be NULL) receives the LP's cleaned minimiser, *value its objective at
@@ -317,8 +228,6 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
         *bound = s->constant + root + s->beta_sum * tscale * L;
     }
     ct_nona_theta_clean(m, s->x, 1e-12); /* simplex round-off */
-    int active[2] = { ct_lp_row_active(s->lp, m->n_blocks), m->server_model && ct_lp_row_active(s->lp, m->n_blocks + 1) };
-    repair(s, s->x, active);
     /* The objective from the cleaned theta, in the model's own units. */
     double v = s->constant + root;
     for (size_t w = 0; w < m->n_vars; w++)
