@@ -115,6 +115,7 @@ typedef struct {
     unsigned root_choices;  /**< d of the root rule (1: uniform) */
     double rho_s;           /**< per-server load */
     double m2s_local;       /**< m2_s with every job all-local, s */
+    double m2_bg_s;         /**< the background's part of m2_s, s */
     double root_share;      /**< a: share of the work arriving through the root rule (default 1) */
     double r_root, r_part;  /**< wait factors of the root rule */
     void *gl;               /**< Gauss-Legendre table (private) */
@@ -146,7 +147,9 @@ void ct_nona_model_free(ct_nona_model_t *m);
 double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi, double W);
 /** dM_w/dphi and dM_w/dW at (phi, W) (one-sided where M has a kink). */
 void ct_nona_triplet_grad(const ct_nona_model_t *m, size_t w, double phi, double W, double *d_phi, double *d_W);
-/** The server wait of m2_s: W = m2_s / (2 (1 - rho_s)) (0 without the server model). */
+/** The server wait of m2_s: W = m2_s / (2 (1 - rho_s)) (0 without the server
+ *  model). m2_s is taken no lower than the background's: the linear m2_s of
+ *  a job splitting several segments can undershoot the true sum of squares. */
 double ct_nona_server_wait(const ct_nona_model_t *m, double m2s);
 
 /** The model evaluated at one theta. */

@@ -220,7 +220,9 @@ void ct_sim_summary_free(ct_sim_summary_t *s);
  *  warming up, whose rise slows, passes; or by 5 x that limit at any
  *  pace), more than cfg->max_in_flight jobs are in flight, or the backlog
  *  left at the end of the window takes longer to clear than the window.
- *  On CT_EUNSTABLE out keeps growth and backlog (the rest is empty). */
+ *  On CT_EUNSTABLE out keeps growth and backlog (the rest is zero) and is
+ *  freed with ct_sim_summary_free as after success; on other errors it is
+ *  already empty. */
 #define CT_SIM_GROWTH_LIMIT 0.02
 ct_status_t ct_sim_replicate(const ct_sim_config_t *cfg, const ct_sim_run_params_t *p, ct_sim_summary_t *out,
                              ct_error_t *err);

@@ -257,6 +257,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     m->link_batches = m->server_model; /* the paper's link model: one transfer at a time */
     m->root_choices = p->root_choices;
     m->rho_s = s->rho_bg_s + compute_load / (double)s->servers;
+    m->m2_bg_s = s->m2_bg_s;
     m->m2s_local = s->m2_bg_s;
     for (size_t j = 0; j < s->n_classes; j++)
         m->m2s_local += s->classes[j].rate * m->classes[j].work * m->classes[j].work / (double)s->servers;
@@ -330,6 +331,8 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
 
 double ct_nona_server_wait(const ct_nona_model_t *m, double m2s)
 {
+    if (m2s < m->m2_bg_s)
+        m2s = m->m2_bg_s;
     return m->server_model ? m2s / (2.0 * (1.0 - m->rho_s)) : 0.0;
 }
 
@@ -473,7 +476,7 @@ void ct_nona_W_range(const ct_nona_model_t *m, double *lo, double *hi)
                 qmin = m->trip[w].q;
         m2s += m->beta[b->cls] * qmin / (double)m->servers;
     }
-    *lo = ct_nona_server_wait(m, m2s > 0 ? m2s : 0);
+    *lo = ct_nona_server_wait(m, m2s);
     *hi = ct_nona_server_wait(m, m->m2s_local);
 }
 

@@ -71,9 +71,10 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
 
 /** Solves with p->method. Fails with CT_EINPUT for parameters out of range
  *  or the grid method on a server-queueing model, CT_ESOLVER if GLPK or
- *  GSL fail. With pooled roots (d > 1) it solves, sets the model's root
- *  share to the solution's (ct_nona_root_share) and solves again until the
- *  share settles (at most 6 solves); the model keeps that share. */
+ *  GSL fail. With pooled roots (d > 1) it solves from a root share of 1,
+ *  sets the model's share to the solution's (ct_nona_root_share) and solves
+ *  again until the share settles (at most 6 solves); the model keeps that
+ *  share. */
 ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                           ct_error_t *err);
 

@@ -660,6 +660,9 @@ static ct_status_t solve_once(const ct_nona_model_t *m, const ct_nona_solve_para
 ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                           ct_error_t *err)
 {
+    /* Start the fixed point from the same share every time, so a solve does
+     * not depend on what was evaluated on the model before it. */
+    ct_nona_model_set_root_share(m, 1.0);
     ct_status_t st = solve_once(m, p, sol, err);
     if (st != CT_OK || m->root_choices <= 1 || !m->server_model)
         return st;
