@@ -74,6 +74,26 @@ int cli_parse_size(const char *s, size_t *out)
     return 0;
 }
 
+int cli_parse_server_model(const char *cmd, const char *s, int *server_model)
+{
+    if (!strcmp(s, "servers"))
+        *server_model = 1;
+    else if (!strcmp(s, "link"))
+        *server_model = 0;
+    else
+        return cli_usage(cmd, "--model: expected servers or link, got '%s'", s);
+    return 0;
+}
+
+int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d)
+{
+    size_t v;
+    if (cli_parse_size(s, &v) || v < 1 || v > 64)
+        return cli_usage(cmd, "--root-choices: expected 1..64, got '%s'", s);
+    *d = (unsigned)v;
+    return 0;
+}
+
 int cli_parse_range(const char *s, double **vals, size_t *n)
 {
     double a, b, step;

@@ -28,6 +28,12 @@ int cli_parse_double(const char *s, double *out);
 int cli_parse_size(const char *s, size_t *out);
 int cli_parse_u64(const char *s, unsigned long long *out);
 
+/** The Nona model options shared by `nona` and `sim`: --model servers|link
+ *  (1 or 0) and --root-choices D (1..64). Print the usage error for cmd and
+ *  return 2 on a bad value, else 0. */
+int cli_parse_server_model(const char *cmd, const char *s, int *server_model);
+int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d);
+
 /** Parses "A:B:STEP" into a list of values (caller frees *vals). */
 int cli_parse_range(const char *s, double **vals, size_t *n);
 

@@ -92,20 +92,13 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 return cli_usage("nona", "--method: expected exact, penalty or grid, got '%s'", optarg);
             break;
         case OPT_MODEL:
-            if (!strcmp(optarg, "servers"))
-                o->model.server_model = 1;
-            else if (!strcmp(optarg, "link"))
-                o->model.server_model = 0;
-            else
-                return cli_usage("nona", "--model: expected servers or link, got '%s'", optarg);
+            if (cli_parse_server_model("nona", optarg, &o->model.server_model))
+                return 2;
             break;
-        case OPT_ROOT: {
-            size_t d;
-            if (cli_parse_size(optarg, &d) || d < 1 || d > 64)
-                return cli_usage("nona", "--root-choices: expected 1..64, got '%s'", optarg);
-            o->model.root_choices = (unsigned)d;
+        case OPT_ROOT:
+            if (cli_parse_root_choices("nona", optarg, &o->model.root_choices))
+                return 2;
             break;
-        }
         case OPT_GAP:
             if (cli_parse_double(optarg, &o->solve.gap) || !(o->solve.gap >= 0 && o->solve.gap <= 0.5))
                 return cli_usage("nona", "--gap: expected a number in 0 .. 0.5, got '%s'", optarg);

@@ -141,9 +141,12 @@ int cmd_sample(int argc, char **argv)
         goto done;
     }
     uint32_t *loads = NULL;
-    if (queues) { /* one non-negative count per server */
-        loads = calloc(servers, sizeof(uint32_t));
-        char *copy = strdup(queues), *save = NULL;
+    if (queues) { /* one non-negative count per server, counted before allocating */
+        size_t given = 1;
+        for (const char *q = queues; *q; q++)
+            given += *q == ',';
+        char *copy = given == servers ? strdup(queues) : NULL, *save = NULL;
+        loads = copy ? calloc(servers, sizeof(uint32_t)) : NULL;
         size_t k = 0;
         int bad = !loads || !copy;
         for (char *tok = bad ? NULL : strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {

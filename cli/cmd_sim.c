@@ -161,20 +161,13 @@ static int parse(int argc, char **argv, sim_opts_t *o)
             else
                 return cli_usage("sim", "--fair-pick: expected recent or random, got '%s'", optarg);
             break;
-        case OPT_ROOT: {
-            size_t d;
-            if (cli_parse_size(optarg, &d) || d < 1 || d > 64)
-                return cli_usage("sim", "--root-choices: expected 1..64, got '%s'", optarg);
-            o->ev.root_choices = (unsigned)d;
+        case OPT_ROOT:
+            if (cli_parse_root_choices("sim", optarg, &o->ev.root_choices))
+                return 2;
             break;
-        }
         case OPT_MODEL:
-            if (!strcmp(optarg, "servers"))
-                o->ev.server_model = 1;
-            else if (!strcmp(optarg, "link"))
-                o->ev.server_model = 0;
-            else
-                return cli_usage("sim", "--model: expected servers or link, got '%s'", optarg);
+            if (cli_parse_server_model("sim", optarg, &o->ev.server_model))
+                return 2;
             break;
         case 'o': o->output = optarg; break;
         case OPT_JSON: o->json = 1; break;
