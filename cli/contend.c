@@ -7,9 +7,9 @@
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -284,6 +284,22 @@ static double mix_at(const ct_nona_model_t *m, double *theta, const size_t *v, i
     return J_at(m, theta);
 }
 
+/* Evaluates the mix at (p, q) if it is a distribution; keeps it in *best,
+ * *bp, *bq when better. Returns 1 if it was. */
+static int try_mix(const ct_nona_model_t *m, double *theta, const size_t *v, int simplex, double p, double q,
+                   double *best, double *bp, double *bq)
+{
+    if (p < 0 || q < 0 || p > 1 || q > 1 || (simplex && p + q > 1))
+        return 0;
+    double j = mix_at(m, theta, v, simplex, p, q);
+    if (!(j < *best))
+        return 0;
+    *best = j;
+    *bp = p;
+    *bq = q;
+    return 1;
+}
+
 static double mix2d(const ct_nona_model_t *m, double *theta, const size_t *v, int simplex)
 {
     /* simplex: v[0..2] in one block, weights (1-p-q, p, q); else v[0], v[1]
@@ -291,32 +307,14 @@ static double mix2d(const ct_nona_model_t *m, double *theta, const size_t *v, in
     double best = INFINITY, bp = 0, bq = 0;
     const int G = 20;
     for (int i = 0; i <= G; i++)
-        for (int k = 0; k <= G; k++) {
-            double p = (double)i / G, q = (double)k / G;
-            if (simplex && p + q > 1)
-                continue;
-            double j = mix_at(m, theta, v, simplex, p, q);
-            if (j < best) {
-                best = j;
-                bp = p;
-                bq = q;
-            }
-        }
+        for (int k = 0; k <= G; k++)
+            try_mix(m, theta, v, simplex, (double)i / G, (double)k / G, &best, &bp, &bq);
     for (double h = 1.0 / G; h > 1e-11;) {
         int moved = 0;
         static const int dirs[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, -1 }, { -1, 1 }, { 1, 1 }, { -1, -1 } };
-        for (int d = 0; d < 8; d++) {
-            double p = bp + h * dirs[d][0], q = bq + h * dirs[d][1];
-            if (p < 0 || q < 0 || p > 1 || q > 1 || (simplex && p + q > 1))
-                continue;
-            double j = mix_at(m, theta, v, simplex, p, q);
-            if (j < best) {
-                best = j;
-                bp = p;
-                bq = q;
-                moved = 1;
-            }
-        }
+        double p0 = bp, q0 = bq;
+        for (int d = 0; d < 8; d++)
+            moved |= try_mix(m, theta, v, simplex, p0 + h * dirs[d][0], q0 + h * dirs[d][1], &best, &bp, &bq);
         if (!moved)
             h *= 0.5;
     }
