@@ -30,6 +30,21 @@ void ct_scenario_destroy(ct_scenario_t *s)
     memset(s, 0, sizeof *s);
 }
 
+/* background.WHAT_load in [0, 1) and background.WHAT_second_moment >= 0. */
+static ct_status_t background_check(const char *label, const char *what, const char *who, double load, double m2,
+                                    ct_error_t *err)
+{
+    if (!isfinite(load) || load < 0)
+        return ct_error_set(err, CT_EINPUT, "%s: background.%s_load: must be >= 0 (got %g)", label, what, load);
+    if (load >= 1)
+        return ct_error_set(err, CT_EUNSTABLE, "%s: background.%s_load: %g >= 1: %s saturated before any job runs",
+                            label, what, load, who);
+    if (!isfinite(m2) || m2 < 0)
+        return ct_error_set(err, CT_EINPUT, "%s: background.%s_second_moment: must be >= 0 s (got %g)", label, what,
+                            m2);
+    return CT_OK;
+}
+
 ct_status_t ct_scenario_validate(const ct_scenario_t *s, const char *label, ct_error_t *err)
 {
     if (s->servers < 1)
@@ -39,24 +54,11 @@ ct_status_t ct_scenario_validate(const ct_scenario_t *s, const char *label, ct_e
                             label, s->link_bandwidth);
     if (!isfinite(s->speed) || s->speed <= 0)
         return ct_error_set(err, CT_EINPUT, "%s: cluster.speed: must be positive (got %g)", label, s->speed);
-    if (!isfinite(s->rho_bg) || s->rho_bg < 0)
-        return ct_error_set(err, CT_EINPUT, "%s: background.link_load: must be >= 0 (got %g)", label, s->rho_bg);
-    if (s->rho_bg >= 1)
-        return ct_error_set(err, CT_EUNSTABLE,
-                            "%s: background.link_load: %g >= 1: the link is saturated before any job runs", label,
-                            s->rho_bg);
-    if (!isfinite(s->m2_bg) || s->m2_bg < 0)
-        return ct_error_set(err, CT_EINPUT, "%s: background.link_second_moment: must be >= 0 s (got %g)", label,
-                            s->m2_bg);
-    if (!isfinite(s->rho_bg_s) || s->rho_bg_s < 0)
-        return ct_error_set(err, CT_EINPUT, "%s: background.server_load: must be >= 0 (got %g)", label, s->rho_bg_s);
-    if (s->rho_bg_s >= 1)
-        return ct_error_set(err, CT_EUNSTABLE,
-                            "%s: background.server_load: %g >= 1: servers are saturated before any job runs", label,
-                            s->rho_bg_s);
-    if (!isfinite(s->m2_bg_s) || s->m2_bg_s < 0)
-        return ct_error_set(err, CT_EINPUT, "%s: background.server_second_moment: must be >= 0 s (got %g)", label,
-                            s->m2_bg_s);
+    ct_status_t st = background_check(label, "link", "the link is", s->rho_bg, s->m2_bg, err);
+    if (st != CT_OK)
+        return st;
+    if ((st = background_check(label, "server", "servers are", s->rho_bg_s, s->m2_bg_s, err)) != CT_OK)
+        return st;
     if (s->n_classes == 0)
         return ct_error_set(err, CT_EINPUT, "%s: classes: at least one job class is needed", label);
     for (size_t i = 0; i < s->n_classes; i++) {
