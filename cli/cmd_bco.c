@@ -19,39 +19,58 @@
 static void bco_usage(FILE *out)
 {
     fprintf(out,
-            "usage: contend bco workload [--seed N] [--servers S] -o DIR\n"
-            "       contend bco schedule CLUSTER JOBS [--policy sjf-bco|ff|ls|rand] [--kappa K]\n"
-            "                            [--lambda L] [--faffp pack|least-u] [-o SCHEDULE.json] [--json]\n"
-            "       contend bco sweep CLUSTER JOBS --vary kappa|servers|lambda -o results.csv\n"
-            "       contend bco validate [CLUSTER JOBS] [--random N] [--seed S] [--json]\n"
+            "usage: contend bco workload [--seed N] [--servers S] [--jobs N] [--calibration paper|best] -o DIR\n"
+            "       contend bco schedule CLUSTER JOBS [--policy sjf-bco|ff|ls|rand] [--kappa K] [--lambda L]\n"
+            "                            [--faffp pack|least-u] [--search scan|bisect] [--horizon T|auto]\n"
+            "                            [--resim work-conserving|planned] [-o SCHEDULE.json] [--json]\n"
+            "       contend bco sweep CLUSTER JOBS --vary kappa|servers|lambda -o results.csv [schedule options]\n"
+            "       contend bco validate CLUSTER JOBS [schedule options] [--ilp-seconds S] [--json] [--strict]\n"
+            "       contend bco validate --random N [--family tiny|identical|hetero|all] [--seed S]\n"
+            "                            [--ilp-seconds S] [-o instances.csv] [--save-counterexamples DIR] [--strict]\n"
             "\n"
             "Schedules ring-all-reduce training jobs (gang-scheduled GPUs, no preemption) to\n"
             "minimise the makespan under communication contention (SJF-BCO), with the FF, LS and\n"
             "RAND baselines, and checks the paper's approximation bounds.\n"
             "\n"
-            "workload: the paper's 160-job mix and a 20-server cluster for a seed:\n"
-            "  DIR/cluster.json and DIR/jobs.json (--servers overrides 20)\n"
-            "schedule: the schedule (per job: GPUs per server, start slot, expected and\n"
-            "  re-simulated completion), makespan, mean JCT, final theta_u and kappa\n"
+            "workload: the paper's job mix (160 jobs; --jobs keeps its shares) and a 20-server\n"
+            "  cluster for a seed: DIR/cluster.json and DIR/jobs.json. --calibration paper\n"
+            "  (default): contention and overhead within 15%% of the actual time at any placement;\n"
+            "  best: 15%% of a best-placement iteration (spreading can double a job's time)\n"
+            "schedule: the schedule (per job: GPUs, re-simulated start and completion, the planned\n"
+            "  start and estimated completion beside them), makespan, mean JCT, theta_u, kappa.\n"
+            "  --search scan (default) brackets theta_u and scans; bisect is the paper's search.\n"
+            "  --horizon overrides the cluster's T (auto: no limit). --resim planned also holds\n"
+            "  each job until its planned start and every job planned before it has started\n"
             "sweep: makespan against kappa (SJF-BCO), against the number of servers 10..20\n"
-            "  (every policy, horizon at least 1500), or against lambda in {1, 2, 4, 8}\n"
-            "validate: n_g, phi, u/l, W_max, theta_u~, the makespan; Lemma 3; theta_u* by an\n"
-            "  exact GLPK ILP (Problem 14) and Lemma 4 where small enough; exhaustive T* on tiny\n"
-            "  instances; Theorem 5. --random N checks N random tiny instances (2 servers x 2\n"
-            "  GPUs, 3 jobs) and reports the worst makespan / T* next to the bound.\n"
+            "  (every policy, horizon at least 1500), or against lambda in {1, 2, 4, 8} (SJF-BCO,\n"
+            "  kappa 1 as in the paper's Fig. 7 unless --kappa is given)\n"
+            "validate: n_g, phi, u/l, W_max, theta_u~ and the makespan, then each claim with its\n"
+            "  numbers: Lemma 3 (re-simulated makespan <= n_g W_max), Lemma 4 (theta_u~ <= phi\n"
+            "  (u/l) theta_u*, theta_u* by a GLPK ILP within --ilp-seconds, default 10), Theorem 5\n"
+            "  (makespan <= n_g phi (u/l) T*, T* exact on tiny instances, else bracketed). A claim\n"
+            "  holds, is VIOLATED, or is undecided when the bracket does not settle it.\n"
+            "  --random N draws N instances of a family (all: in turn) and reports the counts,\n"
+            "  the worst makespan / T*, and the smallest counterexample of each claim.\n"
+            "  Exit status 0 once the report is printed; --strict: 1 if a claim is violated.\n"
             "\n"
             "Units: time in slots, sizes in gradient units, bandwidths in units per slot.\n");
 }
 
 typedef struct {
     ct_bco_params_t bp;
-    const char *output, *vary;
+    ct_rar_workload_params_t wp;
+    ct_bco_validate_params_t vp;
+    ct_bco_family_t family;
+    const char *output, *vary, *save;
     uint64_t seed;
-    size_t servers, random;
-    int json;
+    size_t random;
+    int json, strict, kappa_set;
 } bco_opts_t;
 
-enum { OPT_SEED = 256, OPT_SERVERS, OPT_POLICY, OPT_KAPPA, OPT_LAMBDA, OPT_FAFFP, OPT_JSON, OPT_VARY, OPT_RANDOM };
+enum {
+    OPT_SEED = 256, OPT_SERVERS, OPT_POLICY, OPT_KAPPA, OPT_LAMBDA, OPT_FAFFP, OPT_JSON, OPT_VARY, OPT_RANDOM,
+    OPT_JOBS, OPT_CALIBRATION, OPT_SEARCH, OPT_HORIZON, OPT_RESIM, OPT_FAMILY, OPT_ILP_SECONDS, OPT_SAVE, OPT_STRICT
+};
 
 static int parse(int argc, char **argv, bco_opts_t *o)
 {
@@ -61,10 +80,18 @@ static int parse(int argc, char **argv, bco_opts_t *o)
         { "lambda", required_argument, NULL, OPT_LAMBDA }, { "faffp", required_argument, NULL, OPT_FAFFP },
         { "json", no_argument, NULL, OPT_JSON }, { "vary", required_argument, NULL, OPT_VARY },
         { "random", required_argument, NULL, OPT_RANDOM }, { "output", required_argument, NULL, 'o' },
+        { "jobs", required_argument, NULL, OPT_JOBS }, { "calibration", required_argument, NULL, OPT_CALIBRATION },
+        { "search", required_argument, NULL, OPT_SEARCH }, { "horizon", required_argument, NULL, OPT_HORIZON },
+        { "resim", required_argument, NULL, OPT_RESIM }, { "family", required_argument, NULL, OPT_FAMILY },
+        { "ilp-seconds", required_argument, NULL, OPT_ILP_SECONDS },
+        { "save-counterexamples", required_argument, NULL, OPT_SAVE }, { "strict", no_argument, NULL, OPT_STRICT },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
     ct_bco_params_init(&o->bp);
+    ct_rar_workload_params_init(&o->wp);
+    ct_bco_validate_params_init(&o->vp);
+    o->family = CT_BCO_FAMILY_ALL;
     o->seed = 1;
     optind = 1;
     opterr = 0;
@@ -78,9 +105,45 @@ static int parse(int argc, char **argv, bco_opts_t *o)
             o->seed = o->bp.seed = u;
             break;
         case OPT_SERVERS:
-            if (cli_parse_size(optarg, &o->servers) || o->servers < 1 || o->servers > 100000)
+            if (cli_parse_size(optarg, &o->wp.n_servers) || o->wp.n_servers < 1 || o->wp.n_servers > 100000)
                 return cli_usage("bco", "--servers: expected an integer in 1 .. 100000, got '%s'", optarg);
             break;
+        case OPT_JOBS:
+            if (cli_parse_size(optarg, &o->wp.n_jobs) || o->wp.n_jobs < 1 || o->wp.n_jobs > 1000000)
+                return cli_usage("bco", "--jobs: expected an integer in 1 .. 1000000, got '%s'", optarg);
+            break;
+        case OPT_CALIBRATION:
+            if (ct_rar_calibration_parse(optarg, &o->wp.calibration) != CT_OK)
+                return cli_usage("bco", "--calibration: expected paper or best, got '%s'", optarg);
+            break;
+        case OPT_SEARCH:
+            if (ct_bco_search_parse(optarg, &o->bp.search) != CT_OK)
+                return cli_usage("bco", "--search: expected scan or bisect, got '%s'", optarg);
+            break;
+        case OPT_RESIM:
+            if (ct_rar_resim_parse(optarg, &o->bp.resim) != CT_OK)
+                return cli_usage("bco", "--resim: expected work-conserving or planned, got '%s'", optarg);
+            break;
+        case OPT_HORIZON:
+            if (!strcmp(optarg, "auto"))
+                o->bp.horizon = CT_BCO_HORIZON_AUTO;
+            else if (cli_parse_u64(optarg, &u) || u < 1 || u > 1000000000)
+                return cli_usage("bco", "--horizon: expected auto or an integer in 1 .. 1000000000 slots, got '%s'",
+                                 optarg);
+            else
+                o->bp.horizon = (long)u;
+            break;
+        case OPT_FAMILY:
+            if (ct_bco_family_parse(optarg, &o->family) != CT_OK)
+                return cli_usage("bco", "--family: expected tiny, identical, hetero or all, got '%s'", optarg);
+            break;
+        case OPT_ILP_SECONDS:
+            if (cli_parse_double(optarg, &o->vp.ilp_seconds) || !(o->vp.ilp_seconds >= 0) ||
+                o->vp.ilp_seconds > 86400)
+                return cli_usage("bco", "--ilp-seconds: expected 0 (no limit) .. 86400, got '%s'", optarg);
+            break;
+        case OPT_SAVE: o->save = optarg; break;
+        case OPT_STRICT: o->strict = 1; break;
         case OPT_POLICY:
             o->bp.policy = ct_bco_policy_parse(optarg, &ok);
             if (!ok)
@@ -90,6 +153,7 @@ static int parse(int argc, char **argv, bco_opts_t *o)
             if (cli_parse_u64(optarg, &u) || u < 1 || u > 1000000)
                 return cli_usage("bco", "--kappa: expected an integer in 1 .. 1000000, got '%s'", optarg);
             o->bp.kappa = (long)u;
+            o->kappa_set = 1;
             break;
         case OPT_LAMBDA:
             if (cli_parse_double(optarg, &o->bp.lambda) || o->bp.lambda < 1)
@@ -140,7 +204,7 @@ static int do_workload(const bco_opts_t *o)
         ct_error_set(&err, CT_EOUTPUT, "%s: cannot create the folder: %s", o->output, strerror(errno));
         return cli_fail(&err);
     }
-    if (ct_rar_workload(o->seed, o->servers, &c, &j, &err) != CT_OK)
+    if (ct_rar_workload(o->seed, &o->wp, &c, &j, &err) != CT_OK)
         return cli_fail(&err);
     size_t n = strlen(o->output) + 16;
     char *cp = malloc(n), *jp = malloc(n);
@@ -154,8 +218,8 @@ static int do_workload(const bco_opts_t *o)
         if (ct_rar_cluster_write(&c, cp, &err) != CT_OK || ct_rar_jobs_write(&j, jp, &err) != CT_OK)
             rc = cli_fail(&err);
         else
-            printf("wrote %s (%zu servers, %u GPUs) and %s (%zu jobs), seed %llu\n", cp, c.n_servers, c.n_gpus, jp, j.n,
-                   (unsigned long long)o->seed);
+            printf("wrote %s (%zu servers, %u GPUs) and %s (%zu jobs), seed %llu, calibration %s\n", cp, c.n_servers,
+                   c.n_gpus, jp, j.n, (unsigned long long)o->seed, ct_rar_calibration_name(o->wp.calibration));
     }
     free(cp);
     free(jp);
@@ -183,15 +247,16 @@ static int do_schedule(const char *cpath, const char *jpath, const bco_opts_t *o
         goto done;
     }
     if (o->json)
-        printf("{\"policy\": \"%s\", \"makespan\": %.17g, \"makespan_estimate\": %.17g, \"mean_jct\": %.17g, "
-               "\"theta_u\": %ld, \"kappa\": %ld, \"W_max\": %.17g, \"runs\": %zu, \"seconds\": %.17g}\n",
-               ct_bco_policy_name(o->bp.policy), r.makespan, r.makespan_est, r.mean_jct, r.theta_u, r.kappa, r.W_max,
-               r.runs, r.seconds);
+        printf("{\"policy\": \"%s\", \"search\": \"%s\", \"makespan\": %.17g, \"makespan_estimate\": %.17g, "
+               "\"mean_jct\": %.17g, \"theta_u\": %ld, \"theta_range\": [%ld, %ld], \"horizon\": %ld, \"kappa\": %ld, "
+               "\"W_max\": %.17g, \"runs\": %zu, \"seconds\": %.17g}\n",
+               ct_bco_policy_name(o->bp.policy), ct_bco_search_name(o->bp.search), r.makespan, r.makespan_est,
+               r.mean_jct, r.theta_u, r.theta_lo, r.theta_hi, r.horizon, r.kappa, r.W_max, r.runs, r.seconds);
     else
         printf("%s: %zu jobs on %zu servers (%u GPUs): makespan %.1f slots (estimate %.1f), mean JCT %.1f slots, "
-               "theta_u %ld, kappa %ld, %zu placement passes, %.1f ms\n",
+               "theta_u %ld (searched %ld..%ld, horizon %ld), kappa %ld, %zu placement passes, %.1f ms\n",
                ct_bco_policy_name(o->bp.policy), j.n, c.n_servers, c.n_gpus, r.makespan, r.makespan_est, r.mean_jct,
-               r.theta_u, r.kappa, r.runs, 1e3 * r.seconds);
+               r.theta_u, r.theta_lo, r.theta_hi, r.horizon, r.kappa, r.runs, 1e3 * r.seconds);
     ct_bco_result_free(&r);
 done:
     ct_rar_cluster_free(&c);
@@ -244,11 +309,14 @@ static int do_sweep(const char *cpath, const char *jpath, const bco_opts_t *o)
             bp.policy = (ct_bco_policy_t)pol;
             if (!strcmp(o->vary, "kappa"))
                 bp.kappa = (long)values[v];
-            if (!strcmp(o->vary, "lambda"))
+            if (!strcmp(o->vary, "lambda")) {
                 bp.lambda = values[v];
+                if (!o->kappa_set)
+                    bp.kappa = 1; /* Fig. 7 fixes kappa = 1: every multi-GPU job goes through LBSGF */
+            }
             if (servers) {
                 c.n_servers = (size_t)values[v];
-                c.horizon = saved_h > 1500 ? saved_h : 1500;
+                c.horizon = saved_h > 1500 ? saved_h : 1500; /* the paper's T for this sweep */
                 ct_rar_cluster_index(&c, &err);
             }
             ct_bco_result_t r;
@@ -286,130 +354,272 @@ done:
 
 static void print_bounds(const char *name, const ct_bco_bounds_t *b)
 {
+    double ul = b->phi * b->u_over_l;
     printf("%s: n_g %g, phi %.4g, u/l %.4g, W_max %.4g, theta_u~ %ld, makespan %.1f (estimate %.1f)\n", name, b->n_g,
            b->phi, b->u_over_l, b->W_max, b->theta_tilde, b->makespan, b->makespan_est);
-    printf("  Lemma 3: makespan estimate %.1f <= n_g W_max = %.1f: %s\n", b->makespan_est, b->n_g * b->W_max,
-           b->lemma3 ? "holds" : "VIOLATED");
-    if (b->have_theta_star)
-        printf("  theta_u* = %.4g (GLPK ILP); Lemma 4: theta_u~ %ld <= phi (u/l) theta_u* = %.4g (+1 for the integer "
-               "bisection): %s\n",
-               b->theta_star, b->theta_tilde, b->phi * b->u_over_l * b->theta_star, b->lemma4 ? "holds" : "VIOLATED");
+    printf("  Lemma 3: makespan %.1f <= n_g W_max = %.1f (whole slots per job: W %.4g): %s (the estimate %.1f <= "
+           "%.1f: %s)\n",
+           b->makespan, b->n_g * b->W_slots, b->W_slots, ct_claim_name(b->lemma3), b->makespan_est, b->n_g * b->W_max,
+           ct_claim_name(b->lemma3_est));
+    if (b->theta_status == CT_THETA_EXACT)
+        printf("  theta_u* = %.4g (GLPK ILP, optimal)\n", b->theta_lo);
     else
-        printf("  theta_u*: instance too large for the exact ILP\n");
-    printf("  T* %s %.4g%s; Theorem 5: makespan %.1f <= n_g phi (u/l) T* = %.4g: %s (ratio %.4g)\n",
-           b->have_T_exact ? "=" : ">=", b->T_star, b->have_T_exact ? " (exhaustive)" : " (lower bound)", b->makespan,
-           b->bound, b->theorem5 ? "holds" : "VIOLATED", b->makespan / b->T_star);
+        printf("  theta_u* in [%.4g, %.4g] (%s)\n", b->theta_lo, b->theta_hi,
+               b->theta_status == CT_THETA_TIME_LIMIT ? "ILP not proven within the time limit: bound, incumbent"
+                                                      : "too large for the ILP: simple bound, this schedule's W_max");
+    printf("  Lemma 4: theta_u~ %ld <= phi (u/l) theta_u* + 1 = %.4g%s: %s\n", b->theta_tilde, ul * b->theta_hi + 1,
+           b->theta_lo < b->theta_hi ? " at most" : "", ct_claim_name(b->lemma4));
+    if (b->have_T_exact)
+        printf("  T* = %.4g (exhaustive)", b->T_lo);
+    else
+        printf("  T* in [%.4g, %.4g] (lower bounds, best known schedule)", b->T_lo, b->T_hi);
+    printf("; Theorem 5: makespan %.1f <= n_g phi (u/l) T* = %.4g%s: %s; makespan / T* %s %.4g\n", b->makespan,
+           b->n_g * ul * b->T_hi, b->T_lo < b->T_hi ? " at most" : "", ct_claim_name(b->theorem5),
+           b->T_lo < b->T_hi ? ">=" : "=", b->ratio_lo);
 }
 
-/* A random tiny instance: 2 servers x 2 GPUs, 3 jobs of 1-2 GPUs. */
-static ct_status_t random_instance(ct_rng_t *rng, ct_rar_cluster_t *c, ct_rar_jobs_t *j, ct_error_t *err)
+static int claims_violated(const ct_bco_bounds_t *b)
 {
-    memset(c, 0, sizeof *c);
-    memset(j, 0, sizeof *j);
-    c->n_servers = 2;
-    c->gpus = malloc(2 * sizeof(uint32_t));
-    j->jobs = calloc(3, sizeof(ct_rar_job_t));
-    if (!c->gpus || !j->jobs)
-        return ct_error_set(err, CT_ENOMEM, "out of memory");
-    c->gpus[0] = c->gpus[1] = 2;
-    c->b_intra = 1000;
-    c->b_inter = 50 + 200 * ct_rng_uniform(rng);
-    c->reduction = 2000;
-    c->xi1 = 1;
-    c->xi2 = 0.001;
-    c->alpha = ct_rng_uniform(rng);
-    c->horizon = 4000;
-    ct_status_t st = ct_rar_cluster_index(c, err);
-    for (size_t i = 0; i < 3 && st == CT_OK; i++) {
-        ct_rar_job_t *x = &j->jobs[i];
-        char id[32];
-        snprintf(id, sizeof id, "r%zu", i);
-        if (!(x->id = ct_strdup(id, err)))
-            return CT_ENOMEM;
-        j->n = i + 1;
-        x->gpus = 1 + (uint32_t)ct_rng_below(rng, 2);
-        x->iterations = 500 + (double)ct_rng_below(rng, 1500);
-        x->batch = 32;
-        x->fwd = 0.0001 + 0.001 * ct_rng_uniform(rng);
-        x->bwd = 2 * x->fwd * x->batch;
-        x->grad = 1 + 20 * ct_rng_uniform(rng);
-        x->lambda = 1;
-    }
-    return st;
+    return b->lemma3 == CT_CLAIM_VIOLATED || b->lemma4 == CT_CLAIM_VIOLATED || b->theorem5 == CT_CLAIM_VIOLATED;
 }
 
-static int do_validate(int nargs, char **args, const bco_opts_t *o)
+/* Describes an instance on one line: servers' GPUs and jobs' GPUs x best time. */
+static void describe_instance(const ct_rar_cluster_t *c, const ct_rar_jobs_t *j)
+{
+    printf("    servers [");
+    for (size_t v = 0; v < c->n_servers; v++)
+        printf("%s%u", v ? ", " : "", c->gpus[v]);
+    printf("] GPUs; jobs (GPUs x best-case slots):");
+    for (size_t i = 0; i < j->n; i++) {
+        double best, worst;
+        ct_rar_exec_bounds(c, &j->jobs[i], &best, &worst);
+        printf(" %ux%.4g", j->jobs[i].gpus, best);
+    }
+    printf("\n");
+}
+
+static int save_instance(const char *dir, const char *name, const ct_rar_cluster_t *c, const ct_rar_jobs_t *j)
 {
     ct_error_t err;
-    ct_bco_validate_params_t vp;
-    ct_bco_validate_params_init(&vp);
-    if (nargs == 2) {
-        ct_rar_cluster_t c;
-        ct_rar_jobs_t j;
-        ct_bco_result_t r;
-        ct_bco_bounds_t b;
-        int rc = load_inputs(args[0], args[1], &c, &j);
-        if (rc)
-            return rc;
-        if (ct_bco_schedule(&c, &j, &o->bp, &r, &err) != CT_OK || ct_bco_validate(&c, &j, &r, &vp, &b, &err) != CT_OK)
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        ct_error_set(&err, CT_EOUTPUT, "%s: cannot create the folder: %s", dir, strerror(errno));
+        return cli_fail(&err);
+    }
+    size_t n = strlen(dir) + strlen(name) + 32;
+    char *cp = malloc(n), *jp = malloc(n);
+    int rc = 0;
+    if (!cp || !jp) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+    } else {
+        snprintf(cp, n, "%s/%s-cluster.json", dir, name);
+        snprintf(jp, n, "%s/%s-jobs.json", dir, name);
+        if (ct_rar_cluster_write(c, cp, &err) != CT_OK || ct_rar_jobs_write(j, jp, &err) != CT_OK)
             rc = cli_fail(&err);
         else
-            print_bounds(args[1], &b);
-        if (!rc && (!b.lemma3 || (b.have_theta_star && !b.lemma4) || !b.theorem5))
-            rc = 1;
-        ct_bco_result_free(&r);
-        ct_rar_cluster_free(&c);
-        ct_rar_jobs_free(&j);
-        return rc;
+            printf("    saved as %s and %s\n", cp, jp);
     }
+    free(cp);
+    free(jp);
+    return rc;
+}
+
+/* The smallest counterexample of a claim: fewest jobs, then GPUs, then the
+ * largest excess; kept as the generator's state so it can be redrawn. */
+typedef struct {
+    int have;
+    size_t index, jobs;
+    uint32_t gpus;
+    double excess;
+    ct_rng_t rng;
+    ct_bco_family_t family;
+    ct_bco_bounds_t b;
+} counterexample_t;
+
+static void consider(counterexample_t *ce, size_t i, const ct_rar_cluster_t *c, const ct_rar_jobs_t *j,
+                     const ct_rng_t *rng, ct_bco_family_t f, const ct_bco_bounds_t *b, double excess)
+{
+    if (ce->have && (j->n > ce->jobs || (j->n == ce->jobs && c->n_gpus > ce->gpus) ||
+                     (j->n == ce->jobs && c->n_gpus == ce->gpus && excess <= ce->excess)))
+        return;
+    ce->have = 1;
+    ce->index = i;
+    ce->jobs = j->n;
+    ce->gpus = c->n_gpus;
+    ce->excess = excess;
+    ce->rng = *rng;
+    ce->family = f;
+    ce->b = *b;
+}
+
+static int validate_one(const char *cpath, const char *jpath, const bco_opts_t *o)
+{
+    ct_error_t err;
+    ct_rar_cluster_t c;
+    ct_rar_jobs_t j;
+    ct_bco_result_t r;
+    ct_bco_bounds_t b;
+    int rc = load_inputs(cpath, jpath, &c, &j);
+    if (rc)
+        return rc;
+    if (ct_bco_schedule(&c, &j, &o->bp, &r, &err) != CT_OK) {
+        rc = cli_fail(&err);
+        goto done;
+    }
+    if (ct_bco_validate(&c, &j, &r, &o->vp, &b, &err) != CT_OK)
+        rc = cli_fail(&err);
+    else if (o->json)
+        printf("{\"n_g\": %g, \"phi\": %.17g, \"u_over_l\": %.17g, \"W_max\": %.17g, \"theta_tilde\": %ld, "
+               "\"makespan\": %.17g, \"makespan_estimate\": %.17g, \"theta_star\": [%.17g, %.17g], "
+               "\"T_star\": [%.17g, %.17g], \"lemma3\": \"%s\", \"lemma4\": \"%s\", \"theorem5\": \"%s\"}\n",
+               b.n_g, b.phi, b.u_over_l, b.W_max, b.theta_tilde, b.makespan, b.makespan_est, b.theta_lo,
+               isfinite(b.theta_hi) ? b.theta_hi : -1, b.T_lo, b.T_hi, ct_claim_name(b.lemma3), ct_claim_name(b.lemma4),
+               ct_claim_name(b.theorem5));
+    else
+        print_bounds(jpath, &b);
+    if (!rc && o->strict && claims_violated(&b))
+        rc = 1;
+    ct_bco_result_free(&r);
+done:
+    ct_rar_cluster_free(&c);
+    ct_rar_jobs_free(&j);
+    return rc;
+}
+
+static int validate_random(const bco_opts_t *o)
+{
+    ct_error_t err;
     size_t N = o->random ? o->random : 50;
     ct_rng_t rng;
     ct_rng_seed(&rng, o->seed);
-    double worst = 0, worst_bound = 0;
-    size_t viol3 = 0, viol4 = 0, viol5 = 0;
+    enum { NF = 3 };
+    size_t count[NF] = { 0 }, tally[3][3] = { { 0 } }; /* claim x verdict */
+    double worst = 0, worst_exact = 0;
+    counterexample_t ce[3];
+    memset(ce, 0, sizeof ce);
+    ct_outfile_t out;
+    int rc = 0, have_out = 0;
+    if (o->output) {
+        if (ct_outfile_open(&out, o->output, &err) != CT_OK)
+            return cli_fail(&err);
+        have_out = 1;
+        fprintf(out.fp, "instance,family,servers,gpus,jobs,n_g,phi,W_max,theta_tilde,theta_star_lo,theta_star_hi,"
+                        "makespan,makespan_estimate,T_lo,T_hi,lemma3,lemma4,theorem5\n");
+    }
     cli_progress_t bar;
     cli_progress_start(&bar, "instances", N);
-    for (size_t i = 0; i < N; i++) {
+    for (size_t i = 0; i < N && rc == 0; i++) {
+        ct_bco_family_t f = o->family == CT_BCO_FAMILY_ALL ? (ct_bco_family_t)(i % NF) : o->family;
+        ct_rng_t before = rng;
         ct_rar_cluster_t c;
         ct_rar_jobs_t j;
         ct_bco_result_t r;
         ct_bco_bounds_t b;
-        if (random_instance(&rng, &c, &j, &err) != CT_OK || ct_bco_schedule(&c, &j, &o->bp, &r, &err) != CT_OK) {
-            cli_progress_end(&bar);
-            ct_rar_cluster_free(&c);
-            ct_rar_jobs_free(&j);
-            return cli_fail(&err);
+        if (ct_bco_random_instance(&rng, f, &c, &j, &err) != CT_OK) {
+            rc = cli_fail(&err);
+            break;
         }
-        if (ct_bco_validate(&c, &j, &r, &vp, &b, &err) != CT_OK) {
-            cli_progress_end(&bar);
+        if (ct_bco_schedule(&c, &j, &o->bp, &r, &err) != CT_OK) {
+            rc = cli_fail(&err);
+        } else {
+            if (ct_bco_validate(&c, &j, &r, &o->vp, &b, &err) != CT_OK)
+                rc = cli_fail(&err);
             ct_bco_result_free(&r);
-            ct_rar_cluster_free(&c);
-            ct_rar_jobs_free(&j);
-            return cli_fail(&err);
         }
-        double ratio = b.makespan / b.T_star;
-        if (ratio > worst) {
-            worst = ratio;
-            worst_bound = b.n_g * b.phi * b.u_over_l;
+        if (rc == 0) {
+            count[f]++;
+            tally[0][b.lemma3]++;
+            tally[1][b.lemma4]++;
+            tally[2][b.theorem5]++;
+            worst = fmax(worst, b.ratio_lo);
+            if (b.have_T_exact || b.T_lo == b.T_hi)
+                worst_exact = fmax(worst_exact, b.ratio_lo);
+            double ul = b.phi * b.u_over_l;
+            if (b.lemma3 == CT_CLAIM_VIOLATED)
+                consider(&ce[0], i, &c, &j, &before, f, &b, b.makespan / (b.n_g * b.W_slots));
+            if (b.lemma4 == CT_CLAIM_VIOLATED)
+                consider(&ce[1], i, &c, &j, &before, f, &b, (double)b.theta_tilde / (ul * b.theta_hi + 1));
+            if (b.theorem5 == CT_CLAIM_VIOLATED)
+                consider(&ce[2], i, &c, &j, &before, f, &b, b.makespan / (b.n_g * ul * b.T_hi));
+            if (have_out)
+                fprintf(out.fp, "%zu,%s,%zu,%u,%zu,%g,%.9g,%.9g,%ld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%s,%s\n", i,
+                        ct_bco_family_name(f), c.n_servers, c.n_gpus, j.n, b.n_g, b.phi, b.W_max, b.theta_tilde,
+                        b.theta_lo, b.theta_hi, b.makespan, b.makespan_est, b.T_lo, b.T_hi, ct_claim_name(b.lemma3),
+                        ct_claim_name(b.lemma4), ct_claim_name(b.theorem5));
         }
-        viol3 += !b.lemma3;
-        viol4 += b.have_theta_star && !b.lemma4;
-        viol5 += !b.theorem5;
-        ct_bco_result_free(&r);
         ct_rar_cluster_free(&c);
         ct_rar_jobs_free(&j);
         cli_progress_update(&bar, i + 1);
     }
     cli_progress_end(&bar);
-    if (o->json)
-        printf("{\"instances\": %zu, \"worst_ratio\": %.17g, \"its_bound\": %.17g, \"lemma3_violations\": %zu, "
-               "\"lemma4_violations\": %zu, \"theorem5_violations\": %zu}\n",
-               N, worst, worst_bound, viol3, viol4, viol5);
-    else
-        printf("%zu random instances (2 servers x 2 GPUs, 3 jobs, exhaustive T*): worst makespan / T* = %.4g, its bound "
-               "n_g phi (u/l) = %.4g; violations: Lemma 3 %zu, Lemma 4 %zu, Theorem 5 %zu\n",
-               N, worst, worst_bound, viol3, viol4, viol5);
-    return viol3 || viol4 || viol5 ? 1 : 0;
+    if (rc) {
+        if (have_out)
+            ct_outfile_abort(&out);
+        return rc;
+    }
+    if (have_out && ct_outfile_commit(&out, &err) != CT_OK)
+        return cli_fail(&err);
+    static const char *const claim[] = { "Lemma 3", "Lemma 4", "Theorem 5" };
+    if (o->json) {
+        printf("{\"instances\": %zu, \"worst_ratio_at_least\": %.17g, \"worst_ratio_exact_T\": %.17g", N, worst,
+               worst_exact);
+        static const char *const key[] = { "lemma3", "lemma4", "theorem5" };
+        for (int k = 0; k < 3; k++)
+            printf(", \"%s\": {\"holds\": %zu, \"violated\": %zu, \"undecided\": %zu}", key[k], tally[k][0],
+                   tally[k][1], tally[k][2]);
+        printf("}\n");
+    } else {
+        printf("%zu random instances (tiny %zu, identical %zu, hetero %zu), seed %llu:\n", N, count[0], count[1],
+               count[2], (unsigned long long)o->seed);
+        for (int k = 0; k < 3; k++)
+            printf("  %-9s holds %zu, VIOLATED %zu, undecided %zu\n", claim[k], tally[k][0], tally[k][1], tally[k][2]);
+        printf("  worst makespan / T*: %.4g where T* is known exactly, at least %.4g over all\n", worst_exact, worst);
+    }
+    for (int k = 0; k < 3 && rc == 0; k++) {
+        if (!ce[k].have)
+            continue;
+        const ct_bco_bounds_t *b = &ce[k].b;
+        double ul = b->phi * b->u_over_l;
+        if (!o->json) {
+            printf("smallest %s counterexample: instance %zu (%s)\n", claim[k], ce[k].index,
+                   ct_bco_family_name(ce[k].family));
+            if (k == 0)
+                printf("    makespan %.1f > n_g W_max = %g x %.4g = %.1f (W in whole slots per job)\n", b->makespan,
+                       b->n_g, b->W_slots, b->n_g * b->W_slots);
+            else if (k == 1)
+                printf("    theta_u~ %ld > phi (u/l) theta_u* + 1 = %.4g x %.4g + 1 = %.4g\n", b->theta_tilde, ul,
+                       b->theta_hi, ul * b->theta_hi + 1);
+            else
+                printf("    makespan %.1f > n_g phi (u/l) T* = %g x %.4g x %.4g = %.4g\n", b->makespan, b->n_g, ul,
+                       b->T_hi, b->n_g * ul * b->T_hi);
+        }
+        ct_rng_t again = ce[k].rng;
+        ct_rar_cluster_t c;
+        ct_rar_jobs_t j;
+        if (ct_bco_random_instance(&again, ce[k].family, &c, &j, &err) != CT_OK)
+            return cli_fail(&err);
+        if (!o->json)
+            describe_instance(&c, &j);
+        if (o->save) {
+            static const char *const name[] = { "lemma3", "lemma4", "theorem5" };
+            rc = save_instance(o->save, name[k], &c, &j);
+        }
+        ct_rar_cluster_free(&c);
+        ct_rar_jobs_free(&j);
+    }
+    if (rc == 0 && o->strict && (tally[0][1] || tally[1][1] || tally[2][1]))
+        rc = 1;
+    return rc;
+}
+
+static int do_validate(int nargs, char **args, const bco_opts_t *o)
+{
+    if (nargs == 2) {
+        if (o->random)
+            return cli_usage("bco", "validate: give CLUSTER JOBS or --random N, not both");
+        return validate_one(args[0], args[1], o);
+    }
+    return validate_random(o);
 }
 
 int cmd_bco(int argc, char **argv)

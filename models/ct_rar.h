@@ -88,16 +88,41 @@ ct_status_t ct_rar_cluster_index(ct_rar_cluster_t *c, ct_error_t *err);
  *  contention count p (ignored on one server). */
 double ct_rar_tau(const ct_rar_cluster_t *c, const ct_rar_job_t *j, size_t servers, double p);
 
+/** Contention factor k for a contention count p under the cluster's law
+ *  (1 when p <= 1). */
+double ct_rar_contention_k(const ct_rar_cluster_t *c, double p);
+
 /** Best-case and worst-case execution times of job j (slots): best on the
  *  fewest servers that can hold it with no contention, worst spread over
- *  G_j servers (or all servers) with p = the largest server's GPU count. */
+ *  G_j servers (or all servers) with the contention count p = the largest
+ *  server's GPU count, through the cluster's contention law (xi1). */
 void ct_rar_exec_bounds(const ct_rar_cluster_t *c, const ct_rar_job_t *j, double *best, double *worst);
 
+/** How the generator sets a job's communication (gradient size).
+ *  PAPER: contention and overhead stay within 15% of the actual execution
+ *  time even at the worst placement (worst / best = 1 / 0.85, phi ~ 1.18),
+ *  the paper's text. BEST: 15% of a best-placement iteration is overhead
+ *  plus all-reduce, so spreading can multiply the time (phi ~ 57); the
+ *  toolkit's first reading, kept for comparison. */
+typedef enum { CT_CALIBRATION_PAPER = 0, CT_CALIBRATION_BEST } ct_rar_calibration_t;
+
+typedef struct {
+    size_t n_servers;       /**< servers (default 20) */
+    size_t n_jobs;          /**< jobs, the paper's GPU mix scaled (default 160) */
+    ct_rar_calibration_t calibration;
+} ct_rar_workload_params_t;
+
+void ct_rar_workload_params_init(ct_rar_workload_params_t *p);
+ct_status_t ct_rar_calibration_parse(const char *name, ct_rar_calibration_t *out);
+const char *ct_rar_calibration_name(ct_rar_calibration_t c);
+
 /** The paper's workload for a seed: 160 jobs (80x1, 14x2, 26x4, 30x8,
- *  8x16, 2x32 GPUs), iterations uniform in [1000, 6000], best-case
- *  execution time uniform in [50, 300] slots; 20 servers with GPU counts
- *  drawn from {4, 8, 16, 32} (n_servers overrides 20 when > 0). */
-ct_status_t ct_rar_workload(uint64_t seed, size_t n_servers, ct_rar_cluster_t *c, ct_rar_jobs_t *j, ct_error_t *err);
+ *  8x16, 2x32 GPUs; other counts keep these shares), iterations uniform in
+ *  [1000, 6000], best-case execution time uniform in [50, 300] slots; 20
+ *  servers with GPU counts drawn from {4, 8, 16, 32}. p may be NULL
+ *  (defaults). */
+ct_status_t ct_rar_workload(uint64_t seed, const ct_rar_workload_params_t *p, ct_rar_cluster_t *c, ct_rar_jobs_t *j,
+                            ct_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Schedules and their re-simulation.                                        */
@@ -117,16 +142,27 @@ void ct_rar_schedule_free(ct_rar_schedule_t *s);
 /** Server of a global GPU id. */
 size_t ct_rar_server_of(const ct_rar_cluster_t *c, uint32_t gpu);
 
+/** When a re-simulated job may start.
+ *  WORK_CONSERVING (spec): in planned order per GPU, as soon as all its GPUs
+ *  are free. PLANNED: also not before its planned start slot, nor before
+ *  every job planned earlier has started (the toolkit's first rule). */
+typedef enum { CT_RESIM_WORK_CONSERVING = 0, CT_RESIM_PLANNED } ct_rar_resim_t;
+
+ct_status_t ct_rar_resim_parse(const char *name, ct_rar_resim_t *out);
+const char *ct_rar_resim_name(ct_rar_resim_t r);
+
 /**
- * Re-simulates a schedule slot by slot with dynamic contention: jobs start
- * in planned-start order (ties: job order), each as soon as all its GPUs
- * are free and every job planned before it has started; each slot every
- * active job advances 1/tau with the contention of that slot. finish
- * receives each job's completion slot. Fails if a job is still running at
- * 100 x horizon (a bug or a degenerate input).
+ * Re-simulates a schedule with dynamic contention. "Planned order" is by
+ * planned start, ties by job order. Each slot every running job advances
+ * 1/tau with the contention of that slot, and completes in the slot where
+ * its progress reaches F_j. The simulation jumps from event to event (a
+ * start or a completion), so its cost does not grow with the makespan.
+ * start (may be NULL) and finish receive each job's start and completion
+ * slot.
+ * Time O(E (R + G)) for E = 2 |J| events, R running jobs, G = max G_j.
  */
 ct_status_t ct_rar_resimulate(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jobs, const ct_rar_schedule_t *s,
-                              double *finish, ct_error_t *err);
+                              ct_rar_resim_t mode, double *start, double *finish, ct_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -131,32 +131,39 @@ static double tau_k(const ct_rar_cluster_t *c, const ct_rar_job_t *j, size_t ser
     return comm + c->xi2 * (double)servers + j->fwd * j->batch + j->bwd;
 }
 
+double ct_rar_contention_k(const ct_rar_cluster_t *c, double p)
+{
+    if (p < 1)
+        p = 1;
+    return c->contention == CT_CONTENTION_LITERAL ? fmax(1.0, c->xi1 * p) : 1.0 + c->xi1 * (p - 1.0);
+}
+
 double ct_rar_tau(const ct_rar_cluster_t *c, const ct_rar_job_t *j, size_t servers, double p)
 {
-    double k = 1.0;
-    if (servers > 1) {
-        if (p < 1)
-            p = 1;
-        k = c->contention == CT_CONTENTION_LITERAL ? fmax(1.0, c->xi1 * p) : 1.0 + c->xi1 * (p - 1.0);
-    }
-    return tau_k(c, j, servers, k);
+    return tau_k(c, j, servers, servers > 1 ? ct_rar_contention_k(c, p) : 1.0);
+}
+
+static int cmp_desc_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
 }
 
 /* Fewest servers that can hold g GPUs (largest first). */
 static size_t min_servers(const ct_rar_cluster_t *c, uint32_t g)
 {
+    uint64_t have = 0;
+    size_t n = 0;
+    uint32_t omax = 0;
+    for (size_t s = 0; s < c->n_servers; s++)
+        omax = c->gpus[s] > omax ? c->gpus[s] : omax;
+    if (g <= omax)
+        return 1;
     uint32_t *sorted = malloc(c->n_servers * sizeof(uint32_t));
     if (!sorted)
         return c->n_servers;
     memcpy(sorted, c->gpus, c->n_servers * sizeof(uint32_t));
-    for (size_t a = 1; a < c->n_servers; a++) /* descending insertion sort */
-        for (size_t b = a; b > 0 && sorted[b] > sorted[b - 1]; b--) {
-            uint32_t t = sorted[b];
-            sorted[b] = sorted[b - 1];
-            sorted[b - 1] = t;
-        }
-    size_t n = 0;
-    uint64_t have = 0;
+    qsort(sorted, c->n_servers, sizeof(uint32_t), cmp_desc_u32);
     while (n < c->n_servers && have < g)
         have += sorted[n++];
     free(sorted);
@@ -174,7 +181,7 @@ void ct_rar_exec_bounds(const ct_rar_cluster_t *c, const ct_rar_job_t *j, double
     if (spread < fewest)
         spread = fewest;
     *best = tau_k(c, j, fewest, 1.0) * j->iterations;
-    *worst = tau_k(c, j, spread, spread > 1 ? (double)omax : 1.0) * j->iterations;
+    *worst = ct_rar_tau(c, j, spread, (double)omax) * j->iterations;
     if (*worst < *best)
         *worst = *best;
 }
@@ -451,19 +458,59 @@ ct_status_t ct_rar_jobs_write(const ct_rar_jobs_t *js, const char *path, ct_erro
 /* ------------------------------------------------------------------------ */
 /* The paper's workload.                                                     */
 
-ct_status_t ct_rar_workload(uint64_t seed, size_t n_servers, ct_rar_cluster_t *c, ct_rar_jobs_t *js, ct_error_t *err)
+void ct_rar_workload_params_init(ct_rar_workload_params_t *p)
+{
+    p->n_servers = 20;
+    p->n_jobs = 160;
+    p->calibration = CT_CALIBRATION_PAPER;
+}
+
+static const char *const calibration_names[] = { "paper", "best" };
+
+const char *ct_rar_calibration_name(ct_rar_calibration_t c)
+{
+    return calibration_names[c];
+}
+
+ct_status_t ct_rar_calibration_parse(const char *name, ct_rar_calibration_t *out)
+{
+    for (int i = 0; i < 2; i++)
+        if (!strcmp(name, calibration_names[i])) {
+            *out = (ct_rar_calibration_t)i;
+            return CT_OK;
+        }
+    return CT_EINPUT;
+}
+
+/* Slots per gradient unit of one all-reduce iteration on `servers` servers
+ * with contention factor k: tau = comm_per_unit m + overhead + compute. */
+static double comm_per_unit(const ct_rar_cluster_t *c, double w, size_t servers, double k)
+{
+    double B = servers > 1 ? c->b_inter / (k + c->alpha * (k - 1.0)) : c->b_intra;
+    return w > 1 ? 2.0 * (w - 1) / (w * B) + (w - 1) / (w * c->reduction) : 0.0;
+}
+
+ct_status_t ct_rar_workload(uint64_t seed, const ct_rar_workload_params_t *wp, ct_rar_cluster_t *c, ct_rar_jobs_t *js,
+                            ct_error_t *err)
 {
     static const uint32_t sizes[] = { 4, 8, 16, 32 };
     static const struct {
         uint32_t gpus, count;
     } mix[] = { { 1, 80 }, { 2, 14 }, { 4, 26 }, { 8, 30 }, { 16, 8 }, { 32, 2 } };
+    enum { NMIX = sizeof mix / sizeof mix[0] };
+    ct_rar_workload_params_t defaults;
+    if (!wp) {
+        ct_rar_workload_params_init(&defaults);
+        wp = &defaults;
+    }
     ct_rng_t rng;
     ct_rng_seed(&rng, seed);
     memset(c, 0, sizeof *c);
     memset(js, 0, sizeof *js);
-    c->n_servers = n_servers ? n_servers : 20;
+    size_t n_jobs = wp->n_jobs ? wp->n_jobs : 160;
+    c->n_servers = wp->n_servers ? wp->n_servers : 20;
     c->gpus = malloc(c->n_servers * sizeof(uint32_t));
-    js->jobs = calloc(160, sizeof(ct_rar_job_t));
+    js->jobs = calloc(n_jobs, sizeof(ct_rar_job_t));
     if (!c->gpus || !js->jobs) {
         ct_rar_cluster_free(c);
         ct_rar_jobs_free(js);
@@ -475,19 +522,45 @@ ct_status_t ct_rar_workload(uint64_t seed, size_t n_servers, ct_rar_cluster_t *c
     c->b_inter = 100;
     c->reduction = 2000;
     c->xi1 = 1;
-    c->xi2 = 0.0002; /* 8 servers' overhead stays under the shortest iteration */
     c->alpha = 0.5;
     c->horizon = 1200;
+    /* The overhead per server must fit the 15% budget of the shortest
+     * iteration (50 slots / 6000 iterations) spread over 20 servers. */
+    c->xi2 = wp->calibration == CT_CALIBRATION_PAPER ? 0.00002 : 0.0002;
     ct_status_t st = ct_rar_cluster_index(c, err);
+    /* Jobs per GPU size: the paper's shares of n_jobs, rounded down, the
+     * remainder to the largest fractions (ties: smaller jobs). */
+    size_t count[NMIX], given = 0;
+    double frac[NMIX];
+    for (size_t m = 0; m < NMIX; m++) {
+        double exact = (double)mix[m].count * (double)n_jobs / 160.0;
+        count[m] = (size_t)exact;
+        frac[m] = exact - (double)count[m];
+        given += count[m];
+    }
+    while (given < n_jobs) {
+        size_t best = 0;
+        for (size_t m = 1; m < NMIX; m++)
+            if (frac[m] > frac[best])
+                best = m;
+        count[best]++;
+        frac[best] = -1;
+        given++;
+    }
     /* Each job: best-case execution E in [50, 300] slots over F in [1000,
-     * 6000] iterations. At its best-case placement (fewest servers, no
-     * contention) overhead plus all-reduce take 15% of an iteration (the
-     * gradient size is set to make it so: "contention and overhead at most
-     * 15%"), compute the rest (a third forward over a batch of 32, two
-     * thirds backward); single-GPU jobs have overhead only. */
+     * 6000] iterations; compute is a third forward over a batch of 32, two
+     * thirds backward. The gradient size sets the communication share:
+     * PAPER: contention plus overhead are 15% of the actual time at the
+     *   worst placement (spread over G_j servers, worst contention), so
+     *   worst = best / 0.85 ("within 15% of the actual execution time");
+     * BEST: overhead plus all-reduce are 15% of a best-placement iteration.
+     * Single-GPU jobs have overhead only. */
     size_t i = 0;
-    for (size_t m = 0; st == CT_OK && m < sizeof mix / sizeof mix[0]; m++)
-        for (uint32_t k = 0; st == CT_OK && k < mix[m].count; k++, i++) {
+    uint32_t omax = 0;
+    for (size_t s = 0; s < c->n_servers; s++)
+        omax = c->gpus[s] > omax ? c->gpus[s] : omax;
+    for (size_t m = 0; st == CT_OK && m < NMIX; m++)
+        for (size_t k = 0; st == CT_OK && k < count[m]; k++, i++) {
             ct_rar_job_t *j = &js->jobs[i];
             char id[32];
             snprintf(id, sizeof id, "j%03zu", i + 1);
@@ -501,15 +574,29 @@ ct_status_t ct_rar_workload(uint64_t seed, size_t n_servers, ct_rar_cluster_t *c
             j->batch = 32;
             j->lambda = 1;
             double E = 50.0 + 250.0 * ct_rng_uniform(&rng), tau = E / j->iterations;
+            double w = j->gpus;
             size_t ns = min_servers(c, j->gpus);
-            double w = j->gpus, overhead = c->xi2 * (double)ns;
-            double comm = w > 1 ? fmax(0.0, 0.15 * tau - overhead) : 0.0;
-            double compute = tau - overhead - comm;
+            size_t spread = j->gpus < c->n_servers ? j->gpus : c->n_servers;
+            if (spread < ns)
+                spread = ns;
+            double a_best = comm_per_unit(c, w, ns, 1.0), o_best = c->xi2 * (double)ns;
+            double grad = 1e-9;
+            if (wp->calibration == CT_CALIBRATION_PAPER) {
+                double kw = ct_rar_contention_k(c, (double)omax);
+                double a_worst = comm_per_unit(c, w, spread, spread > 1 ? kw : 1.0);
+                double o_worst = c->xi2 * (double)spread;
+                double budget = tau / 0.85 - tau - (o_worst - o_best);
+                if (w > 1 && a_worst > a_best && budget > 0)
+                    grad = budget / (a_worst - a_best);
+            } else {
+                double comm = w > 1 ? fmax(0.0, 0.15 * tau - o_best) : 0.0;
+                if (a_best > 0 && comm > 0)
+                    grad = comm / a_best;
+            }
+            double compute = tau - o_best - a_best * grad;
+            j->grad = grad;
             j->fwd = compute / 3.0 / j->batch;
             j->bwd = 2.0 * compute / 3.0;
-            double B = ns > 1 ? c->b_inter : c->b_intra;
-            double per_unit = w > 1 ? 2.0 * (w - 1) / (w * B) + (w - 1) / (w * c->reduction) : 0.0;
-            j->grad = per_unit > 0 && comm > 0 ? comm / per_unit : 1e-9;
         }
     if (st != CT_OK) {
         ct_rar_cluster_free(c);
@@ -570,95 +657,240 @@ static size_t job_servers(const ct_rar_cluster_t *c, const uint32_t *gpus, uint3
     return n;
 }
 
-ct_status_t ct_rar_resimulate(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jobs, const ct_rar_schedule_t *s,
-                              double *finish, ct_error_t *err)
+static const char *const resim_names[] = { "work-conserving", "planned" };
+
+const char *ct_rar_resim_name(ct_rar_resim_t r)
 {
-    size_t n = jobs->n, S = c->n_servers;
-    size_t *order = malloc(n * sizeof(size_t)), *nsrv = calloc(n, sizeof(size_t)), **srv = calloc(n, sizeof(size_t *));
-    size_t *spread_on = calloc(S, sizeof(size_t)), *list = malloc(S * sizeof(size_t));
-    double *prog = calloc(n, sizeof(double));
-    int *state = calloc(n, sizeof(int)); /* 0 waiting, 1 running, 2 done */
-    unsigned char *busy = calloc(c->n_gpus ? c->n_gpus : 1, 1), *mark = calloc(S, 1);
+    return resim_names[r];
+}
+
+ct_status_t ct_rar_resim_parse(const char *name, ct_rar_resim_t *out)
+{
+    for (int i = 0; i < 2; i++)
+        if (!strcmp(name, resim_names[i])) {
+            *out = (ct_rar_resim_t)i;
+            return CT_OK;
+        }
+    return CT_EINPUT;
+}
+
+/* Re-simulation state. Per GPU a queue of its jobs in planned order (CSR:
+ * qjobs[qoff[g] .. qoff[g+1]]) and the position of the next job to start;
+ * a job may start when it heads the queue of each of its GPUs and they are
+ * free. Progress is real-valued; between two events every running job
+ * advances at a constant rate, so the next completion is computed, not
+ * stepped to. */
+typedef struct {
+    size_t n;
+    size_t *order;                  /* planned order */
+    size_t *cand;                   /* scratch: sort buffer, then start candidates */
+    size_t *qoff, *qjobs, *qpos;    /* per-GPU queues */
+    unsigned char *busy;            /* per GPU */
+    size_t *nsrv, *soff, *srv;      /* per job: its servers (CSR) */
+    size_t *spread_on;              /* per server: running spread jobs */
+    size_t *run;                    /* running jobs */
+    size_t nrun;
+    double *prog, *rate;
+    unsigned char *state;           /* 0 waiting, 1 running, 2 done */
+} resim_t;
+
+static void resim_free(resim_t *r)
+{
+    free(r->order);
+    free(r->cand);
+    free(r->qoff);
+    free(r->qjobs);
+    free(r->qpos);
+    free(r->busy);
+    free(r->nsrv);
+    free(r->soff);
+    free(r->srv);
+    free(r->spread_on);
+    free(r->run);
+    free(r->prog);
+    free(r->rate);
+    free(r->state);
+}
+
+static int cmp_planned(const void *a, const void *b, const double *start)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    if (start[x] != start[y])
+        return start[x] < start[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Stable merge sort of job indices by planned start (ties: job order). */
+static void sort_planned(size_t *a, size_t *tmp, size_t n, const double *start)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sort_planned(a, tmp, h, start);
+    sort_planned(a + h, tmp, n - h, start);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = cmp_planned(&a[j], &a[i], start) < 0 ? a[j++] : a[i++];
+    while (i < h)
+        tmp[k++] = a[i++];
+    while (j < n)
+        tmp[k++] = a[j++];
+    memcpy(a, tmp, n * sizeof(size_t));
+}
+
+static int can_start(const resim_t *r, const ct_rar_schedule_t *s, const ct_rar_jobs_t *jobs, size_t i)
+{
+    for (uint32_t k = 0; k < jobs->jobs[i].gpus; k++) {
+        uint32_t g = s->gpus[i][k];
+        if (r->busy[g] || r->qjobs[r->qoff[g] + r->qpos[g]] != i)
+            return 0;
+    }
+    return 1;
+}
+
+static void start_job(resim_t *r, const ct_rar_schedule_t *s, const ct_rar_jobs_t *jobs, size_t i)
+{
+    for (uint32_t k = 0; k < jobs->jobs[i].gpus; k++) {
+        uint32_t g = s->gpus[i][k];
+        r->busy[g] = 1;
+        r->qpos[g]++;
+    }
+    r->state[i] = 1;
+    r->run[r->nrun++] = i;
+    if (r->nsrv[i] > 1)
+        for (size_t k = r->soff[i]; k < r->soff[i + 1]; k++)
+            r->spread_on[r->srv[k]]++;
+}
+
+ct_status_t ct_rar_resimulate(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jobs, const ct_rar_schedule_t *s,
+                              ct_rar_resim_t mode, double *start, double *finish, ct_error_t *err)
+{
+    size_t n = jobs->n, S = c->n_servers, NG = c->n_gpus;
+    resim_t r;
+    memset(&r, 0, sizeof r);
+    r.n = n;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += jobs->jobs[i].gpus;
+    unsigned char *mark = calloc(S, 1);
+    size_t *list = malloc(S * sizeof(size_t));
+    r.order = malloc(n * sizeof(size_t));
+    r.cand = malloc((total > n ? total : n) * sizeof(size_t));
+    r.qoff = calloc(NG + 1, sizeof(size_t));
+    r.qjobs = malloc((total ? total : 1) * sizeof(size_t));
+    r.qpos = calloc(NG ? NG : 1, sizeof(size_t));
+    r.busy = calloc(NG ? NG : 1, 1);
+    r.nsrv = calloc(n, sizeof(size_t));
+    r.soff = calloc(n + 1, sizeof(size_t));
+    r.srv = malloc((total ? total : 1) * sizeof(size_t));
+    r.spread_on = calloc(S, sizeof(size_t));
+    r.run = malloc(n * sizeof(size_t));
+    r.prog = calloc(n, sizeof(double));
+    r.rate = calloc(n, sizeof(double));
+    r.state = calloc(n, 1);
     ct_status_t st = CT_OK;
-    if (!order || !nsrv || !srv || !spread_on || !list || !prog || !state || !busy || !mark) {
+    if (!mark || !list || !r.order || !r.cand || !r.qoff || !r.qjobs || !r.qpos || !r.busy || !r.nsrv || !r.soff ||
+        !r.srv || !r.spread_on || !r.run || !r.prog || !r.rate || !r.state) {
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        order[i] = i;
-        nsrv[i] = job_servers(c, s->gpus[i], jobs->jobs[i].gpus, mark, list);
-        if (!(srv[i] = malloc(nsrv[i] * sizeof(size_t)))) {
-            st = ct_error_set(err, CT_ENOMEM, "out of memory");
-            goto done;
-        }
-        memcpy(srv[i], list, nsrv[i] * sizeof(size_t));
+        r.order[i] = i;
+        r.nsrv[i] = job_servers(c, s->gpus[i], jobs->jobs[i].gpus, mark, list);
+        r.soff[i + 1] = r.soff[i] + r.nsrv[i];
+        memcpy(r.srv + r.soff[i], list, r.nsrv[i] * sizeof(size_t));
+        for (uint32_t k = 0; k < jobs->jobs[i].gpus; k++)
+            r.qoff[s->gpus[i][k] + 1]++;
     }
-    for (size_t a = 1; a < n; a++) /* stable insertion sort by planned start */
-        for (size_t b = a; b > 0 && s->start[order[b]] < s->start[order[b - 1]]; b--) {
-            size_t t = order[b];
-            order[b] = order[b - 1];
-            order[b - 1] = t;
+    sort_planned(r.order, r.cand, n, s->start);
+    for (size_t g = 0; g < NG; g++)
+        r.qoff[g + 1] += r.qoff[g];
+    for (size_t x = 0; x < n; x++) { /* queues in planned order */
+        size_t i = r.order[x];
+        for (uint32_t k = 0; k < jobs->jobs[i].gpus; k++) {
+            uint32_t g = s->gpus[i][k];
+            r.qjobs[r.qoff[g] + r.qpos[g]++] = i;
         }
-    size_t next = 0, left = n;
-    long limit = 100 * c->horizon;
-    for (long t = 0; left > 0; t++) {
-        if (t > limit) {
-            st = ct_error_set(err, CT_EINTERNAL, "re-simulation: jobs still running after %ld slots", limit);
+    }
+    memset(r.qpos, 0, NG * sizeof(size_t));
+    size_t next = 0, left = n, ncand = 0; /* next: first job of the planned order not yet started */
+    double t = 0;
+    while (left > 0) {
+        /* Starts at slot t. */
+        if (mode == CT_RESIM_PLANNED) {
+            while (next < n && s->start[r.order[next]] <= t && can_start(&r, s, jobs, r.order[next])) {
+                if (start)
+                    start[r.order[next]] = t;
+                start_job(&r, s, jobs, r.order[next++]);
+            }
+        } else {
+            /* Candidates: at first every job; later the jobs heading the
+             * queues of GPUs just freed (cand also serves as the sort buffer). */
+            if (t == 0)
+                for (size_t x = 0; x < n; x++)
+                    r.cand[ncand++] = r.order[x];
+            for (size_t x = 0; x < ncand; x++) {
+                size_t i = r.cand[x];
+                if (r.state[i] == 0 && can_start(&r, s, jobs, i)) {
+                    if (start)
+                        start[i] = t;
+                    start_job(&r, s, jobs, i);
+                }
+            }
+            ncand = 0;
+        }
+        /* Rates under this slot's contention; the next event. */
+        double step = INFINITY;
+        const double tol = 1 - 1e-12;
+        for (size_t x = 0; x < r.nrun; x++) {
+            size_t i = r.run[x];
+            double p = 1;
+            for (size_t k = r.soff[i]; r.nsrv[i] > 1 && k < r.soff[i + 1]; k++)
+                if ((double)r.spread_on[r.srv[k]] > p)
+                    p = (double)r.spread_on[r.srv[k]];
+            r.rate[i] = 1.0 / ct_rar_tau(c, &jobs->jobs[i], r.nsrv[i], p);
+            double need = ceil((jobs->jobs[i].iterations * tol - r.prog[i]) / r.rate[i]);
+            step = fmin(step, need < 1 ? 1 : need);
+        }
+        if (mode == CT_RESIM_PLANNED && next < n) {
+            double at = ceil(s->start[r.order[next]]);
+            if (at > t)
+                step = fmin(step, at - t);
+        }
+        if (!isfinite(step)) {
+            /* Nothing runs and nothing can start: only a schedule whose
+             * per-GPU orders contradict each other gets here. */
+            st = ct_error_set(err, CT_EINPUT, "re-simulation: no job can start at slot %.0f (%zu left)", t, left);
             goto done;
         }
-        /* Starts, in planned order, as GPUs allow. */
-        while (next < n) {
-            size_t i = order[next];
-            if (s->start[i] > (double)t)
-                break;
-            int free_all = 1;
-            for (uint32_t k = 0; k < jobs->jobs[i].gpus && free_all; k++)
-                free_all = !busy[s->gpus[i][k]];
-            if (!free_all)
-                break;
-            for (uint32_t k = 0; k < jobs->jobs[i].gpus; k++)
-                busy[s->gpus[i][k]] = 1;
-            state[i] = 1;
-            if (nsrv[i] > 1)
-                for (size_t k = 0; k < nsrv[i]; k++)
-                    spread_on[srv[i][k]]++;
-            next++;
-        }
-        /* One slot of progress with this slot's contention. */
-        for (size_t i = 0; i < n; i++) {
-            if (state[i] != 1)
+        /* Advance; jobs whose completion falls in this step end at t + step. */
+        for (size_t x = 0; x < r.nrun;) {
+            size_t i = r.run[x];
+            double need = ceil((jobs->jobs[i].iterations * tol - r.prog[i]) / r.rate[i]);
+            r.prog[i] += step * r.rate[i];
+            if (need > step) {
+                x++;
                 continue;
-            double p = 1;
-            if (nsrv[i] > 1)
-                for (size_t k = 0; k < nsrv[i]; k++)
-                    if ((double)spread_on[srv[i][k]] > p)
-                        p = (double)spread_on[srv[i][k]];
-            prog[i] += 1.0 / ct_rar_tau(c, &jobs->jobs[i], nsrv[i], p);
-        }
-        for (size_t i = 0; i < n; i++) {
-            if (state[i] != 1 || prog[i] < jobs->jobs[i].iterations * (1 - 1e-12))
-                continue;
-            state[i] = 2;
-            finish[i] = (double)(t + 1);
+            }
+            r.state[i] = 2;
+            finish[i] = t + step;
             left--;
-            for (uint32_t k = 0; k < jobs->jobs[i].gpus; k++)
-                busy[s->gpus[i][k]] = 0;
-            if (nsrv[i] > 1)
-                for (size_t k = 0; k < nsrv[i]; k++)
-                    spread_on[srv[i][k]]--;
+            for (uint32_t k = 0; k < jobs->jobs[i].gpus; k++) {
+                uint32_t g = s->gpus[i][k];
+                r.busy[g] = 0;
+                if (r.qpos[g] < r.qoff[g + 1] - r.qoff[g]) /* its next job may start */
+                    r.cand[ncand++] = r.qjobs[r.qoff[g] + r.qpos[g]];
+            }
+            if (r.nsrv[i] > 1)
+                for (size_t k = r.soff[i]; k < r.soff[i + 1]; k++)
+                    r.spread_on[r.srv[k]]--;
+            r.run[x] = r.run[--r.nrun];
         }
+        t += step;
     }
 done:
-    for (size_t i = 0; srv && i < n; i++)
-        free(srv[i]);
-    free(srv);
-    free(order);
-    free(nsrv);
-    free(spread_on);
-    free(list);
-    free(prog);
-    free(state);
-    free(busy);
+    resim_free(&r);
     free(mark);
+    free(list);
     return st;
 }

@@ -14,6 +14,7 @@
 #include "ct_bco.h"
 #include "ct_lp.h"
 
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,24 +22,34 @@
 void ct_bco_validate_params_init(ct_bco_validate_params_t *p)
 {
     p->ilp_max_binaries = 400;
+    p->ilp_seconds = 10;
     p->exhaustive_max = 200000;
 }
 
+static const char *const claim_names[] = { "holds", "VIOLATED", "undecided" };
+
+const char *ct_claim_name(ct_claim_t c)
+{
+    return claim_names[c];
+}
+
 ct_status_t ct_bco_theta_star(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jobs, const double *rho_hat,
-                              double *theta, ct_error_t *err)
+                              double seconds, ct_theta_status_t *status, double *lo, double *hi, uint32_t **place,
+                              ct_error_t *err)
 {
     size_t J = jobs->n, N = c->n_gpus, nx = J * N, cols = nx + 1; /* last column: theta */
     size_t rows = J + N + N; /* assignment, load, symmetry (at most N) */
     ct_lp_t *lp = NULL;
     size_t *idx = malloc((nx + 2) * sizeof(size_t));
-    double *val = malloc((nx + 2) * sizeof(double));
+    double *val = malloc((nx + 2) * sizeof(double)), *xv = malloc(cols * sizeof(double));
     ct_status_t st = CT_OK;
-    if (!idx || !val) {
+    if (!idx || !val || !xv) {
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
     }
     if ((st = ct_lp_alloc(&lp, rows, cols, err)) != CT_OK)
         goto done;
+    ct_lp_set_time_limit(lp, seconds);
     double scale = 0; /* keep coefficients O(1) for GLPK's tolerances */
     for (size_t j = 0; j < J; j++)
         if (rho_hat[j] > scale)
@@ -86,18 +97,134 @@ ct_status_t ct_bco_theta_star(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jo
         goto done;
     ct_lp_result_t res;
     double obj;
-    if ((st = ct_lp_solve(lp, &res, &obj, NULL, err)) != CT_OK)
+    if ((st = ct_lp_solve(lp, &res, &obj, xv, err)) != CT_OK)
         goto done;
-    if (res != CT_LP_OPTIMAL) {
+    if (res == CT_LP_INFEASIBLE || res == CT_LP_UNBOUNDED) {
         st = ct_error_set(err, CT_ESOLVER, "Problem (14) has no optimum (GLPK: %s)",
                           res == CT_LP_INFEASIBLE ? "infeasible" : "unbounded");
         goto done;
     }
-    *theta = obj * scale;
+    if (res == CT_LP_OPTIMAL) {
+        *status = CT_THETA_EXACT;
+        *lo = *hi = obj * scale;
+    } else {
+        double relax = ct_lp_relaxation(lp);
+        *status = CT_THETA_TIME_LIMIT;
+        *lo = isnan(relax) ? 0 : relax * scale;
+        *hi = isnan(obj) ? INFINITY : obj * scale;
+    }
+    if (place && isfinite(*hi))
+        for (size_t j = 0; j < J; j++) {
+            uint32_t k = 0;
+            for (size_t g = 0; g < N && k < jobs->jobs[j].gpus; g++)
+                if (xv[j * N + g] > 0.5)
+                    place[j][k++] = (uint32_t)g;
+        }
 done:
     ct_lp_free(lp);
     free(idx);
     free(val);
+    free(xv);
+    return st;
+}
+
+static const char *const family_names[] = { "tiny", "identical", "hetero", "all" };
+
+const char *ct_bco_family_name(ct_bco_family_t f)
+{
+    return family_names[f];
+}
+
+ct_status_t ct_bco_family_parse(const char *name, ct_bco_family_t *out)
+{
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(name, family_names[i])) {
+            *out = (ct_bco_family_t)i;
+            return CT_OK;
+        }
+    return CT_EINPUT;
+}
+
+ct_status_t ct_bco_random_instance(ct_rng_t *rng, ct_bco_family_t f, ct_rar_cluster_t *c, ct_rar_jobs_t *j,
+                                   ct_error_t *err)
+{
+    memset(c, 0, sizeof *c);
+    memset(j, 0, sizeof *j);
+    size_t S, n;
+    uint32_t m = 0;
+    if (f == CT_BCO_FAMILY_IDENTICAL) {
+        S = 1;
+        m = 2 + (uint32_t)ct_rng_below(rng, 2);
+        n = 2 * m + 1 + (size_t)ct_rng_below(rng, 3);
+    } else if (f == CT_BCO_FAMILY_HETERO) {
+        S = 2 + (size_t)ct_rng_below(rng, 2);
+        n = 2 + (size_t)ct_rng_below(rng, 2);
+    } else {
+        S = 2;
+        n = 3;
+    }
+    c->n_servers = S;
+    c->gpus = malloc(S * sizeof(uint32_t));
+    j->jobs = calloc(n, sizeof(ct_rar_job_t));
+    if (!c->gpus || !j->jobs) {
+        ct_rar_cluster_free(c);
+        ct_rar_jobs_free(j);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    for (size_t v = 0; v < S; v++)
+        c->gpus[v] = f == CT_BCO_FAMILY_IDENTICAL ? m : f == CT_BCO_FAMILY_HETERO ? 1 + (uint32_t)ct_rng_below(rng, 2) : 2;
+    c->b_intra = 1000;
+    c->reduction = 2000;
+    c->xi1 = 1;
+    c->horizon = 4000;
+    if (f == CT_BCO_FAMILY_HETERO) {
+        c->b_inter = 1 + 4 * ct_rng_uniform(rng);
+        c->xi1 = 0.5 + 0.5 * ct_rng_uniform(rng);
+        c->xi2 = 0.001;
+        c->alpha = ct_rng_uniform(rng);
+    } else {
+        c->b_inter = 50 + 200 * ct_rng_uniform(rng);
+        c->xi2 = f == CT_BCO_FAMILY_IDENTICAL ? 0 : 0.001;
+        c->alpha = f == CT_BCO_FAMILY_IDENTICAL ? 0 : ct_rng_uniform(rng);
+    }
+    ct_status_t st = ct_rar_cluster_index(c, err);
+    uint32_t total = c->n_gpus;
+    for (size_t i = 0; i < n && st == CT_OK; i++) {
+        ct_rar_job_t *x = &j->jobs[i];
+        char id[32];
+        snprintf(id, sizeof id, "r%zu", i);
+        if (!(x->id = ct_strdup(id, err))) {
+            st = CT_ENOMEM;
+            break;
+        }
+        j->n = i + 1;
+        x->batch = 32;
+        x->lambda = 1;
+        if (f == CT_BCO_FAMILY_IDENTICAL) {
+            /* exact whole-slot times: one slot per iteration, 20..50 iterations */
+            x->gpus = 1;
+            x->iterations = 10.0 * (double)(2 + ct_rng_below(rng, 4));
+            x->fwd = 0;
+            x->bwd = 1;
+            x->grad = 1;
+        } else if (f == CT_BCO_FAMILY_HETERO) {
+            x->gpus = 1 + (uint32_t)ct_rng_below(rng, total < 2 ? 1 : 2);
+            x->iterations = 10 + (double)ct_rng_below(rng, 41);
+            x->fwd = 0.001 * ct_rng_uniform(rng);
+            x->bwd = 0.05 + 0.2 * ct_rng_uniform(rng);
+            x->grad = 1 + 4 * ct_rng_uniform(rng);
+        } else {
+            x->gpus = 1 + (uint32_t)ct_rng_below(rng, 2);
+            x->iterations = 500 + (double)ct_rng_below(rng, 1500);
+            x->fwd = 0.0001 + 0.001 * ct_rng_uniform(rng);
+            x->bwd = 2 * x->fwd * x->batch;
+            x->grad = 1 + 20 * ct_rng_uniform(rng);
+        }
+    }
+    if (st != CT_OK) {
+        ct_rar_cluster_free(c);
+        ct_rar_jobs_free(j);
+    }
     return st;
 }
 
@@ -154,8 +281,8 @@ ct_status_t ct_bco_exhaustive(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jo
             perm[j] = j;
         for (;;) {
             for (size_t r = 0; r < n; r++)
-                s.start[perm[r]] = (double)r * 1e-9; /* order without delay */
-            if ((st = ct_rar_resimulate(c, jobs, &s, fin, err)) != CT_OK)
+                s.start[perm[r]] = (double)r; /* only the order counts when work-conserving */
+            if ((st = ct_rar_resimulate(c, jobs, &s, CT_RESIM_WORK_CONSERVING, NULL, fin, err)) != CT_OK)
                 goto done;
             double ms = 0;
             for (size_t j = 0; j < n; j++)
@@ -197,6 +324,18 @@ done:
     return st;
 }
 
+/* A verdict from a quantity and the bracket [lo_rhs, hi_rhs] of what it
+ * must not exceed. */
+static ct_claim_t verdict(double lhs, double lo_rhs, double hi_rhs)
+{
+    const double tol = 1e-9;
+    if (lhs <= lo_rhs * (1 + tol))
+        return CT_CLAIM_HOLDS;
+    if (lhs > hi_rhs * (1 + tol))
+        return CT_CLAIM_VIOLATED;
+    return CT_CLAIM_UNDECIDED;
+}
+
 ct_status_t ct_bco_validate(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jobs, const ct_bco_result_t *r,
                             const ct_bco_validate_params_t *p, ct_bco_bounds_t *b, ct_error_t *err)
 {
@@ -206,8 +345,9 @@ ct_status_t ct_bco_validate(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jobs
         p = &defaults;
     }
     memset(b, 0, sizeof *b);
+    size_t n = jobs->n;
     double phi = 1, work = 0, max_best = 0;
-    for (size_t j = 0; j < jobs->n; j++) {
+    for (size_t j = 0; j < n; j++) {
         double best, worst;
         ct_rar_exec_bounds(c, &jobs->jobs[j], &best, &worst);
         phi = fmax(phi, worst / best);
@@ -221,21 +361,74 @@ ct_status_t ct_bco_validate(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jobs
     b->theta_tilde = r->theta_u;
     b->makespan = r->makespan;
     b->makespan_est = r->makespan_est;
-    b->lemma3 = r->makespan_est <= b->n_g * r->W_max * (1 + 1e-9);
-    b->T_lower = fmax(max_best, work / c->n_gpus);
-    if (jobs->n * c->n_gpus <= p->ilp_max_binaries) {
-        ct_status_t st = ct_bco_theta_star(c, jobs, r->rho_hat, &b->theta_star, err);
-        if (st != CT_OK)
-            return st;
-        b->have_theta_star = 1;
-        b->lemma4 = (double)r->theta_u <= b->phi * b->u_over_l * b->theta_star * (1 + 1e-9) + 1;
-        b->T_lower = fmax(b->T_lower, b->theta_star);
+    /* Slots: a job of 3.1 slots holds its GPUs for 4, so the re-simulated
+     * makespan is compared with loads of whole slots. */
+    double *load = calloc(c->n_gpus, sizeof(double));
+    if (!load)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t j = 0; j < n; j++)
+        for (uint32_t k = 0; k < jobs->jobs[j].gpus; k++)
+            load[r->sched.gpus[j][k]] += ceil(r->rho_hat[j] - 1e-9);
+    for (uint32_t g = 0; g < c->n_gpus; g++)
+        b->W_slots = fmax(b->W_slots, load[g]);
+    free(load);
+    b->lemma3 = verdict(r->makespan, b->n_g * b->W_slots, b->n_g * b->W_slots);
+    b->lemma3_est = verdict(r->makespan_est, b->n_g * r->W_max, b->n_g * r->W_max);
+    /* theta_u*: exact or bracketed by the ILP; without it, the simple lower
+     * bound and the returned schedule's own largest load. */
+    double simple = fmax(max_best, work / c->n_gpus);
+    b->theta_status = CT_THETA_TOO_LARGE;
+    b->theta_lo = simple;
+    b->theta_hi = r->W_max;
+    b->T_hi = r->makespan;
+    ct_rar_schedule_t ilp;
+    ct_status_t st = ct_rar_schedule_alloc(&ilp, jobs, err);
+    if (st != CT_OK)
+        return st;
+    if (n * c->n_gpus <= p->ilp_max_binaries) {
+        double lo, hi;
+        if ((st = ct_bco_theta_star(c, jobs, r->rho_hat, p->ilp_seconds, &b->theta_status, &lo, &hi, ilp.gpus,
+                                    err)) != CT_OK)
+            goto done;
+        b->theta_lo = fmax(simple, lo);
+        b->theta_hi = fmin(b->theta_hi, hi);
+        if (b->theta_status == CT_THETA_EXACT)
+            b->theta_lo = b->theta_hi = lo;
+        if (isfinite(hi)) {
+            /* The ILP's placement is a schedule too (SJF order): T* <= its makespan. */
+            double *fin = malloc(n * sizeof(double));
+            if (!fin) {
+                st = ct_error_set(err, CT_ENOMEM, "out of memory");
+                goto done;
+            }
+            for (size_t j = 0; j < n; j++)
+                ilp.start[j] = r->sched.start[j];
+            st = ct_rar_resimulate(c, jobs, &ilp, CT_RESIM_WORK_CONSERVING, NULL, fin, err);
+            double ms = 0;
+            for (size_t j = 0; j < n; j++)
+                ms = fmax(ms, fin[j]);
+            free(fin);
+            if (st != CT_OK)
+                goto done;
+            b->T_hi = fmin(b->T_hi, ms);
+        }
     }
+    double ul = b->phi * b->u_over_l;
+    b->lemma4 = verdict((double)r->theta_u, ul * b->theta_lo + 1, ul * b->theta_hi + 1);
+    b->T_lo = fmax(simple, b->theta_lo);
+    double T;
     ct_error_t e2;
-    if (ct_bco_exhaustive(c, jobs, p->exhaustive_max, &b->T_exact, &e2) == CT_OK)
+    if (ct_bco_exhaustive(c, jobs, p->exhaustive_max, &T, &e2) == CT_OK) {
         b->have_T_exact = 1;
-    b->T_star = b->have_T_exact ? b->T_exact : b->T_lower;
-    b->bound = b->n_g * b->phi * b->u_over_l * b->T_star;
-    b->theorem5 = b->makespan <= b->bound * (1 + 1e-9);
-    return CT_OK;
+        b->T_lo = b->T_hi = T;
+    }
+    if (b->T_lo > b->T_hi) /* rounding of a bound against a schedule */
+        b->T_lo = b->T_hi;
+    double f = b->n_g * ul;
+    b->theorem5 = verdict(b->makespan, f * b->T_lo, f * b->T_hi);
+    b->ratio_lo = b->makespan / b->T_hi;
+    b->ratio_hi = b->makespan / b->T_lo;
+done:
+    ct_rar_schedule_free(&ilp);
+    return st;
 }

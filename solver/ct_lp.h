@@ -22,7 +22,9 @@ extern "C" {
 typedef struct ct_lp ct_lp_t;
 
 typedef enum { CT_LP_EQ, CT_LP_LE, CT_LP_GE } ct_lp_row_t;
-typedef enum { CT_LP_OPTIMAL, CT_LP_INFEASIBLE, CT_LP_UNBOUNDED } ct_lp_result_t;
+/** CT_LP_TIME_LIMIT: branch-and-cut stopped at the time limit; *obj is the
+ *  incumbent (NAN when none was found) and ct_lp_relaxation() a bound. */
+typedef enum { CT_LP_OPTIMAL, CT_LP_INFEASIBLE, CT_LP_UNBOUNDED, CT_LP_TIME_LIMIT } ct_lp_result_t;
 
 /** Allocates an LP with the given rows and columns (all columns >= 0,
  *  continuous, objective 0). */
@@ -41,11 +43,16 @@ ct_status_t ct_lp_set_integer(ct_lp_t *lp, size_t c, ct_error_t *err);
 
 /**
  * Solves (simplex; then branch-and-cut if any column is integer). On
- * CT_LP_OPTIMAL fills *obj and x (cols values, may be NULL).
- * Returns CT_ESOLVER if GLPK fails or stops without a verdict.
+ * CT_LP_OPTIMAL fills *obj and x (cols values, may be NULL); on
+ * CT_LP_TIME_LIMIT the incumbent's (NAN without one). Returns CT_ESOLVER if GLPK fails or stops without a verdict.
  */
 ct_status_t ct_lp_solve(ct_lp_t *lp, ct_lp_result_t *res, double *obj, double *x, ct_error_t *err);
 
+/** Limits branch-and-cut to `seconds` of wall time (0: no limit). */
+void ct_lp_set_time_limit(ct_lp_t *lp, double seconds);
+/** The objective of the last continuous relaxation solved (NAN if it had no
+ *  optimum): a lower bound on a MIP's optimum. */
+double ct_lp_relaxation(const ct_lp_t *lp);
 /** After an optimal continuous solve: the dual value (shadow price) of row
  *  r (for a <= row of a minimisation it is <= 0). */
 double ct_lp_row_dual(const ct_lp_t *lp, size_t r);

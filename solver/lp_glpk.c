@@ -12,6 +12,7 @@
 #include "ct_lp.h"
 
 #include <glpk.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -21,6 +22,8 @@ struct ct_lp {
     size_t rows, cols;
     int is_mip;
     int warm;           /* a previous basis exists */
+    double tm_lim;      /* branch-and-cut time limit, seconds (0: none) */
+    double relax;       /* objective of the last continuous relaxation */
     jmp_buf jb;
     int *ind;           /* 1-based scratch */
     double *val;
@@ -175,6 +178,7 @@ ct_status_t ct_lp_solve(ct_lp_t *lp, ct_lp_result_t *res, double *obj, double *x
     }
     lp->warm = 1;
     int status = glp_get_status(lp->P);
+    lp->relax = status == GLP_OPT ? glp_get_obj_val(lp->P) : NAN;
     if (status == GLP_NOFEAS || status == GLP_INFEAS) {
         *res = CT_LP_INFEASIBLE;
         UNGUARD();
@@ -193,7 +197,20 @@ ct_status_t ct_lp_solve(ct_lp_t *lp, ct_lp_result_t *res, double *obj, double *x
         glp_iocp ip;
         glp_init_iocp(&ip);
         ip.msg_lev = GLP_MSG_OFF;
+        if (lp->tm_lim > 0)
+            ip.tm_lim = lp->tm_lim >= 2e6 ? INT_MAX : (int)ceil(lp->tm_lim * 1000.0);
         rc = glp_intopt(lp->P, &ip);
+        if (rc == GLP_ETMLIM) {
+            /* Stopped by the limit: an incumbent if one was found, else none. */
+            status = glp_mip_status(lp->P);
+            *obj = status == GLP_FEAS || status == GLP_OPT ? glp_mip_obj_val(lp->P) : NAN;
+            if (x)
+                for (size_t c = 0; c < lp->cols; c++)
+                    x[c] = isnan(*obj) ? NAN : glp_mip_col_val(lp->P, (int)c + 1);
+            *res = CT_LP_TIME_LIMIT;
+            UNGUARD();
+            return CT_OK;
+        }
         if (rc == GLP_ENOPFS) {
             *res = CT_LP_INFEASIBLE;
             UNGUARD();
@@ -226,6 +243,16 @@ ct_status_t ct_lp_solve(ct_lp_t *lp, ct_lp_result_t *res, double *obj, double *x
     *res = CT_LP_OPTIMAL;
     UNGUARD();
     return CT_OK;
+}
+
+void ct_lp_set_time_limit(ct_lp_t *lp, double seconds)
+{
+    lp->tm_lim = seconds > 0 ? seconds : 0;
+}
+
+double ct_lp_relaxation(const ct_lp_t *lp)
+{
+    return lp->relax;
 }
 
 double ct_lp_row_dual(const ct_lp_t *lp, size_t r)
