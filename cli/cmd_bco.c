@@ -363,6 +363,9 @@ static void print_bounds(const char *name, const ct_bco_bounds_t *b)
            ct_claim_name(b->lemma3_est));
     if (b->theta_status == CT_THETA_EXACT)
         printf("  theta_u* = %.4g (GLPK ILP, optimal)\n", b->theta_lo);
+    else if (b->theta_lo == b->theta_hi)
+        printf("  theta_u* = %.4g (a lower bound meets this schedule's W_max; the ILP %s)\n", b->theta_lo,
+               b->theta_status == CT_THETA_TIME_LIMIT ? "hit its time limit" : "was too large to run");
     else
         printf("  theta_u* in [%.4g, %.4g] (%s)\n", b->theta_lo, b->theta_hi,
                b->theta_status == CT_THETA_TIME_LIMIT ? "ILP not proven within the time limit: bound, incumbent"

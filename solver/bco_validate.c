@@ -112,6 +112,8 @@ ct_status_t ct_bco_theta_star(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jo
         *status = CT_THETA_TIME_LIMIT;
         *lo = isnan(relax) ? 0 : relax * scale;
         *hi = isnan(obj) ? INFINITY : obj * scale;
+        if (isfinite(*hi) && *hi - *lo <= 1e-9 * *hi) /* the relaxation already meets the incumbent */
+            *status = CT_THETA_EXACT;
     }
     if (place && isfinite(*hi))
         for (size_t j = 0; j < J; j++) {
@@ -413,6 +415,8 @@ ct_status_t ct_bco_validate(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jobs
             b->T_hi = fmin(b->T_hi, ms);
         }
     }
+    if (b->theta_hi - b->theta_lo <= 1e-9 * b->theta_hi) /* the bounds meet: proven either way */
+        b->theta_lo = b->theta_hi;
     double ul = b->phi * b->u_over_l;
     b->lemma4 = verdict((double)r->theta_u, ul * b->theta_lo + 1, ul * b->theta_hi + 1);
     b->T_lo = fmax(simple, b->theta_lo);

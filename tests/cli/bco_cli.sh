@@ -49,6 +49,12 @@ $C bco validate $D/spread-lemma3/cluster.json $D/spread-lemma3/jobs.json >"$T/v"
 grep -q "Lemma 3: makespan 52.0 <= n_g W_max = 24.0 (whole slots per job: W 12): VIOLATED" "$T/v" ||
     fail "spread-lemma3 Lemma 3"
 
+# An ILP past its time limit answers with a bracket, not a hang.
+$C bco workload --seed 2 --jobs 12 --servers 2 -o "$T/ilp" >/dev/null || fail "workload --jobs 12"
+$C bco validate "$T/ilp/cluster.json" "$T/ilp/jobs.json" --ilp-seconds 0.2 >"$T/v" || fail "validate --ilp-seconds"
+grep -q "theta_u\* in \[.*\] (ILP not proven within the time limit: bound, incumbent)" "$T/v" ||
+    fail "time-limited ILP: $(cat "$T/v")"
+
 # Random families: tiny never refutes; identical machines do.
 $C bco validate --random 12 --family tiny --json >"$T/v" || fail "validate --random tiny"
 grep -q '"theorem5": {"holds": 12, "violated": 0' "$T/v" || fail "tiny family: $(cat "$T/v")"
