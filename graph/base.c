@@ -80,6 +80,14 @@ const char *ct_status_name(ct_status_t code)
     return "unknown error";
 }
 
+int ct_name_index(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
 char *ct_strdup(const char *s, ct_error_t *err)
 {
     size_t n = strlen(s) + 1;

@@ -79,6 +79,10 @@ const char *ct_status_name(ct_status_t code);
 /** strdup that reports CT_ENOMEM through err; returns NULL on failure. */
 char *ct_strdup(const char *s, ct_error_t *err);
 
+/** Index of name in names[0..n), or -1: how the enum parsers read their
+ *  option names. */
+int ct_name_index(const char *const *names, int n, const char *name);
+
 /* ------------------------------------------------------------------------ */
 /* String map: string -> size_t, open addressing, keys copied.              */
 

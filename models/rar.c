@@ -474,12 +474,11 @@ const char *ct_rar_calibration_name(ct_rar_calibration_t c)
 
 ct_status_t ct_rar_calibration_parse(const char *name, ct_rar_calibration_t *out)
 {
-    for (int i = 0; i < 2; i++)
-        if (!strcmp(name, calibration_names[i])) {
-            *out = (ct_rar_calibration_t)i;
-            return CT_OK;
-        }
-    return CT_EINPUT;
+    int i = ct_name_index(calibration_names, 2, name);
+    if (i < 0)
+        return CT_EINPUT;
+    *out = (ct_rar_calibration_t)i;
+    return CT_OK;
 }
 
 /* Slots per gradient unit of one all-reduce iteration on `servers` servers
@@ -666,12 +665,11 @@ const char *ct_rar_resim_name(ct_rar_resim_t r)
 
 ct_status_t ct_rar_resim_parse(const char *name, ct_rar_resim_t *out)
 {
-    for (int i = 0; i < 2; i++)
-        if (!strcmp(name, resim_names[i])) {
-            *out = (ct_rar_resim_t)i;
-            return CT_OK;
-        }
-    return CT_EINPUT;
+    int i = ct_name_index(resim_names, 2, name);
+    if (i < 0)
+        return CT_EINPUT;
+    *out = (ct_rar_resim_t)i;
+    return CT_OK;
 }
 
 /* Re-simulation state. Per GPU a queue of its jobs in planned order (CSR:

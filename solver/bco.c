@@ -50,13 +50,9 @@ const char *ct_bco_policy_name(ct_bco_policy_t p)
 
 ct_bco_policy_t ct_bco_policy_parse(const char *name, int *ok)
 {
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(name, policy_names[i])) {
-            *ok = 1;
-            return (ct_bco_policy_t)i;
-        }
-    *ok = 0;
-    return CT_BCO_SJF_BCO;
+    int i = ct_name_index(policy_names, 4, name);
+    *ok = i >= 0;
+    return i >= 0 ? (ct_bco_policy_t)i : CT_BCO_SJF_BCO;
 }
 
 const char *ct_bco_search_name(ct_bco_search_t s)
@@ -66,12 +62,11 @@ const char *ct_bco_search_name(ct_bco_search_t s)
 
 ct_status_t ct_bco_search_parse(const char *name, ct_bco_search_t *out)
 {
-    for (int i = 0; i < 2; i++)
-        if (!strcmp(name, search_names[i])) {
-            *out = (ct_bco_search_t)i;
-            return CT_OK;
-        }
-    return CT_EINPUT;
+    int i = ct_name_index(search_names, 2, name);
+    if (i < 0)
+        return CT_EINPUT;
+    *out = (ct_bco_search_t)i;
+    return CT_OK;
 }
 
 void ct_bco_result_free(ct_bco_result_t *r)

@@ -139,12 +139,11 @@ const char *ct_bco_family_name(ct_bco_family_t f)
 
 ct_status_t ct_bco_family_parse(const char *name, ct_bco_family_t *out)
 {
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(name, family_names[i])) {
-            *out = (ct_bco_family_t)i;
-            return CT_OK;
-        }
-    return CT_EINPUT;
+    int i = ct_name_index(family_names, 4, name);
+    if (i < 0)
+        return CT_EINPUT;
+    *out = (ct_bco_family_t)i;
+    return CT_OK;
 }
 
 ct_status_t ct_bco_random_instance(ct_rng_t *rng, ct_bco_family_t f, ct_rar_cluster_t *c, ct_rar_jobs_t *j,

@@ -571,6 +571,24 @@ static double brute_theta(const ct_rar_cluster_t *c, const ct_rar_jobs_t *js, co
     return best;
 }
 
+/* n random jobs of 1-3 GPUs and 100-999 iterations (an LCG in *x), with
+ * their best-case times in rh. */
+static void random_jobs(unsigned long long *x, const ct_rar_cluster_t *c, size_t n, ct_rar_jobs_t *js, double *rh)
+{
+    uint32_t gp[16];
+    double it[16];
+    for (size_t i = 0; i < n; i++) {
+        *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+        gp[i] = 1 + (uint32_t)((*x >> 33) % 3);
+        it[i] = 100 + (double)((*x >> 40) % 900);
+    }
+    jobs_of(js, gp, it, n);
+    for (size_t i = 0; i < n; i++) {
+        double w;
+        ct_rar_exec_bounds(c, &js->jobs[i], &rh[i], &w);
+    }
+}
+
 static void ilp_and_bounds(void)
 {
     uint32_t g[] = { 2, 3 };
@@ -579,19 +597,9 @@ static void ilp_and_bounds(void)
     ct_error_t err;
     unsigned long long x = 5;
     for (int trial = 0; trial < 20; trial++) {
-        uint32_t gp[4];
-        double it[4], rh[4], load[8] = { 0 };
-        for (int i = 0; i < 4; i++) {
-            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-            gp[i] = 1 + (uint32_t)((x >> 33) % 3);
-            it[i] = 100 + (double)((x >> 40) % 900);
-        }
+        double rh[4], load[8] = { 0 };
         ct_rar_jobs_t js;
-        jobs_of(&js, gp, it, 4);
-        for (int i = 0; i < 4; i++) {
-            double w;
-            ct_rar_exec_bounds(&c, &js.jobs[i], &rh[i], &w);
-        }
+        random_jobs(&x, &c, 4, &js, rh);
         double lo, hi;
         ct_theta_status_t ts;
         CHECK(ct_bco_theta_star(&c, &js, rh, 0, &ts, &lo, &hi, NULL, &err) == CT_OK);
@@ -606,19 +614,9 @@ static void ilp_and_bounds(void)
      * answer is a bracket, not an error. */
     uint32_t g8[] = { 4, 4 };
     cluster(&c, g8, 2);
-    uint32_t gp12[12];
-    double it12[12], rh12[12];
-    for (int i = 0; i < 12; i++) {
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        gp12[i] = 1 + (uint32_t)((x >> 33) % 3);
-        it12[i] = 100 + (double)((x >> 40) % 900);
-    }
+    double rh12[12];
     ct_rar_jobs_t j12;
-    jobs_of(&j12, gp12, it12, 12);
-    for (int i = 0; i < 12; i++) {
-        double w;
-        ct_rar_exec_bounds(&c, &j12.jobs[i], &rh12[i], &w);
-    }
+    random_jobs(&x, &c, 12, &j12, rh12);
     double lo, hi;
     ct_theta_status_t ts;
     CHECK(ct_bco_theta_star(&c, &j12, rh12, 0.01, &ts, &lo, &hi, NULL, &err) == CT_OK);
