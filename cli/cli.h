@@ -57,5 +57,6 @@ int cmd_nona(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_bco(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 
 #endif

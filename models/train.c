@@ -1,0 +1,1101 @@
+/*
+ * train.c - the training-cluster simulator and the LWF-kappa, FF, LS, RAND
+ * placements and AdaDUAL / SRSF(n) admissions (see ct_train.h).
+ *
+ * The loop: the next time is the earlier of the event queue (arrivals,
+ * task ends, compat ticks) and the next transfer end (transfers progress at
+ * rates constant between events, so their ends are computed, not stepped
+ * to). At each time: transfers are advanced, ended transfers finish their
+ * iteration, events are applied, then one scheduling round: placement (if
+ * a job arrived or left), admission (if a job became ready or a transfer
+ * ended), and dispatch on the GPUs whose ready tasks changed.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ct_train.h"
+#include "ct_evq.h"
+#include "ct_json.h"
+#include "ct_sampler.h" /* ct_rng_t */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void ct_train_cluster_init(ct_train_cluster_t *c)
+{
+    c->n_servers = 16;
+    c->gpus_per_server = 4;
+    c->gpu_mem = 32768;
+    c->a = 0;
+    c->b = 0.856;
+    c->eta = 0.235;
+    c->lwf_comm = 7.8125;
+    c->mode = CT_GPU_SHARED;
+}
+
+ct_status_t ct_train_cluster_validate(const ct_train_cluster_t *c, const char *label, ct_error_t *err)
+{
+    if (c->n_servers < 1 || c->n_servers > 1000000)
+        return ct_error_set(err, CT_EINPUT, "%s: servers: expected 1 .. 1000000", label);
+    if (c->gpus_per_server < 1 || c->gpus_per_server > 4096)
+        return ct_error_set(err, CT_EINPUT, "%s: gpus_per_server: expected 1 .. 4096", label);
+    if (!(c->gpu_mem > 0 && isfinite(c->gpu_mem)))
+        return ct_error_set(err, CT_EINPUT, "%s: gpu_memory: must be positive (MB)", label);
+    if (!(c->b > 0 && isfinite(c->b)))
+        return ct_error_set(err, CT_EINPUT, "%s: b: must be positive (ms per MB)", label);
+    if (!(c->a >= 0 && isfinite(c->a)) || !(c->eta >= 0 && isfinite(c->eta)) ||
+        !(c->lwf_comm >= 0 && isfinite(c->lwf_comm)))
+        return ct_error_set(err, CT_EINPUT, "%s: a, eta, lwf_comm: must be >= 0", label);
+    return CT_OK;
+}
+
+ct_status_t ct_train_cluster_load(ct_train_cluster_t *c, const char *path, ct_error_t *err)
+{
+    cJSON *root;
+    ct_train_cluster_init(c);
+    ct_status_t st = ct_json_load_file(path, &root, err);
+    if (st != CT_OK)
+        return st;
+    double servers = (double)c->n_servers, gps = c->gpus_per_server;
+    const char *mode = "shared";
+    if (!cJSON_IsObject(root))
+        st = ct_error_set(err, CT_EINPUT, "%s: expected a JSON object", path);
+    else if ((st = ct_json_get_number(root, "servers", 0, path, "", &servers, err)) != CT_OK ||
+             (st = ct_json_get_number(root, "gpus_per_server", 0, path, "", &gps, err)) != CT_OK ||
+             (st = ct_json_get_number(root, "gpu_memory", 0, path, "", &c->gpu_mem, err)) != CT_OK ||
+             (st = ct_json_get_number(root, "a", 0, path, "", &c->a, err)) != CT_OK ||
+             (st = ct_json_get_number(root, "b", 0, path, "", &c->b, err)) != CT_OK ||
+             (st = ct_json_get_number(root, "eta", 0, path, "", &c->eta, err)) != CT_OK ||
+             (st = ct_json_get_number(root, "lwf_comm", 0, path, "", &c->lwf_comm, err)) != CT_OK ||
+             (st = ct_json_get_string(root, "gpu_mode", 0, path, "", &mode, err)) != CT_OK)
+        ;
+    else if (!(servers >= 1 && servers <= 1e6 && servers == floor(servers)) ||
+             !(gps >= 1 && gps <= 4096 && gps == floor(gps)))
+        st = ct_error_set(err, CT_EINPUT, "%s: servers, gpus_per_server: expected whole numbers >= 1", path);
+    else if (strcmp(mode, "shared") && strcmp(mode, "exclusive"))
+        st = ct_error_set(err, CT_EINPUT, "%s: gpu_mode: expected \"shared\" or \"exclusive\"", path);
+    else {
+        c->n_servers = (size_t)servers;
+        c->gpus_per_server = (uint32_t)gps;
+        c->mode = strcmp(mode, "shared") ? CT_GPU_EXCLUSIVE : CT_GPU_SHARED;
+        st = ct_train_cluster_validate(c, path, err);
+    }
+    cJSON_Delete(root);
+    return st;
+}
+
+void ct_train_jobs_free(ct_train_jobs_t *js)
+{
+    if (!js)
+        return;
+    for (size_t i = 0; i < js->n; i++) {
+        free(js->jobs[i].id);
+        free(js->jobs[i].model);
+    }
+    free(js->jobs);
+    memset(js, 0, sizeof *js);
+}
+
+static int cmp_strptr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+ct_status_t ct_train_jobs_validate(const ct_train_jobs_t *js, const char *label, ct_error_t *err)
+{
+    if (js->n == 0)
+        return ct_error_set(err, CT_EINPUT, "%s: jobs: no job", label);
+    for (size_t i = 0; i < js->n; i++) {
+        const ct_train_job_t *j = &js->jobs[i];
+        if (!j->id || !j->id[0])
+            return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].id: empty", label, i);
+        if (j->gpus < 1)
+            return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].gpus: at least one GPU", label, i);
+        if (!(j->iterations >= 1 && j->iterations <= 1e12 && j->iterations == floor(j->iterations)))
+            return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].iterations: expected a whole number >= 1", label, i);
+        double v[5] = { j->arrival, j->size, j->tf, j->tb, j->mem };
+        static const char *const f[5] = { "arrival", "size", "forward", "backward", "memory" };
+        for (int k = 0; k < 5; k++)
+            if (!(v[k] >= 0 && isfinite(v[k])))
+                return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].%s: must be >= 0 and finite", label, i, f[k]);
+        if (!(j->tf + j->tb > 0))
+            return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu]: forward + backward must be positive", label, i);
+    }
+    /* Ids unique: sort a copy of the pointers. */
+    const char **ids = malloc(js->n * sizeof(char *));
+    if (!ids)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < js->n; i++)
+        ids[i] = js->jobs[i].id;
+    qsort(ids, js->n, sizeof(char *), cmp_strptr);
+    ct_status_t st = CT_OK;
+    for (size_t i = 1; i < js->n && st == CT_OK; i++)
+        if (!strcmp(ids[i], ids[i - 1]))
+            st = ct_error_set(err, CT_EINPUT, "%s: jobs: duplicate job id '%s'", label, ids[i]);
+    free(ids);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Job files.                                                                */
+
+static const char *const csv_cols[] = { "job_id", "dnn", "nworkers", "iters", "start_time",
+                                        "model_size", "fw_time", "bw_time", "train_mem" };
+enum { NCOLS = 9 };
+
+static ct_status_t set_field(ct_train_job_t *j, int f, const char *cell, ct_error_t *err)
+{
+    if (f == 0)
+        return (j->id = ct_strdup(cell, err)) ? CT_OK : CT_ENOMEM;
+    if (f == 1)
+        return (j->model = ct_strdup(cell, err)) ? CT_OK : CT_ENOMEM;
+    char *end;
+    double v = strtod(cell, &end);
+    if (end == cell || *end || !isfinite(v))
+        return CT_EINPUT;
+    switch (f) {
+    case 2:
+        if (!(v >= 1 && v <= 1e6 && v == floor(v)))
+            return CT_EINPUT;
+        j->gpus = (uint32_t)v;
+        break;
+    case 3: j->iterations = v; break;
+    case 4: j->arrival = v; break;
+    case 5: j->size = v; break;
+    case 6: j->tf = v; break;
+    case 7: j->tb = v; break;
+    default: j->mem = v; break;
+    }
+    return CT_OK;
+}
+
+static ct_status_t jobs_load_csv(ct_train_jobs_t *js, char *text, const char *path, ct_error_t *err)
+{
+    size_t cap = 0, line = 0;
+    int col[NCOLS];
+    for (char *ln = text, *next; ln && *ln; ln = next) {
+        line++;
+        next = strchr(ln, '\n');
+        if (next)
+            *next++ = '\0';
+        size_t L = strlen(ln);
+        if (L && ln[L - 1] == '\r')
+            ln[--L] = '\0';
+        if (L == 0)
+            continue;
+        char *cells[32];
+        size_t nc = 0;
+        for (char *p = ln, *q; nc < 32; p = q + 1) {
+            cells[nc++] = p;
+            if (!(q = strchr(p, ',')))
+                break;
+            *q = '\0';
+        }
+        if (line == 1) {
+            for (int f = 0; f < NCOLS; f++) {
+                col[f] = -1;
+                for (size_t k = 0; k < nc; k++)
+                    if (!strcmp(cells[k], csv_cols[f]))
+                        col[f] = (int)k;
+                if (col[f] < 0)
+                    return ct_error_set(err, CT_EINPUT, "%s:1: header lacks the column '%s'", path, csv_cols[f]);
+            }
+            continue;
+        }
+        if (js->n == cap) {
+            size_t ncap = cap ? 2 * cap : 64;
+            ct_train_job_t *nj = realloc(js->jobs, ncap * sizeof *nj);
+            if (!nj)
+                return ct_error_set(err, CT_ENOMEM, "out of memory");
+            js->jobs = nj;
+            cap = ncap;
+        }
+        ct_train_job_t *j = &js->jobs[js->n++];
+        memset(j, 0, sizeof *j);
+        for (int f = 0; f < NCOLS; f++) {
+            ct_status_t st = (size_t)col[f] < nc ? set_field(j, f, cells[col[f]], err) : CT_EINPUT;
+            if (st == CT_ENOMEM)
+                return ct_error_set(err, CT_ENOMEM, "out of memory");
+            if (st != CT_OK)
+                return ct_error_set(err, CT_EINPUT, "%s:%zu: %s: expected %s", path, line, csv_cols[f],
+                                    f == 2 ? "a whole number >= 1" : "a number");
+        }
+    }
+    return CT_OK;
+}
+
+static const char *const json_fields[] = { "arrival", "gpus", "iterations", "size", "forward", "backward", "memory" };
+
+ct_status_t ct_train_jobs_load(ct_train_jobs_t *js, const char *path, ct_error_t *err)
+{
+    char *text;
+    size_t len;
+    memset(js, 0, sizeof *js);
+    ct_status_t st = ct_read_text_file(path, &text, &len, err);
+    if (st != CT_OK)
+        return st;
+    size_t k = strspn(text, " \t\r\n");
+    if (text[k] != '{') {
+        st = jobs_load_csv(js, text, path, err);
+    } else {
+        cJSON *root = NULL;
+        st = ct_json_parse(text, len, path, &root, err);
+        const cJSON *arr = root ? cJSON_GetObjectItemCaseSensitive(root, "jobs") : NULL;
+        if (st == CT_OK && !cJSON_IsArray(arr))
+            st = ct_error_set(err, CT_EINPUT, "%s: jobs: %s", path, arr ? "expected an array" : "missing");
+        if (st == CT_OK) {
+            size_t n = (size_t)cJSON_GetArraySize(arr);
+            if (!(js->jobs = calloc(n ? n : 1, sizeof(ct_train_job_t))))
+                st = ct_error_set(err, CT_ENOMEM, "out of memory");
+            const cJSON *it;
+            cJSON_ArrayForEach(it, arr) {
+                if (st != CT_OK)
+                    break;
+                char item[32];
+                snprintf(item, sizeof item, "jobs[%zu]", js->n);
+                ct_train_job_t *j = &js->jobs[js->n];
+                const char *id, *model = "";
+                if (!cJSON_IsObject(it)) {
+                    st = ct_error_set(err, CT_EINPUT, "%s: %s: expected an object", path, item);
+                    break;
+                }
+                if ((st = ct_json_get_string(it, "id", 1, path, item, &id, err)) != CT_OK ||
+                    (st = ct_json_get_string(it, "model", 0, path, item, &model, err)) != CT_OK)
+                    break;
+                js->n++;
+                if (!(j->id = ct_strdup(id, err)) || !(j->model = ct_strdup(model, err))) {
+                    st = CT_ENOMEM;
+                    break;
+                }
+                double v[7] = { 0 };
+                for (int f = 0; f < 7 && st == CT_OK; f++)
+                    st = ct_json_get_number(it, json_fields[f], f != 0, path, item, &v[f], err);
+                if (st != CT_OK)
+                    break;
+                if (!(v[1] >= 1 && v[1] <= 1e6 && v[1] == floor(v[1]))) {
+                    st = ct_error_set(err, CT_EINPUT, "%s: %s.gpus: expected a whole number >= 1", path, item);
+                    break;
+                }
+                j->arrival = v[0];
+                j->gpus = (uint32_t)v[1];
+                j->iterations = v[2];
+                j->size = v[3];
+                j->tf = v[4];
+                j->tb = v[5];
+                j->mem = v[6];
+            }
+        }
+        cJSON_Delete(root);
+    }
+    free(text);
+    for (size_t i = 0; st == CT_OK && i < js->n; i++) /* CSV rows may lack a model: keep a string */
+        if (!js->jobs[i].model && !(js->jobs[i].model = ct_strdup("", err)))
+            st = CT_ENOMEM;
+    if (st == CT_OK)
+        st = ct_train_jobs_validate(js, path, err);
+    if (st != CT_OK)
+        ct_train_jobs_free(js);
+    return st;
+}
+
+ct_status_t ct_train_jobs_write(const ct_train_jobs_t *js, const char *path, ct_error_t *err)
+{
+    cJSON *r = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+    if (!r || !arr) {
+        cJSON_Delete(r);
+        cJSON_Delete(arr);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    cJSON_AddItemToObject(r, "jobs", arr);
+    for (size_t i = 0; i < js->n; i++) {
+        const ct_train_job_t *j = &js->jobs[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
+        cJSON_AddStringToObject(o, "id", j->id);
+        cJSON_AddStringToObject(o, "model", j->model ? j->model : "");
+        double v[7] = { j->arrival, j->gpus, j->iterations, j->size, j->tf, j->tb, j->mem };
+        for (int f = 0; f < 7; f++)
+            ct_json_add_number(o, json_fields[f], v[f]);
+    }
+    ct_status_t st = ct_json_write_file(r, path, err);
+    cJSON_Delete(r);
+    return st;
+}
+
+ct_status_t ct_train_workload(uint64_t seed, double scale, ct_train_jobs_t *js, ct_error_t *err)
+{
+    static const struct {
+        const char *name;
+        double size, tf, tb, mem;
+    } models[] = { { "vgg16", 526.4, 35.8, 53.7, 4527 },
+                   { "resnet50", 99.2, 25.0, 37.4, 3213 },
+                   { "inception-v3", 103.0, 34.9, 52.4, 3291 },
+                   { "lstm-ptb", 251.8, 31.5, 47.3, 2751 } };
+    static const struct {
+        uint32_t gpus, count;
+    } mix[] = { { 1, 80 }, { 2, 14 }, { 4, 26 }, { 8, 30 }, { 16, 8 }, { 32, 2 } };
+    if (!(scale > 0))
+        scale = 1;
+    ct_rng_t rng;
+    ct_rng_seed(&rng, seed);
+    memset(js, 0, sizeof *js);
+    if (!(js->jobs = calloc(160, sizeof(ct_train_job_t))))
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t m = 0, i = 0; m < sizeof mix / sizeof mix[0]; m++)
+        for (uint32_t k = 0; k < mix[m].count; k++, i++) {
+            ct_train_job_t *j = &js->jobs[i];
+            char id[32];
+            snprintf(id, sizeof id, "%zu", i);
+            const unsigned pick = (unsigned)ct_rng_below(&rng, 4);
+            js->n = i + 1;
+            if (!(j->id = ct_strdup(id, err)) || !(j->model = ct_strdup(models[pick].name, err))) {
+                ct_train_jobs_free(js);
+                return CT_ENOMEM;
+            }
+            j->gpus = mix[m].gpus;
+            j->iterations = fmax(1.0, floor((double)(1000 + ct_rng_below(&rng, 5001)) / scale));
+            j->arrival = floor(1200000.0 / scale * ct_rng_uniform(&rng));
+            j->size = models[pick].size;
+            j->tf = models[pick].tf;
+            j->tb = models[pick].tb;
+            j->mem = models[pick].mem;
+        }
+    return CT_OK;
+}
+
+void ct_train_params_init(ct_train_params_t *p)
+{
+    p->place = CT_PLACE_LWF;
+    p->kappa = 1;
+    p->admit = CT_ADMIT_ADADUAL;
+    p->srsf_n = 1;
+    p->compat = 0;
+    p->seed = 1;
+}
+
+static const char *const place_names[] = { "lwf", "ff", "ls", "rand" };
+static const char *const admit_names[] = { "adadual", "srsf" };
+
+const char *ct_place_name(ct_place_t p)
+{
+    return place_names[p];
+}
+
+const char *ct_admit_name(ct_admit_t a)
+{
+    return admit_names[a];
+}
+
+ct_status_t ct_place_parse(const char *name, ct_place_t *out)
+{
+    int i = ct_name_index(place_names, 4, name);
+    if (i < 0)
+        return CT_EINPUT;
+    *out = (ct_place_t)i;
+    return CT_OK;
+}
+
+ct_status_t ct_admit_parse(const char *name, ct_admit_t *out)
+{
+    int i = ct_name_index(admit_names, 2, name);
+    if (i < 0)
+        return CT_EINPUT;
+    *out = (ct_admit_t)i;
+    return CT_OK;
+}
+
+void ct_train_result_free(ct_train_result_t *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; r->jobs && i < r->n; i++)
+        free(r->jobs[i].gpus);
+    free(r->jobs);
+    memset(r, 0, sizeof *r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The simulator.                                                            */
+
+enum { EV_ARRIVE = 1, EV_TASK, EV_TICK };
+enum { J_PENDING = 0, J_QUEUED, J_RUNNING, J_DONE };
+enum { PH_COMPUTE = 0, PH_READY, PH_COMM };
+/* worker phases within an iteration */
+enum { W_FWD = 0, W_FWD_RUN, W_BWD, W_BWD_RUN, W_DONE };
+
+typedef struct {
+    int state, phase;
+    uint32_t *srv, nsrv;        /* servers used (distinct) */
+    unsigned char *wph;         /* per worker */
+    uint32_t wdone;
+    double iters;               /* iterations done */
+    double rem;                 /* remaining GPU work: (tf + tb) x iterations left x GPUs */
+    double left, lat, rate;     /* transfer: MB left, latency left (ms), MB per ms */
+    double t_mark;              /* when the current comm wait or transfer began */
+} jst_t;
+
+typedef struct {
+    uint32_t job, worker;
+} slot_t;
+
+typedef struct {
+    const ct_train_cluster_t *c;
+    const ct_train_jobs_t *jobs;
+    const ct_train_params_t *p;
+    ct_train_result_t *out;
+    size_t N;                   /* GPUs */
+    jst_t *js;
+    /* per GPU */
+    double *mem_used, *busy_time, *load;
+    slot_t **on;                /* jobs on each GPU */
+    uint32_t *non, *oncap;
+    int64_t *running;           /* job running a task, -1 idle */
+    uint32_t *run_worker;
+    unsigned char *dirty;       /* GPU needs a dispatch */
+    uint32_t *dirty_list;
+    size_t ndirty;
+    /* per server */
+    uint32_t *tx;               /* transfers running on each server */
+    /* lists */
+    uint32_t *queue, nqueue;    /* queued jobs */
+    uint32_t *ready, nready;    /* jobs ready to all-reduce */
+    uint32_t *active, nactive;  /* running transfers */
+    uint32_t *scratch;          /* GPUs, for placement */
+    double *key;
+    ct_evq_t q;
+    ct_rng_t rng;
+    double t;
+    size_t done;
+    int place_dirty, admit_dirty, tick_pending;
+} sim_t;
+
+static void mark_dirty(sim_t *s, uint32_t g)
+{
+    if (!s->dirty[g]) {
+        s->dirty[g] = 1;
+        s->dirty_list[s->ndirty++] = g;
+    }
+}
+
+static double job_rem(const ct_train_job_t *j, double iters_done)
+{
+    return (j->tf + j->tb) * (j->iterations - iters_done) * j->gpus;
+}
+
+/* SRSF order: remaining GPU work, then arrival, then index. */
+static int srsf_before(const sim_t *s, uint32_t a, uint32_t b)
+{
+    if (s->js[a].rem != s->js[b].rem)
+        return s->js[a].rem < s->js[b].rem;
+    const ct_train_job_t *ja = &s->jobs->jobs[a], *jb = &s->jobs->jobs[b];
+    if (ja->arrival != jb->arrival)
+        return ja->arrival < jb->arrival;
+    return a < b;
+}
+
+static void sort_srsf(const sim_t *s, uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t k = i; k > 0 && srsf_before(s, v[k], v[k - 1]); k--) {
+            uint32_t t = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = t;
+        }
+}
+
+static int fits(const sim_t *s, uint32_t g, const ct_train_job_t *j)
+{
+    if (s->c->mode == CT_GPU_EXCLUSIVE)
+        return s->non[g] == 0;
+    return s->mem_used[g] + j->mem <= s->c->gpu_mem * (1 + 1e-12);
+}
+
+/* LWF's per-GPU workload: remaining compute of its jobs, plus their
+ * all-reduces for multi-server jobs. */
+static void compute_loads(sim_t *s)
+{
+    for (size_t g = 0; g < s->N; g++) {
+        double L = 0;
+        for (uint32_t k = 0; k < s->non[g]; k++) {
+            uint32_t jj = s->on[g][k].job;
+            const ct_train_job_t *j = &s->jobs->jobs[jj];
+            double left = j->iterations - s->js[jj].iters;
+            L += (j->tf + j->tb) * left;
+            if (s->js[jj].nsrv > 1)
+                L += left * j->size * s->c->lwf_comm;
+        }
+        s->load[g] = L;
+    }
+}
+
+/* Sorts GPU ids by (load, id). */
+static void sort_by_load(const sim_t *s, uint32_t *g, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = i; k > 0; k--) {
+            uint32_t x = g[k], y = g[k - 1];
+            if (s->load[x] < s->load[y] || (s->load[x] == s->load[y] && x < y)) {
+                g[k] = y;
+                g[k - 1] = x;
+            } else
+                break;
+        }
+}
+
+/* Chooses GPUs for job jj into out; 1 on success. */
+static int choose(sim_t *s, uint32_t jj, uint32_t *out)
+{
+    const ct_train_job_t *j = &s->jobs->jobs[jj];
+    uint32_t n = j->gpus, G = s->c->gpus_per_server;
+    size_t m = 0;
+    for (size_t g = 0; g < s->N; g++)
+        if (fits(s, (uint32_t)g, j))
+            s->scratch[m++] = (uint32_t)g;
+    if (m < n)
+        return 0;
+    switch (s->p->place) {
+    case CT_PLACE_FF:
+        break; /* index order */
+    case CT_PLACE_RAND:
+        for (uint32_t k = 0; k < n; k++) {
+            size_t r = k + (size_t)ct_rng_below(&s->rng, m - k);
+            uint32_t t = s->scratch[k];
+            s->scratch[k] = s->scratch[r];
+            s->scratch[r] = t;
+        }
+        break;
+    case CT_PLACE_LS:
+        sort_by_load(s, s->scratch, m);
+        break;
+    case CT_PLACE_LWF:
+        if (n <= s->p->kappa) {
+            sort_by_load(s, s->scratch, m);
+            break;
+        }
+        {
+            /* Servers by mean GPU workload (ties: lower id); their fitting
+             * GPUs least-loaded first, server by server. */
+            size_t S = s->c->n_servers;
+            uint32_t *srv = s->scratch + s->N; /* room after the GPU list */
+            for (size_t v = 0; v < S; v++) {
+                double sum = 0;
+                for (uint32_t q = 0; q < G; q++)
+                    sum += s->load[v * G + q];
+                s->key[v] = sum / G;
+                srv[v] = (uint32_t)v;
+            }
+            for (size_t a = 1; a < S; a++)
+                for (size_t b = a; b > 0 && s->key[srv[b]] < s->key[srv[b - 1]]; b--) {
+                    uint32_t t = srv[b];
+                    srv[b] = srv[b - 1];
+                    srv[b - 1] = t;
+                }
+            m = 0;
+            for (size_t k = 0; k < S && m < n; k++) {
+                uint32_t v = srv[k], tmp[4096];
+                size_t c = 0;
+                for (uint32_t q = 0; q < G; q++)
+                    if (fits(s, v * G + q, j))
+                        tmp[c++] = v * G + q;
+                sort_by_load(s, tmp, c);
+                for (size_t q = 0; q < c && m < n; q++)
+                    s->scratch[m++] = tmp[q];
+            }
+            if (m < n)
+                return 0;
+        }
+        break;
+    }
+    memcpy(out, s->scratch, n * sizeof(uint32_t));
+    return 1;
+}
+
+static ct_status_t place_job(sim_t *s, uint32_t jj, const uint32_t *gpus, ct_error_t *err)
+{
+    const ct_train_job_t *j = &s->jobs->jobs[jj];
+    jst_t *x = &s->js[jj];
+    ct_train_job_result_t *r = &s->out->jobs[jj];
+    uint32_t G = s->c->gpus_per_server;
+    x->wph = calloc(j->gpus, 1);
+    x->srv = malloc(j->gpus * sizeof(uint32_t));
+    r->gpus = malloc(j->gpus * sizeof(uint32_t));
+    if (!x->wph || !x->srv || !r->gpus)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    memcpy(r->gpus, gpus, j->gpus * sizeof(uint32_t));
+    for (uint32_t k = 0; k < j->gpus; k++) {
+        uint32_t g = gpus[k], v = g / G, seen = 0;
+        for (uint32_t q = 0; q < x->nsrv; q++)
+            seen |= x->srv[q] == v;
+        if (!seen)
+            x->srv[x->nsrv++] = v;
+        if (s->non[g] == s->oncap[g]) {
+            uint32_t nc = s->oncap[g] ? 2 * s->oncap[g] : 4;
+            slot_t *ns = realloc(s->on[g], nc * sizeof(slot_t));
+            if (!ns)
+                return ct_error_set(err, CT_ENOMEM, "out of memory");
+            s->on[g] = ns;
+            s->oncap[g] = nc;
+        }
+        s->on[g][s->non[g]++] = (slot_t){ jj, k };
+        s->mem_used[g] += j->mem;
+        s->load[g] += (j->tf + j->tb) * j->iterations; /* keeps LWF current within a round */
+        mark_dirty(s, g);
+    }
+    if (x->nsrv > 1)
+        for (uint32_t k = 0; k < j->gpus; k++)
+            s->load[gpus[k]] += j->iterations * j->size * s->c->lwf_comm;
+    x->state = J_RUNNING;
+    x->phase = PH_COMPUTE;
+    r->start = s->t;
+    r->servers = x->nsrv;
+    return CT_OK;
+}
+
+static ct_status_t placement(sim_t *s, ct_error_t *err)
+{
+    if (s->nqueue == 0)
+        return CT_OK;
+    sort_srsf(s, s->queue, s->nqueue);
+    if (s->p->place == CT_PLACE_LWF || s->p->place == CT_PLACE_LS)
+        compute_loads(s);
+    uint32_t keep = 0, *gpus = s->scratch + s->N + s->c->n_servers;
+    for (uint32_t k = 0; k < s->nqueue; k++) {
+        uint32_t jj = s->queue[k];
+        if (choose(s, jj, gpus)) {
+            ct_status_t st = place_job(s, jj, gpus, err);
+            if (st != CT_OK)
+                return st;
+        } else
+            s->queue[keep++] = jj;
+    }
+    s->nqueue = keep;
+    return CT_OK;
+}
+
+/* Transfers: rates from the busiest server's count. */
+static void set_rates(sim_t *s)
+{
+    const ct_train_cluster_t *c = s->c;
+    for (uint32_t k = 0; k < s->nactive; k++) {
+        jst_t *x = &s->js[s->active[k]];
+        uint32_t kmax = 1;
+        for (uint32_t q = 0; q < x->nsrv; q++)
+            kmax = s->tx[x->srv[q]] > kmax ? s->tx[x->srv[q]] : kmax;
+        x->rate = 1.0 / ((double)kmax * c->b + (double)(kmax - 1) * c->eta);
+    }
+}
+
+/* A running transfer's remaining MB, as AdaDUAL reads it. In compat mode
+ * the read itself credits one more 1 ms step of progress (the authors'
+ * side effect). */
+static double remaining(sim_t *s, uint32_t jj)
+{
+    jst_t *x = &s->js[jj];
+    if (s->p->compat && x->lat <= 0) {
+        double credit = fmin(x->left, x->rate * 1.0);
+        x->left -= credit;
+        s->out->free_mb += credit;
+    }
+    return x->left;
+}
+
+static int admissible(sim_t *s, uint32_t jj)
+{
+    const ct_train_cluster_t *c = s->c;
+    jst_t *x = &s->js[jj];
+    uint32_t max_task = 0;
+    for (uint32_t q = 0; q < x->nsrv; q++)
+        max_task = s->tx[x->srv[q]] > max_task ? s->tx[x->srv[q]] : max_task;
+    if (s->p->admit == CT_ADMIT_SRSF)
+        return max_task + 1 <= s->p->srsf_n;
+    if (max_task == 0)
+        return 1;
+    if (max_task >= 2)
+        return 0;
+    /* One transfer on its busiest server: Theorem 2 against every running
+     * transfer that shares a server with it. */
+    double thr = c->b / (2 * (c->b + c->eta)), size = s->jobs->jobs[jj].size;
+    for (uint32_t k = 0; k < s->nactive; k++) {
+        uint32_t o = s->active[k];
+        int shares = 0;
+        for (uint32_t a = 0; a < s->js[o].nsrv && !shares; a++)
+            for (uint32_t b = 0; b < x->nsrv && !shares; b++)
+                shares = s->js[o].srv[a] == x->srv[b];
+        if (!shares)
+            continue;
+        double rem = remaining(s, o);
+        if (!(rem > 0 && size / rem < thr))
+            return 0;
+    }
+    return 1;
+}
+
+static void start_transfer(sim_t *s, uint32_t jj)
+{
+    jst_t *x = &s->js[jj];
+    s->out->jobs[jj].comm_wait += s->t - x->t_mark;
+    x->phase = PH_COMM;
+    x->left = s->jobs->jobs[jj].size;
+    x->lat = s->c->a;
+    x->t_mark = s->t;
+    s->out->total_mb += x->left;
+    for (uint32_t q = 0; q < x->nsrv; q++)
+        s->tx[x->srv[q]]++;
+    s->active[s->nactive++] = jj;
+}
+
+static ct_status_t admission(sim_t *s, ct_error_t *err)
+{
+    if (s->nready == 0)
+        return CT_OK;
+    sort_srsf(s, s->ready, s->nready);
+    uint32_t keep = 0;
+    for (uint32_t k = 0; k < s->nready; k++) {
+        uint32_t jj = s->ready[k];
+        if (admissible(s, jj)) {
+            start_transfer(s, jj);
+            set_rates(s);
+        } else
+            s->ready[keep++] = jj;
+    }
+    s->nready = keep;
+    if (keep > 0 && s->p->compat && !s->tick_pending) {
+        /* The authors' loop re-examines waiting transfers every 1 ms. */
+        ct_status_t st = ct_evq_push(&s->q, s->t + 1.0, EV_TICK, 0, 0);
+        if (st != CT_OK)
+            return ct_error_set(err, st, "out of memory");
+        s->tick_pending = 1;
+    }
+    return CT_OK;
+}
+
+/* Gives each dirty idle GPU the ready task of its job with the least
+ * remaining work. */
+static ct_status_t dispatch(sim_t *s, ct_error_t *err)
+{
+    for (size_t d = 0; d < s->ndirty; d++) {
+        uint32_t g = s->dirty_list[d];
+        s->dirty[g] = 0;
+        if (s->running[g] >= 0)
+            continue;
+        int64_t best = -1;
+        uint32_t bw = 0;
+        for (uint32_t k = 0; k < s->non[g]; k++) {
+            slot_t o = s->on[g][k];
+            jst_t *x = &s->js[o.job];
+            if (x->phase != PH_COMPUTE || (x->wph[o.worker] != W_FWD && x->wph[o.worker] != W_BWD))
+                continue;
+            if (best < 0 || srsf_before(s, o.job, (uint32_t)best)) {
+                best = o.job;
+                bw = o.worker;
+            }
+        }
+        if (best < 0)
+            continue;
+        const ct_train_job_t *j = &s->jobs->jobs[best];
+        jst_t *x = &s->js[best];
+        double dur = x->wph[bw] == W_FWD ? j->tf : j->tb;
+        x->wph[bw]++;
+        s->running[g] = best;
+        s->run_worker[g] = bw;
+        s->busy_time[g] += dur;
+        ct_status_t st = ct_evq_push(&s->q, s->t + dur, EV_TASK, g, 0);
+        if (st != CT_OK)
+            return ct_error_set(err, st, "out of memory");
+    }
+    s->ndirty = 0;
+    return CT_OK;
+}
+
+/* The all-reduce (or barrier) of job jj is over: next iteration or done. */
+static void end_iteration(sim_t *s, uint32_t jj)
+{
+    const ct_train_job_t *j = &s->jobs->jobs[jj];
+    jst_t *x = &s->js[jj];
+    x->iters += 1;
+    x->rem = job_rem(j, x->iters);
+    if (x->iters >= j->iterations) {
+        ct_train_job_result_t *r = &s->out->jobs[jj];
+        x->state = J_DONE;
+        r->end = s->t;
+        r->jct = r->end - r->arrival;
+        r->queued = r->start - r->arrival;
+        s->done++;
+        for (uint32_t k = 0; k < j->gpus; k++) {
+            uint32_t g = r->gpus[k];
+            s->mem_used[g] -= j->mem;
+            if (s->mem_used[g] < 1e-9)
+                s->mem_used[g] = 0;
+            for (uint32_t q = 0; q < s->non[g]; q++)
+                if (s->on[g][q].job == jj) {
+                    s->on[g][q] = s->on[g][--s->non[g]];
+                    break;
+                }
+        }
+        s->place_dirty = 1;
+        return;
+    }
+    x->phase = PH_COMPUTE;
+    x->wdone = 0;
+    memset(x->wph, W_FWD, j->gpus);
+    for (uint32_t k = 0; k < j->gpus; k++)
+        mark_dirty(s, s->out->jobs[jj].gpus[k]);
+}
+
+static void task_end(sim_t *s, uint32_t g)
+{
+    uint32_t jj = (uint32_t)s->running[g], w = s->run_worker[g];
+    jst_t *x = &s->js[jj];
+    s->running[g] = -1;
+    mark_dirty(s, g);
+    x->wph[w]++;
+    if (x->wph[w] != W_DONE)
+        return;
+    if (++x->wdone < s->jobs->jobs[jj].gpus)
+        return;
+    if (x->nsrv == 1) { /* one server: nothing crosses the network */
+        end_iteration(s, jj);
+        return;
+    }
+    x->phase = PH_READY;
+    x->t_mark = s->t;
+    s->ready[s->nready++] = jj;
+    s->admit_dirty = 1;
+}
+
+/* Advances transfers to time t1; ends those that complete (the one that
+ * set t1 for certain, others within rounding). */
+static void advance_transfers(sim_t *s, double t1, int64_t ending)
+{
+    double dt = t1 - s->t;
+    int changed = 0;
+    s->t = t1;
+    for (uint32_t k = 0; k < s->nactive;) {
+        uint32_t jj = s->active[k];
+        jst_t *x = &s->js[jj];
+        double rest = dt;
+        if (x->lat > 0) {
+            double d = fmin(rest, x->lat);
+            x->lat -= d;
+            rest -= d;
+        }
+        x->left -= rest * x->rate;
+        if ((int64_t)jj == ending || (x->lat <= 1e-12 && x->left <= 1e-9 * s->jobs->jobs[jj].size)) {
+            s->out->jobs[jj].comm += t1 - x->t_mark;
+            for (uint32_t q = 0; q < x->nsrv; q++)
+                s->tx[x->srv[q]]--;
+            s->active[k] = s->active[--s->nactive];
+            changed = 1;
+            end_iteration(s, jj);
+            continue;
+        }
+        k++;
+    }
+    if (changed) {
+        set_rates(s);
+        s->admit_dirty = 1;
+    }
+}
+
+/* The next transfer end after now and the job it belongs to. */
+static double next_transfer(const sim_t *s, int64_t *who)
+{
+    double best = INFINITY;
+    *who = -1;
+    for (uint32_t k = 0; k < s->nactive; k++) {
+        const jst_t *x = &s->js[s->active[k]];
+        double t = s->t + fmax(0.0, x->lat) + fmax(0.0, x->left) / x->rate;
+        if (t < best) {
+            best = t;
+            *who = s->active[k];
+        }
+    }
+    return best;
+}
+
+static void sim_free(sim_t *s)
+{
+    for (size_t i = 0; s->js && i < s->jobs->n; i++) {
+        free(s->js[i].srv);
+        free(s->js[i].wph);
+    }
+    for (size_t g = 0; s->on && g < s->N; g++)
+        free(s->on[g]);
+    free(s->js);
+    free(s->mem_used);
+    free(s->busy_time);
+    free(s->load);
+    free(s->on);
+    free(s->non);
+    free(s->oncap);
+    free(s->running);
+    free(s->run_worker);
+    free(s->dirty);
+    free(s->dirty_list);
+    free(s->tx);
+    free(s->queue);
+    free(s->ready);
+    free(s->active);
+    free(s->scratch);
+    free(s->key);
+    ct_evq_free(&s->q);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *jobs, const ct_train_params_t *p,
+                         ct_train_result_t *out, ct_error_t *err)
+{
+    ct_train_params_t defaults;
+    if (!p) {
+        ct_train_params_init(&defaults);
+        p = &defaults;
+    }
+    memset(out, 0, sizeof *out);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    size_t n = jobs->n, N = c->n_servers * c->gpus_per_server;
+    for (size_t i = 0; i < n; i++) {
+        const ct_train_job_t *j = &jobs->jobs[i];
+        if (j->gpus > N)
+            return ct_error_set(err, CT_EINPUT, "jobs[%zu].gpus: job '%s' needs %u GPUs, the cluster has %zu", i,
+                                j->id, j->gpus, N);
+        if (c->mode == CT_GPU_SHARED && j->mem > c->gpu_mem)
+            return ct_error_set(err, CT_EINPUT, "jobs[%zu].memory: job '%s' needs %g MB per GPU, a GPU has %g", i,
+                                j->id, j->mem, c->gpu_mem);
+    }
+    sim_t s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.jobs = jobs;
+    s.p = p;
+    s.out = out;
+    s.N = N;
+    ct_evq_init(&s.q);
+    ct_rng_seed(&s.rng, p->seed);
+    out->n = n;
+    out->jobs = calloc(n, sizeof(ct_train_job_result_t));
+    s.js = calloc(n, sizeof(jst_t));
+    s.mem_used = calloc(N, sizeof(double));
+    s.busy_time = calloc(N, sizeof(double));
+    s.load = calloc(N, sizeof(double));
+    s.on = calloc(N, sizeof(slot_t *));
+    s.non = calloc(N, sizeof(uint32_t));
+    s.oncap = calloc(N, sizeof(uint32_t));
+    s.running = malloc(N * sizeof(int64_t));
+    s.run_worker = calloc(N, sizeof(uint32_t));
+    s.dirty = calloc(N, 1);
+    s.dirty_list = malloc(N * sizeof(uint32_t));
+    s.tx = calloc(c->n_servers, sizeof(uint32_t));
+    s.queue = malloc(n * sizeof(uint32_t));
+    s.ready = malloc(n * sizeof(uint32_t));
+    s.active = malloc(n * sizeof(uint32_t));
+    s.scratch = malloc((2 * N + c->n_servers) * sizeof(uint32_t));
+    s.key = malloc(c->n_servers * sizeof(double));
+    ct_status_t st = CT_OK;
+    if (!out->jobs || !s.js || !s.mem_used || !s.busy_time || !s.load || !s.on || !s.non || !s.oncap ||
+        !s.running || !s.run_worker || !s.dirty || !s.dirty_list || !s.tx || !s.queue || !s.ready || !s.active ||
+        !s.scratch || !s.key) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t g = 0; g < N; g++)
+        s.running[g] = -1;
+    for (size_t i = 0; i < n; i++) {
+        out->jobs[i].arrival = jobs->jobs[i].arrival;
+        s.js[i].rem = job_rem(&jobs->jobs[i], 0);
+        if ((st = ct_evq_push(&s.q, jobs->jobs[i].arrival, EV_ARRIVE, (uint32_t)i, 0)) != CT_OK) {
+            st = ct_error_set(err, st, "out of memory");
+            goto done;
+        }
+    }
+    while (s.done < n) {
+        int64_t who;
+        double tt = next_transfer(&s, &who), te = ct_evq_peek_time(&s.q), tn = fmin(tt, te);
+        if (!isfinite(tn)) {
+            st = ct_error_set(err, CT_EINTERNAL, "training simulation: stalled at %.3f ms with %zu jobs left", s.t,
+                              n - s.done);
+            goto done;
+        }
+        advance_transfers(&s, tn, tt <= te ? who : -1);
+        ct_event_t ev;
+        while (ct_evq_peek_time(&s.q) <= s.t && ct_evq_pop(&s.q, &ev)) {
+            out->events++;
+            if (ev.kind == EV_ARRIVE) {
+                s.js[ev.a].state = J_QUEUED;
+                s.queue[s.nqueue++] = ev.a;
+                s.place_dirty = 1;
+            } else if (ev.kind == EV_TASK) {
+                task_end(&s, ev.a);
+            } else {
+                s.tick_pending = 0;
+                s.admit_dirty = 1;
+            }
+        }
+        if (s.place_dirty) {
+            s.place_dirty = 0;
+            if ((st = placement(&s, err)) != CT_OK)
+                goto done;
+        }
+        if (s.admit_dirty) {
+            s.admit_dirty = 0;
+            if ((st = admission(&s, err)) != CT_OK)
+                goto done;
+        }
+        if ((st = dispatch(&s, err)) != CT_OK)
+            goto done;
+    }
+    /* Summary. */
+    double *v = malloc((n ? n : 1) * sizeof(double)), sum = 0;
+    if (!v) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        v[i] = out->jobs[i].jct;
+        sum += v[i];
+        out->makespan = fmax(out->makespan, out->jobs[i].end);
+    }
+    qsort(v, n, sizeof(double), cmp_double);
+    out->mean_jct = sum / (double)n;
+    out->median_jct = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    out->p95_jct = v[(size_t)ceil(0.95 * (double)n) - 1];
+    free(v);
+    double busy = 0;
+    for (size_t g = 0; g < N; g++)
+        busy += s.busy_time[g];
+    out->utilization = out->makespan > 0 ? busy / (double)N / out->makespan : 0;
+done:
+    sim_free(&s);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (st != CT_OK)
+        ct_train_result_free(out);
+    return st;
+}
+
+ct_status_t ct_train_write_jobs_csv(const ct_train_jobs_t *jobs, const ct_train_result_t *r, const char *path,
+                                    ct_error_t *err)
+{
+    ct_outfile_t out;
+    ct_status_t st = ct_outfile_open(&out, path, err);
+    if (st != CT_OK)
+        return st;
+    fprintf(out.fp, "id,arrival_ms,start_ms,end_ms,jct_ms,queued_ms,comm_ms,comm_wait_ms,servers,gpus\n");
+    for (size_t i = 0; i < r->n; i++) {
+        const ct_train_job_result_t *x = &r->jobs[i];
+        fprintf(out.fp, "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,", jobs->jobs[i].id, x->arrival, x->start,
+                x->end, x->jct, x->queued, x->comm, x->comm_wait, x->servers);
+        for (uint32_t k = 0; k < jobs->jobs[i].gpus; k++)
+            fprintf(out.fp, "%s%u", k ? " " : "", x->gpus[k]);
+        fputc('\n', out.fp);
+    }
+    return ct_outfile_commit(&out, err);
+}
