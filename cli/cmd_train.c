@@ -32,8 +32,8 @@ static void train_usage(FILE *out)
             "run: mean / median / p95 JCT, makespan, GPU utilisation; -o writes one row per job.\n"
             "  JOBS: the JSON job format or the authors' trace CSV. --compat reproduces the\n"
             "  authors' accounting (a queried transfer gets 1 ms of free progress per query)\n"
-            "sweep: every job file x (LWF-1, FF, LS, RAND with AdaDUAL; SRSF(1), SRSF(2), SRSF(3)\n"
-            "  with LWF-1) x accounting, one CSV row each\n"
+            "sweep: every job file x (LWF-1, FF, LS, RAND) x (AdaDUAL, SRSF(1), SRSF(2), SRSF(3))\n"
+            "  x accounting, one CSV row each\n"
             "\n"
             "Units: ms, MB. Cluster (JSON, every field optional): servers 16, gpus_per_server 4,\n"
             "gpu_memory 32768, a 0, b 0.856, eta 0.235, lwf_comm 7.8125, gpu_mode \"shared\".\n");
@@ -219,15 +219,8 @@ static int do_sweep(int nfiles, char **files, train_opts_t *o)
     if (ct_outfile_open(&out, o->output, &err) != CT_OK)
         return cli_fail(&err);
     fprintf(out.fp, "jobs,policy,accounting,mean_jct_ms,median_jct_ms,p95_jct_ms,makespan_ms,utilization\n");
-    static const struct {
-        ct_place_t place;
-        ct_admit_t admit;
-        uint32_t n;
-    } matrix[] = { { CT_PLACE_LWF, CT_ADMIT_ADADUAL, 1 }, { CT_PLACE_FF, CT_ADMIT_ADADUAL, 1 },
-                   { CT_PLACE_LS, CT_ADMIT_ADADUAL, 1 },  { CT_PLACE_RAND, CT_ADMIT_ADADUAL, 1 },
-                   { CT_PLACE_LWF, CT_ADMIT_SRSF, 1 },    { CT_PLACE_LWF, CT_ADMIT_SRSF, 2 },
-                   { CT_PLACE_LWF, CT_ADMIT_SRSF, 3 } };
-    size_t total = (size_t)nfiles * 7 * (strcmp(o->accounting, "both") ? 1 : 2), k = 0;
+    enum { NM = 16 }; /* every placement x (AdaDUAL, SRSF(1), SRSF(2), SRSF(3)) */
+    size_t total = (size_t)nfiles * NM * (strcmp(o->accounting, "both") ? 1 : 2), k = 0;
     cli_progress_t bar;
     cli_progress_start(&bar, "runs", total);
     for (int f = 0; f < nfiles && rc == 0; f++) {
@@ -239,12 +232,12 @@ static int do_sweep(int nfiles, char **files, train_opts_t *o)
         for (int acc = 0; acc < 2 && rc == 0; acc++) {
             if ((acc == 0 && !strcmp(o->accounting, "compat")) || (acc == 1 && !strcmp(o->accounting, "exact")))
                 continue;
-            for (size_t m = 0; m < 7 && rc == 0; m++) {
+            for (size_t m = 0; m < NM && rc == 0; m++) {
                 ct_train_params_t p = o->tp;
-                p.place = matrix[m].place;
+                p.place = (ct_place_t)(m / 4);
                 p.kappa = 1;
-                p.admit = matrix[m].admit;
-                p.srsf_n = matrix[m].n;
+                p.admit = m % 4 == 0 ? CT_ADMIT_ADADUAL : CT_ADMIT_SRSF;
+                p.srsf_n = m % 4 ? (uint32_t)(m % 4) : 1;
                 p.compat = acc;
                 ct_train_result_t r;
                 if (ct_train_run(&o->c, &j, &p, &r, &err) != CT_OK) {

@@ -470,6 +470,7 @@ typedef struct {
     double t;
     size_t done;
     int place_dirty, admit_dirty, tick_pending;
+    double tick_time;
 } sim_t;
 
 static void mark_dirty(sim_t *s, uint32_t g)
@@ -716,19 +717,25 @@ static int admissible(sim_t *s, uint32_t jj)
     if (max_task >= 2)
         return 0;
     /* One transfer on its busiest server: Theorem 2 against every running
-     * transfer that shares a server with it. */
+     * transfer that shares a server with it. Compat: the authors test one,
+     * the transfer on the first of the job's servers that has one. */
     double thr = c->b / (2 * (c->b + c->eta)), size = s->jobs->jobs[jj].size;
-    for (uint32_t k = 0; k < s->nactive; k++) {
-        uint32_t o = s->active[k];
-        int shares = 0;
-        for (uint32_t a = 0; a < s->js[o].nsrv && !shares; a++)
-            for (uint32_t b = 0; b < x->nsrv && !shares; b++)
-                shares = s->js[o].srv[a] == x->srv[b];
-        if (!shares)
+    for (uint32_t b = 0; b < x->nsrv; b++) {
+        if (s->tx[x->srv[b]] == 0)
             continue;
-        double rem = remaining(s, o);
-        if (!(rem > 0 && size / rem < thr))
-            return 0;
+        for (uint32_t k = 0; k < s->nactive; k++) {
+            uint32_t o = s->active[k];
+            int on = 0;
+            for (uint32_t a = 0; a < s->js[o].nsrv && !on; a++)
+                on = s->js[o].srv[a] == x->srv[b];
+            if (!on)
+                continue;
+            double rem = remaining(s, o);
+            if (!(rem > 0 && size / rem < thr))
+                return 0;
+        }
+        if (s->p->compat)
+            break;
     }
     return 1;
 }
@@ -747,6 +754,20 @@ static void start_transfer(sim_t *s, uint32_t jj)
     s->active[s->nactive++] = jj;
 }
 
+/* Compat: the authors' loop steps 1 ms at a time, so admission happens at
+ * whole milliseconds; one pending tick at a time, the earliest wins. */
+static ct_status_t tick_at(sim_t *s, double t, ct_error_t *err)
+{
+    if (s->tick_pending && s->tick_time <= t)
+        return CT_OK;
+    ct_status_t st = ct_evq_push(&s->q, t, EV_TICK, 0, 0);
+    if (st != CT_OK)
+        return ct_error_set(err, st, "out of memory");
+    s->tick_pending = 1;
+    s->tick_time = t;
+    return CT_OK;
+}
+
 static ct_status_t admission(sim_t *s, ct_error_t *err)
 {
     if (s->nready == 0)
@@ -762,13 +783,8 @@ static ct_status_t admission(sim_t *s, ct_error_t *err)
             s->ready[keep++] = jj;
     }
     s->nready = keep;
-    if (keep > 0 && s->p->compat && !s->tick_pending) {
-        /* The authors' loop re-examines waiting transfers every 1 ms. */
-        ct_status_t st = ct_evq_push(&s->q, s->t + 1.0, EV_TICK, 0, 0);
-        if (st != CT_OK)
-            return ct_error_set(err, st, "out of memory");
-        s->tick_pending = 1;
-    }
+    if (keep > 0 && s->p->compat)
+        return tick_at(s, floor(s->t + 1e-9) + 1.0, err); /* re-examined every 1 ms */
     return CT_OK;
 }
 
@@ -908,6 +924,8 @@ static double next_transfer(const sim_t *s, int64_t *who)
     for (uint32_t k = 0; k < s->nactive; k++) {
         const jst_t *x = &s->js[s->active[k]];
         double t = s->t + fmax(0.0, x->lat) + fmax(0.0, x->left) / x->rate;
+        if (s->p->compat) /* slotted: a transfer holds to the end of its last 1 ms step */
+            t = fmax(ceil(t - 1e-9), s->t);
         if (t < best) {
             best = t;
             *who = s->active[k];
@@ -1035,7 +1053,8 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
             } else if (ev.kind == EV_TASK) {
                 task_end(&s, ev.a);
             } else {
-                s.tick_pending = 0;
+                if (ev.t >= s.tick_time)
+                    s.tick_pending = 0;
                 s.admit_dirty = 1;
             }
         }
@@ -1044,7 +1063,10 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
             if ((st = placement(&s, err)) != CT_OK)
                 goto done;
         }
-        if (s.admit_dirty) {
+        if (s.admit_dirty && p->compat && fabs(s.t - round(s.t)) > 1e-9) {
+            if ((st = tick_at(&s, ceil(s.t), err)) != CT_OK) /* wait for the next whole ms */
+                goto done;
+        } else if (s.admit_dirty) {
             s.admit_dirty = 0;
             if ((st = admission(&s, err)) != CT_OK)
                 goto done;
