@@ -852,6 +852,8 @@ static void end_iteration(sim_t *s, uint32_t jj)
                 }
         }
         s->place_dirty = 1;
+        free(x->wph); /* memory stays bounded by the jobs in flight */
+        x->wph = NULL;
         return;
     }
     x->phase = PH_COMPUTE;
