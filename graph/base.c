@@ -80,6 +80,44 @@ const char *ct_status_name(ct_status_t code)
     return "unknown error";
 }
 
+int ct_csv_next(char **cursor, size_t *line, char **cells, size_t max, size_t *ncells)
+{
+    /* By hand, not with strtok_r: it merges blank lines. */
+    for (char *ln = *cursor, *next; ln && *ln; ln = next) {
+        ++*line;
+        next = strchr(ln, '\n');
+        if (next)
+            *next++ = '\0';
+        size_t L = strlen(ln);
+        if (L && ln[L - 1] == '\r')
+            ln[--L] = '\0';
+        if (L == 0)
+            continue;
+        size_t nc = 0;
+        for (char *p = ln, *q; nc < max; p = q + 1) {
+            cells[nc++] = p;
+            if (!(q = strchr(p, ',')))
+                break;
+            *q = '\0';
+        }
+        *ncells = nc;
+        *cursor = next;
+        return 1;
+    }
+    *cursor = NULL;
+    return 0;
+}
+
+void ct_csv_columns(char *const *cells, size_t nc, const char *const *names, size_t n, int *col)
+{
+    for (size_t f = 0; f < n; f++) {
+        col[f] = -1;
+        for (size_t k = 0; k < nc; k++)
+            if (!strcmp(cells[k], names[f]))
+                col[f] = (int)k;
+    }
+}
+
 int ct_name_index(const char *const *names, int n, const char *name)
 {
     for (int i = 0; i < n; i++)

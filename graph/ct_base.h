@@ -79,6 +79,14 @@ const char *ct_status_name(ct_status_t code);
 /** strdup that reports CT_ENOMEM through err; returns NULL on failure. */
 char *ct_strdup(const char *s, ct_error_t *err);
 
+/** Splits the next non-blank line of a CSV text in place (no quoting):
+ *  *cursor walks the text, *line counts lines from 1 (blank lines count,
+ *  so messages name the real line), cells receives up to max cells. A
+ *  final \r is dropped. Returns 0 at the end of the text. */
+int ct_csv_next(char **cursor, size_t *line, char **cells, size_t max, size_t *ncells);
+/** For each of names[0..n), its column among cells[0..nc) (or -1) in col. */
+void ct_csv_columns(char *const *cells, size_t nc, const char *const *names, size_t n, int *col);
+
 /** Index of name in names[0..n), or -1: how the enum parsers read their
  *  option names. */
 int ct_name_index(const char *const *names, int n, const char *name);

@@ -24,6 +24,14 @@ ct_status_t ct_json_parse(const char *text, size_t len, const char *label, cJSON
 /** Reads and parses a whole file. */
 ct_status_t ct_json_load_file(const char *path, cJSON **out, ct_error_t *err);
 
+/** A file that is either JSON ({"KEY": [...]}) or text (CSV), told apart
+ *  by its first non-blank byte. On success *text holds the file (caller
+ *  frees it); for JSON *root is the parsed document (caller deletes it) and
+ *  *arr its array under key, else both are NULL. On error nothing is left
+ *  to free. */
+ct_status_t ct_json_or_text_load(const char *path, const char *key, char **text, cJSON **root, const cJSON **arr,
+                                 ct_error_t *err);
+
 /** obj[key] as a string. If absent: CT_EINPUT when required, else CT_OK with
  *  *out unchanged. item names obj in messages ("tasks[3]"; may be ""). */
 ct_status_t ct_json_get_string(const cJSON *obj, const char *key, int required, const char *label,
@@ -38,6 +46,10 @@ ct_status_t ct_json_get_number(const cJSON *obj, const char *key, int required, 
 cJSON *ct_json_number(double v);
 /** Adds ct_json_number(v) under key; returns 0 on success. */
 int ct_json_add_number(cJSON *obj, const char *key, double v);
+
+/** A new object {"KEY": []}: *root (caller deletes) and *arr inside it.
+ *  CT_ENOMEM (nothing to free) on failure. */
+ct_status_t ct_json_new_list(const char *key, cJSON **root, cJSON **arr, ct_error_t *err);
 
 /** Prints formatted JSON into a malloc'd string, with a final newline. */
 ct_status_t ct_json_render(const cJSON *root, char **text, ct_error_t *err);

@@ -144,3 +144,42 @@ ct_status_t ct_json_write_file(const cJSON *root, const char *path, ct_error_t *
     free(text);
     return st;
 }
+
+ct_status_t ct_json_or_text_load(const char *path, const char *key, char **text, cJSON **root, const cJSON **arr,
+                                 ct_error_t *err)
+{
+    size_t len;
+    *root = NULL;
+    *arr = NULL;
+    ct_status_t st = ct_read_text_file(path, text, &len, err);
+    if (st != CT_OK)
+        return st;
+    if ((*text)[strspn(*text, " \t\r\n")] != '{')
+        return CT_OK;
+    if ((st = ct_json_parse(*text, len, path, root, err)) == CT_OK) {
+        *arr = cJSON_GetObjectItemCaseSensitive(*root, key);
+        if (!cJSON_IsArray(*arr))
+            st = ct_error_set(err, CT_EINPUT, "%s: %s: %s", path, key, *arr ? "expected an array" : "missing");
+    }
+    if (st != CT_OK) {
+        cJSON_Delete(*root);
+        free(*text);
+        *root = NULL;
+        *arr = NULL;
+        *text = NULL;
+    }
+    return st;
+}
+
+ct_status_t ct_json_new_list(const char *key, cJSON **root, cJSON **arr, ct_error_t *err)
+{
+    *root = cJSON_CreateObject();
+    *arr = cJSON_CreateArray();
+    if (!*root || !*arr || !cJSON_AddItemToObject(*root, key, *arr)) {
+        cJSON_Delete(*root);
+        cJSON_Delete(*arr);
+        *root = *arr = NULL;
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    return CT_OK;
+}

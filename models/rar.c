@@ -286,38 +286,15 @@ static ct_status_t job_set(ct_rar_job_t *j, size_t f, double v)
 
 static ct_status_t jobs_load_csv(ct_rar_jobs_t *js, char *text, const char *path, ct_error_t *err)
 {
-    size_t cap = 0, line = 0;
+    size_t cap = 0, line = 0, nc, header = 0;
     int col[8];
-    ct_status_t st = CT_OK;
-    /* Split by hand, not with strtok_r: it merges blank lines, and error
-     * messages must name the real line number. */
-    for (char *ln = text, *next; ln && *ln && st == CT_OK; ln = next) {
-        line++;
-        next = strchr(ln, '\n');
-        if (next)
-            *next++ = '\0';
-        size_t L = strlen(ln);
-        if (L && ln[L - 1] == '\r')
-            ln[--L] = '\0';
-        if (L == 0)
-            continue;
-        char *cells[16];
-        size_t nc = 0;
-        for (char *p = ln, *q; nc < 16; p = q + 1) {
-            cells[nc++] = p;
-            if (!(q = strchr(p, ',')))
-                break;
-            *q = '\0';
-        }
-        if (line == 1) {
-            for (size_t f = 0; f < 8; f++) {
-                col[f] = -1;
-                for (size_t k = 0; k < nc; k++)
-                    if (!strcmp(cells[k], job_fields[f]))
-                        col[f] = (int)k;
-                if (col[f] < 0 && f < 7)
-                    return ct_error_set(err, CT_EINPUT, "%s:1: header lacks the column '%s'", path, job_fields[f]);
-            }
+    char *cells[16], *cur = text;
+    while (ct_csv_next(&cur, &line, cells, 16, &nc)) {
+        if (!header++) {
+            ct_csv_columns(cells, nc, job_fields, 8, col);
+            for (size_t f = 0; f < 7; f++)
+                if (col[f] < 0)
+                    return ct_error_set(err, CT_EINPUT, "%s:%zu: header lacks the column '%s'", path, line, job_fields[f]);
             continue;
         }
         if (js->n == cap) {
@@ -344,26 +321,21 @@ static ct_status_t jobs_load_csv(ct_rar_jobs_t *js, char *text, const char *path
                                     f == 1 ? " (whole, >= 1)" : "");
         }
     }
-    return st;
+    return CT_OK;
 }
 
 ct_status_t ct_rar_jobs_load(ct_rar_jobs_t *js, const char *path, ct_error_t *err)
 {
     char *text;
-    size_t len;
+    cJSON *root;
+    const cJSON *arr;
     memset(js, 0, sizeof *js);
-    ct_status_t st = ct_read_text_file(path, &text, &len, err);
+    ct_status_t st = ct_json_or_text_load(path, "jobs", &text, &root, &arr, err);
     if (st != CT_OK)
         return st;
-    size_t k = strspn(text, " \t\r\n");
-    if (text[k] != '{') {
+    if (!root) {
         st = jobs_load_csv(js, text, path, err);
     } else {
-        cJSON *root = NULL;
-        st = ct_json_parse(text, len, path, &root, err);
-        const cJSON *arr = root ? cJSON_GetObjectItemCaseSensitive(root, "jobs") : NULL;
-        if (st == CT_OK && !cJSON_IsArray(arr))
-            st = ct_error_set(err, CT_EINPUT, "%s: jobs: %s", path, arr ? "expected an array" : "missing");
         if (st == CT_OK) {
             size_t n = (size_t)cJSON_GetArraySize(arr);
             js->jobs = calloc(n ? n : 1, sizeof(ct_rar_job_t));
@@ -434,13 +406,9 @@ ct_status_t ct_rar_cluster_write(const ct_rar_cluster_t *c, const char *path, ct
 
 ct_status_t ct_rar_jobs_write(const ct_rar_jobs_t *js, const char *path, ct_error_t *err)
 {
-    cJSON *r = cJSON_CreateObject(), *arr = cJSON_CreateArray();
-    if (!r || !arr) {
-        cJSON_Delete(r);
-        cJSON_Delete(arr);
-        return ct_error_set(err, CT_ENOMEM, "out of memory");
-    }
-    cJSON_AddItemToObject(r, "jobs", arr);
+    cJSON *r, *arr;
+    if (ct_json_new_list("jobs", &r, &arr, err) != CT_OK)
+        return CT_ENOMEM;
     for (size_t i = 0; i < js->n; i++) {
         const ct_rar_job_t *j = &js->jobs[i];
         cJSON *o = cJSON_CreateObject();

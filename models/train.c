@@ -174,35 +174,15 @@ static ct_status_t set_field(ct_train_job_t *j, int f, const char *cell, ct_erro
 
 static ct_status_t jobs_load_csv(ct_train_jobs_t *js, char *text, const char *path, ct_error_t *err)
 {
-    size_t cap = 0, line = 0;
+    size_t cap = 0, line = 0, nc, header = 0;
     int col[NCOLS];
-    for (char *ln = text, *next; ln && *ln; ln = next) {
-        line++;
-        next = strchr(ln, '\n');
-        if (next)
-            *next++ = '\0';
-        size_t L = strlen(ln);
-        if (L && ln[L - 1] == '\r')
-            ln[--L] = '\0';
-        if (L == 0)
-            continue;
-        char *cells[32];
-        size_t nc = 0;
-        for (char *p = ln, *q; nc < 32; p = q + 1) {
-            cells[nc++] = p;
-            if (!(q = strchr(p, ',')))
-                break;
-            *q = '\0';
-        }
-        if (line == 1) {
-            for (int f = 0; f < NCOLS; f++) {
-                col[f] = -1;
-                for (size_t k = 0; k < nc; k++)
-                    if (!strcmp(cells[k], csv_cols[f]))
-                        col[f] = (int)k;
+    char *cells[32], *cur = text;
+    while (ct_csv_next(&cur, &line, cells, 32, &nc)) {
+        if (!header++) {
+            ct_csv_columns(cells, nc, csv_cols, NCOLS, col);
+            for (int f = 0; f < NCOLS; f++)
                 if (col[f] < 0)
-                    return ct_error_set(err, CT_EINPUT, "%s:1: header lacks the column '%s'", path, csv_cols[f]);
-            }
+                    return ct_error_set(err, CT_EINPUT, "%s:%zu: header lacks the column '%s'", path, line, csv_cols[f]);
             continue;
         }
         if (js->n == cap) {
@@ -232,20 +212,15 @@ static const char *const json_fields[] = { "arrival", "gpus", "iterations", "siz
 ct_status_t ct_train_jobs_load(ct_train_jobs_t *js, const char *path, ct_error_t *err)
 {
     char *text;
-    size_t len;
+    cJSON *root;
+    const cJSON *arr;
     memset(js, 0, sizeof *js);
-    ct_status_t st = ct_read_text_file(path, &text, &len, err);
+    ct_status_t st = ct_json_or_text_load(path, "jobs", &text, &root, &arr, err);
     if (st != CT_OK)
         return st;
-    size_t k = strspn(text, " \t\r\n");
-    if (text[k] != '{') {
+    if (!root) {
         st = jobs_load_csv(js, text, path, err);
     } else {
-        cJSON *root = NULL;
-        st = ct_json_parse(text, len, path, &root, err);
-        const cJSON *arr = root ? cJSON_GetObjectItemCaseSensitive(root, "jobs") : NULL;
-        if (st == CT_OK && !cJSON_IsArray(arr))
-            st = ct_error_set(err, CT_EINPUT, "%s: jobs: %s", path, arr ? "expected an array" : "missing");
         if (st == CT_OK) {
             size_t n = (size_t)cJSON_GetArraySize(arr);
             if (!(js->jobs = calloc(n ? n : 1, sizeof(ct_train_job_t))))
@@ -303,13 +278,9 @@ ct_status_t ct_train_jobs_load(ct_train_jobs_t *js, const char *path, ct_error_t
 
 ct_status_t ct_train_jobs_write(const ct_train_jobs_t *js, const char *path, ct_error_t *err)
 {
-    cJSON *r = cJSON_CreateObject(), *arr = cJSON_CreateArray();
-    if (!r || !arr) {
-        cJSON_Delete(r);
-        cJSON_Delete(arr);
-        return ct_error_set(err, CT_ENOMEM, "out of memory");
-    }
-    cJSON_AddItemToObject(r, "jobs", arr);
+    cJSON *r, *arr;
+    if (ct_json_new_list("jobs", &r, &arr, err) != CT_OK)
+        return CT_ENOMEM;
     for (size_t i = 0; i < js->n; i++) {
         const ct_train_job_t *j = &js->jobs[i];
         cJSON *o = cJSON_CreateObject();
