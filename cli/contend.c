@@ -51,8 +51,9 @@ static void usage(FILE *out)
             "  -h, --help     this help; 'contend COMMAND --help' for a command\n"
             "  --version      print the version\n"
             "\n"
-            "Units everywhere: seconds, bytes, bytes/s, jobs/s. Exit status: 0 success,\n"
-            "2 bad input or usage (the message names file, field and reason), 1 other errors.\n");
+            "Units: dag, nona, sample, sim: seconds, bytes, bytes/s, jobs/s; bco: slots;\n"
+            "train: ms and MB. Exit status: 0 success, 2 bad input or usage (the message\n"
+            "names file, field and reason), 1 other errors.\n");
 }
 
 /* Everything printed to stdout must have reached it: a full disk or a closed
