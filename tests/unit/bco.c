@@ -575,8 +575,8 @@ static double brute_theta(const ct_rar_cluster_t *c, const ct_rar_jobs_t *js, co
  * their best-case times in rh. */
 static void random_jobs(unsigned long long *x, const ct_rar_cluster_t *c, size_t n, ct_rar_jobs_t *js, double *rh)
 {
-    uint32_t gp[16];
-    double it[16];
+    uint32_t gp[16] = { 0 };
+    double it[16] = { 0 };
     for (size_t i = 0; i < n; i++) {
         *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
         gp[i] = 1 + (uint32_t)((*x >> 33) % 3);
