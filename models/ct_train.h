@@ -99,6 +99,47 @@ ct_status_t ct_train_workload(uint64_t seed, double scale, ct_train_jobs_t *j, c
 typedef enum { CT_PLACE_LWF = 0, CT_PLACE_FF, CT_PLACE_LS, CT_PLACE_RAND } ct_place_t;
 typedef enum { CT_ADMIT_ADADUAL = 0, CT_ADMIT_SRSF } ct_admit_t;
 
+/* ------------------------------------------------------------------------ */
+/* Policy points: job order, placement, admission.                           */
+
+/** What a policy sees of the running simulation (read-only; valid only
+ *  during the call). Jobs are indices into the job list; GPUs are numbered
+ *  server x gpus_per_server + index. */
+typedef struct ct_train_view ct_train_view_t;
+
+double ct_train_view_now(const ct_train_view_t *v);                  /**< ms */
+const ct_train_cluster_t *ct_train_view_cluster(const ct_train_view_t *v);
+const ct_train_jobs_t *ct_train_view_jobs(const ct_train_view_t *v);
+/** A job's remaining GPU work: (t_f + t_b) x iterations left x GPUs, ms. */
+double ct_train_view_remaining(const ct_train_view_t *v, uint32_t job);
+/** 1 if the job can be placed on GPU g now (memory, or exclusivity). */
+int ct_train_view_fits(const ct_train_view_t *v, uint32_t g, uint32_t job);
+/** GPU g's LWF workload: remaining compute of its jobs plus, for
+ *  multi-server jobs, lwf_comm x remaining all-reduce MB. */
+double ct_train_view_gpu_load(const ct_train_view_t *v, uint32_t g);
+double ct_train_view_gpu_mem_used(const ct_train_view_t *v, uint32_t g);
+uint32_t ct_train_view_gpu_jobs(const ct_train_view_t *v, uint32_t g);
+/** Transfers running on a server (a multi-server job counts once per server). */
+uint32_t ct_train_view_server_transfers(const ct_train_view_t *v, size_t server);
+/** The servers of a placed job (n receives how many). */
+const uint32_t *ct_train_view_job_servers(const ct_train_view_t *v, uint32_t job, uint32_t *n);
+/** MB left of a job's running transfer (0 if none). */
+double ct_train_view_transfer_left(const ct_train_view_t *v, uint32_t job);
+
+/**
+ * A custom policy: any hook left NULL falls back to the built-in rule the
+ * params name. order_key: jobs are queued, admitted and served on a GPU by
+ * increasing key (ties: arrival, index). place: choose the job's GPUs into
+ * gpus (job->gpus distinct ids that fit) and return 1, or 0 to let it wait.
+ * admit: 1 to start the job's all-reduce now. The engine never frees it.
+ */
+typedef struct ct_train_policy {
+    double (*order_key)(struct ct_train_policy *self, const ct_train_view_t *v, uint32_t job);
+    int (*place)(struct ct_train_policy *self, const ct_train_view_t *v, uint32_t job, uint32_t *gpus);
+    int (*admit)(struct ct_train_policy *self, const ct_train_view_t *v, uint32_t job);
+    void *state;
+} ct_train_policy_t;
+
 typedef struct {
     ct_place_t place;
     uint32_t kappa;         /**< LWF-kappa (default 1) */
@@ -106,6 +147,7 @@ typedef struct {
     uint32_t srsf_n;        /**< SRSF(n): at most n - 1 transfers already on a job's servers (default 1) */
     int compat;             /**< 1: the authors' free-progress accounting (see above) */
     uint64_t seed;          /**< RAND */
+    ct_train_policy_t *policy; /**< custom hooks (NULL: none); not owned */
 } ct_train_params_t;
 
 void ct_train_params_init(ct_train_params_t *p);

@@ -345,6 +345,7 @@ void ct_train_params_init(ct_train_params_t *p)
     p->srsf_n = 1;
     p->compat = 0;
     p->seed = 1;
+    p->policy = NULL;
 }
 
 static const char *const place_names[] = { "lwf", "ff", "ls", "rand" };
@@ -412,7 +413,7 @@ typedef struct {
     uint32_t job, worker;
 } slot_t;
 
-typedef struct {
+struct ct_train_view {
     const ct_train_cluster_t *c;
     const ct_train_jobs_t *jobs;
     const ct_train_params_t *p;
@@ -442,7 +443,8 @@ typedef struct {
     size_t done;
     int place_dirty, admit_dirty, tick_pending;
     double tick_time;
-} sim_t;
+};
+typedef struct ct_train_view sim_t;
 
 static void mark_dirty(sim_t *s, uint32_t g)
 {
@@ -460,8 +462,14 @@ static double job_rem(const ct_train_job_t *j, double iters_done)
 /* SRSF order: remaining GPU work, then arrival, then index. */
 static int srsf_before(const sim_t *s, uint32_t a, uint32_t b)
 {
-    if (s->js[a].rem != s->js[b].rem)
-        return s->js[a].rem < s->js[b].rem;
+    ct_train_policy_t *pol = s->p->policy;
+    double ka = s->js[a].rem, kb = s->js[b].rem;
+    if (pol && pol->order_key) {
+        ka = pol->order_key(pol, s, a);
+        kb = pol->order_key(pol, s, b);
+    }
+    if (ka != kb)
+        return ka < kb;
     const ct_train_job_t *ja = &s->jobs->jobs[a], *jb = &s->jobs->jobs[b];
     if (ja->arrival != jb->arrival)
         return ja->arrival < jb->arrival;
@@ -626,17 +634,35 @@ static ct_status_t place_job(sim_t *s, uint32_t jj, const uint32_t *gpus, ct_err
     return CT_OK;
 }
 
+/* A custom placement's GPUs: distinct, existing, fitting. */
+static int valid_choice(const sim_t *s, uint32_t jj, const uint32_t *gpus)
+{
+    const ct_train_job_t *j = &s->jobs->jobs[jj];
+    for (uint32_t k = 0; k < j->gpus; k++) {
+        if (gpus[k] >= s->N || !fits(s, gpus[k], j))
+            return 0;
+        for (uint32_t q = 0; q < k; q++)
+            if (gpus[q] == gpus[k])
+                return 0;
+    }
+    return 1;
+}
+
 static ct_status_t placement(sim_t *s, ct_error_t *err)
 {
     if (s->nqueue == 0)
         return CT_OK;
     sort_srsf(s, s->queue, s->nqueue);
-    if (s->p->place == CT_PLACE_LWF || s->p->place == CT_PLACE_LS)
-        compute_loads(s);
+    compute_loads(s); /* LWF's, and what a custom policy reads */
     uint32_t keep = 0, *gpus = s->scratch + s->N + s->c->n_servers;
+    ct_train_policy_t *pol = s->p->policy;
     for (uint32_t k = 0; k < s->nqueue; k++) {
         uint32_t jj = s->queue[k];
-        if (choose(s, jj, gpus)) {
+        int ok = pol && pol->place ? pol->place(pol, s, jj, gpus) : choose(s, jj, gpus);
+        if (ok && pol && pol->place && !valid_choice(s, jj, gpus))
+            return ct_error_set(err, CT_EINPUT, "custom placement: job '%s': GPUs that do not fit, repeat or do not exist",
+                                s->jobs->jobs[jj].id);
+        if (ok) {
             ct_status_t st = place_job(s, jj, gpus, err);
             if (st != CT_OK)
                 return st;
@@ -747,7 +773,8 @@ static ct_status_t admission(sim_t *s, ct_error_t *err)
     uint32_t keep = 0;
     for (uint32_t k = 0; k < s->nready; k++) {
         uint32_t jj = s->ready[k];
-        if (admissible(s, jj)) {
+        ct_train_policy_t *pol = s->p->policy;
+        if (pol && pol->admit ? pol->admit(pol, s, jj) : admissible(s, jj)) {
             start_transfer(s, jj);
             set_rates(s);
         } else
@@ -1093,4 +1120,63 @@ ct_status_t ct_train_write_jobs_csv(const ct_train_jobs_t *jobs, const ct_train_
         fputc('\n', out.fp);
     }
     return ct_outfile_commit(&out, err);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The view custom policies read.                                            */
+
+double ct_train_view_now(const ct_train_view_t *v)
+{
+    return v->t;
+}
+
+const ct_train_cluster_t *ct_train_view_cluster(const ct_train_view_t *v)
+{
+    return v->c;
+}
+
+const ct_train_jobs_t *ct_train_view_jobs(const ct_train_view_t *v)
+{
+    return v->jobs;
+}
+
+double ct_train_view_remaining(const ct_train_view_t *v, uint32_t job)
+{
+    return job < v->jobs->n ? v->js[job].rem : 0;
+}
+
+int ct_train_view_fits(const ct_train_view_t *v, uint32_t g, uint32_t job)
+{
+    return g < v->N && job < v->jobs->n && fits(v, g, &v->jobs->jobs[job]);
+}
+
+double ct_train_view_gpu_load(const ct_train_view_t *v, uint32_t g)
+{
+    return g < v->N ? v->load[g] : 0;
+}
+
+double ct_train_view_gpu_mem_used(const ct_train_view_t *v, uint32_t g)
+{
+    return g < v->N ? v->mem_used[g] : 0;
+}
+
+uint32_t ct_train_view_gpu_jobs(const ct_train_view_t *v, uint32_t g)
+{
+    return g < v->N ? v->non[g] : 0;
+}
+
+uint32_t ct_train_view_server_transfers(const ct_train_view_t *v, size_t server)
+{
+    return server < v->c->n_servers ? v->tx[server] : 0;
+}
+
+const uint32_t *ct_train_view_job_servers(const ct_train_view_t *v, uint32_t job, uint32_t *n)
+{
+    *n = job < v->jobs->n ? v->js[job].nsrv : 0;
+    return *n ? v->js[job].srv : NULL;
+}
+
+double ct_train_view_transfer_left(const ct_train_view_t *v, uint32_t job)
+{
+    return job < v->jobs->n && v->js[job].phase == PH_COMM ? v->js[job].left : 0;
 }
