@@ -170,6 +170,12 @@ static const char *policy_label(const ct_train_params_t *p, char *buf, size_t n)
     return buf;
 }
 
+static void progress_cb(size_t done, size_t total, void *ctx)
+{
+    (void)total;
+    cli_progress_update(ctx, done);
+}
+
 static int do_run(const char *path, train_opts_t *o)
 {
     ct_train_jobs_t j;
@@ -180,7 +186,13 @@ static int do_run(const char *path, train_opts_t *o)
         return rc;
     if (ct_train_jobs_load(&j, path, &err) != CT_OK)
         return cli_fail(&err);
-    if (ct_train_run(&o->c, &j, &o->tp, &r, &err) != CT_OK) {
+    cli_progress_t bar;
+    cli_progress_start(&bar, "jobs done", j.n);
+    o->tp.progress = progress_cb;
+    o->tp.progress_ctx = &bar;
+    ct_status_t st = ct_train_run(&o->c, &j, &o->tp, &r, &err);
+    cli_progress_end(&bar);
+    if (st != CT_OK) {
         rc = cli_fail(&err);
         goto done;
     }

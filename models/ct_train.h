@@ -148,6 +148,8 @@ typedef struct {
     int compat;             /**< 1: the authors' free-progress accounting (see above) */
     uint64_t seed;          /**< RAND */
     ct_train_policy_t *policy; /**< custom hooks (NULL: none); not owned */
+    void (*progress)(size_t done, size_t total, void *ctx); /**< called as jobs finish (NULL: none) */
+    void *progress_ctx;
 } ct_train_params_t;
 
 void ct_train_params_init(ct_train_params_t *p);

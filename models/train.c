@@ -346,6 +346,8 @@ void ct_train_params_init(ct_train_params_t *p)
     p->compat = 0;
     p->seed = 1;
     p->policy = NULL;
+    p->progress = NULL;
+    p->progress_ctx = NULL;
 }
 
 static const char *const place_names[] = { "lwf", "ff", "ls", "rand" };
@@ -838,6 +840,8 @@ static void end_iteration(sim_t *s, uint32_t jj)
         r->jct = r->end - r->arrival;
         r->queued = r->start - r->arrival;
         s->done++;
+        if (s->p->progress)
+            s->p->progress(s->done, s->jobs->n, s->p->progress_ctx);
         for (uint32_t k = 0; k < j->gpus; k++) {
             uint32_t g = r->gpus[k];
             s->mem_used[g] -= j->mem;
