@@ -98,6 +98,12 @@ double ct_rar_contention_k(const ct_rar_cluster_t *c, double p);
  *  server's GPU count, through the cluster's contention law (xi1). */
 void ct_rar_exec_bounds(const ct_rar_cluster_t *c, const ct_rar_job_t *j, double *best, double *worst);
 
+/** The job mix of the Microsoft trace the SJF-BCO and Ada-SRSF papers use
+ *  (80x1, 14x2, 26x4, 30x8, 8x16, 2x32 GPUs of 160) scaled to n jobs:
+ *  gpus[0..n) in ascending size (shares rounded down, the remainder to the
+ *  largest fractions, ties: smaller jobs). */
+void ct_job_mix(size_t n, uint32_t *gpus);
+
 /** How the generator sets a job's communication (gradient size).
  *  PAPER: contention and overhead stay within 15% of the actual execution
  *  time even at the worst placement (worst / best = 1 / 0.85, phi ~ 1.18),

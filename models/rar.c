@@ -457,14 +457,38 @@ static double comm_per_unit(const ct_rar_cluster_t *c, double w, size_t servers,
     return w > 1 ? 2.0 * (w - 1) / (w * B) + (w - 1) / (w * c->reduction) : 0.0;
 }
 
-ct_status_t ct_rar_workload(uint64_t seed, const ct_rar_workload_params_t *wp, ct_rar_cluster_t *c, ct_rar_jobs_t *js,
-                            ct_error_t *err)
+void ct_job_mix(size_t n, uint32_t *gpus)
 {
-    static const uint32_t sizes[] = { 4, 8, 16, 32 };
     static const struct {
         uint32_t gpus, count;
     } mix[] = { { 1, 80 }, { 2, 14 }, { 4, 26 }, { 8, 30 }, { 16, 8 }, { 32, 2 } };
     enum { NMIX = sizeof mix / sizeof mix[0] };
+    size_t count[NMIX], given = 0;
+    double frac[NMIX];
+    for (size_t m = 0; m < NMIX; m++) {
+        double exact = (double)mix[m].count * (double)n / 160.0;
+        count[m] = (size_t)exact;
+        frac[m] = exact - (double)count[m];
+        given += count[m];
+    }
+    while (given < n) {
+        size_t best = 0;
+        for (size_t m = 1; m < NMIX; m++)
+            if (frac[m] > frac[best])
+                best = m;
+        count[best]++;
+        frac[best] = -1;
+        given++;
+    }
+    for (size_t m = 0, i = 0; m < NMIX; m++)
+        for (size_t k = 0; k < count[m]; k++)
+            gpus[i++] = mix[m].gpus;
+}
+
+ct_status_t ct_rar_workload(uint64_t seed, const ct_rar_workload_params_t *wp, ct_rar_cluster_t *c, ct_rar_jobs_t *js,
+                            ct_error_t *err)
+{
+    static const uint32_t sizes[] = { 4, 8, 16, 32 };
     ct_rar_workload_params_t defaults;
     if (!wp) {
         ct_rar_workload_params_init(&defaults);
@@ -478,11 +502,14 @@ ct_status_t ct_rar_workload(uint64_t seed, const ct_rar_workload_params_t *wp, c
     c->n_servers = wp->n_servers ? wp->n_servers : 20;
     c->gpus = malloc(c->n_servers * sizeof(uint32_t));
     js->jobs = calloc(n_jobs, sizeof(ct_rar_job_t));
-    if (!c->gpus || !js->jobs) {
+    uint32_t *mix = malloc(n_jobs * sizeof(uint32_t));
+    if (!c->gpus || !js->jobs || !mix) {
+        free(mix);
         ct_rar_cluster_free(c);
         ct_rar_jobs_free(js);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
+    ct_job_mix(n_jobs, mix);
     for (size_t s = 0; s < c->n_servers; s++)
         c->gpus[s] = sizes[ct_rng_below(&rng, 4)];
     c->b_intra = 1000;
@@ -495,25 +522,6 @@ ct_status_t ct_rar_workload(uint64_t seed, const ct_rar_workload_params_t *wp, c
      * iteration (50 slots / 6000 iterations) spread over 20 servers. */
     c->xi2 = wp->calibration == CT_CALIBRATION_PAPER ? 0.00002 : 0.0002;
     ct_status_t st = ct_rar_cluster_index(c, err);
-    /* Jobs per GPU size: the paper's shares of n_jobs, rounded down, the
-     * remainder to the largest fractions (ties: smaller jobs). */
-    size_t count[NMIX], given = 0;
-    double frac[NMIX];
-    for (size_t m = 0; m < NMIX; m++) {
-        double exact = (double)mix[m].count * (double)n_jobs / 160.0;
-        count[m] = (size_t)exact;
-        frac[m] = exact - (double)count[m];
-        given += count[m];
-    }
-    while (given < n_jobs) {
-        size_t best = 0;
-        for (size_t m = 1; m < NMIX; m++)
-            if (frac[m] > frac[best])
-                best = m;
-        count[best]++;
-        frac[best] = -1;
-        given++;
-    }
     /* Each job: best-case execution E in [50, 300] slots over F in [1000,
      * 6000] iterations; compute is a third forward over a batch of 32, two
      * thirds backward. The gradient size sets the communication share:
@@ -522,49 +530,48 @@ ct_status_t ct_rar_workload(uint64_t seed, const ct_rar_workload_params_t *wp, c
      *   worst = best / 0.85 ("within 15% of the actual execution time");
      * BEST: overhead plus all-reduce are 15% of a best-placement iteration.
      * Single-GPU jobs have overhead only. */
-    size_t i = 0;
     uint32_t omax = 0;
     for (size_t s = 0; s < c->n_servers; s++)
         omax = c->gpus[s] > omax ? c->gpus[s] : omax;
-    for (size_t m = 0; st == CT_OK && m < NMIX; m++)
-        for (size_t k = 0; st == CT_OK && k < count[m]; k++, i++) {
-            ct_rar_job_t *j = &js->jobs[i];
-            char id[32];
-            snprintf(id, sizeof id, "j%03zu", i + 1);
-            if (!(j->id = ct_strdup(id, err))) {
-                st = CT_ENOMEM;
-                break;
-            }
-            js->n = i + 1;
-            j->gpus = mix[m].gpus;
-            j->iterations = (double)(1000 + ct_rng_below(&rng, 5001));
-            j->batch = 32;
-            j->lambda = 1;
-            double E = 50.0 + 250.0 * ct_rng_uniform(&rng), tau = E / j->iterations;
-            double w = j->gpus;
-            size_t ns = min_servers(c, j->gpus);
-            size_t spread = j->gpus < c->n_servers ? j->gpus : c->n_servers;
-            if (spread < ns)
-                spread = ns;
-            double a_best = comm_per_unit(c, w, ns, 1.0), o_best = c->xi2 * (double)ns;
-            double grad = 1e-9;
-            if (wp->calibration == CT_CALIBRATION_PAPER) {
-                double kw = ct_rar_contention_k(c, (double)omax);
-                double a_worst = comm_per_unit(c, w, spread, spread > 1 ? kw : 1.0);
-                double o_worst = c->xi2 * (double)spread;
-                double budget = tau / 0.85 - tau - (o_worst - o_best);
-                if (w > 1 && a_worst > a_best && budget > 0)
-                    grad = budget / (a_worst - a_best);
-            } else {
-                double comm = w > 1 ? fmax(0.0, 0.15 * tau - o_best) : 0.0;
-                if (a_best > 0 && comm > 0)
-                    grad = comm / a_best;
-            }
-            double compute = tau - o_best - a_best * grad;
-            j->grad = grad;
-            j->fwd = compute / 3.0 / j->batch;
-            j->bwd = 2.0 * compute / 3.0;
+    for (size_t i = 0; st == CT_OK && i < n_jobs; i++) {
+        ct_rar_job_t *j = &js->jobs[i];
+        char id[32];
+        snprintf(id, sizeof id, "j%03zu", i + 1);
+        if (!(j->id = ct_strdup(id, err))) {
+            st = CT_ENOMEM;
+            break;
         }
+        js->n = i + 1;
+        j->gpus = mix[i];
+        j->iterations = (double)(1000 + ct_rng_below(&rng, 5001));
+        j->batch = 32;
+        j->lambda = 1;
+        double E = 50.0 + 250.0 * ct_rng_uniform(&rng), tau = E / j->iterations;
+        double w = j->gpus;
+        size_t ns = min_servers(c, j->gpus);
+        size_t spread = j->gpus < c->n_servers ? j->gpus : c->n_servers;
+        if (spread < ns)
+            spread = ns;
+        double a_best = comm_per_unit(c, w, ns, 1.0), o_best = c->xi2 * (double)ns;
+        double grad = 1e-9;
+        if (wp->calibration == CT_CALIBRATION_PAPER) {
+            double kw = ct_rar_contention_k(c, (double)omax);
+            double a_worst = comm_per_unit(c, w, spread, spread > 1 ? kw : 1.0);
+            double o_worst = c->xi2 * (double)spread;
+            double budget = tau / 0.85 - tau - (o_worst - o_best);
+            if (w > 1 && a_worst > a_best && budget > 0)
+                grad = budget / (a_worst - a_best);
+        } else {
+            double comm = w > 1 ? fmax(0.0, 0.15 * tau - o_best) : 0.0;
+            if (a_best > 0 && comm > 0)
+                grad = comm / a_best;
+        }
+        double compute = tau - o_best - a_best * grad;
+        j->grad = grad;
+        j->fwd = compute / 3.0 / j->batch;
+        j->bwd = 2.0 * compute / 3.0;
+    }
+    free(mix);
     if (st != CT_OK) {
         ct_rar_cluster_free(c);
         ct_rar_jobs_free(js);

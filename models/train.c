@@ -16,6 +16,7 @@
 #include "ct_train.h"
 #include "ct_evq.h"
 #include "ct_json.h"
+#include "ct_rar.h" /* ct_job_mix */
 #include "ct_sampler.h" /* ct_rng_t */
 
 #include <math.h>
@@ -305,9 +306,8 @@ ct_status_t ct_train_workload(uint64_t seed, double scale, ct_train_jobs_t *js, 
                    { "resnet50", 99.2, 25.0, 37.4, 3213 },
                    { "inception-v3", 103.0, 34.9, 52.4, 3291 },
                    { "lstm-ptb", 251.8, 31.5, 47.3, 2751 } };
-    static const struct {
-        uint32_t gpus, count;
-    } mix[] = { { 1, 80 }, { 2, 14 }, { 4, 26 }, { 8, 30 }, { 16, 8 }, { 32, 2 } };
+    uint32_t mix[160];
+    ct_job_mix(160, mix);
     if (!(scale > 0))
         scale = 1;
     ct_rng_t rng;
@@ -315,25 +315,24 @@ ct_status_t ct_train_workload(uint64_t seed, double scale, ct_train_jobs_t *js, 
     memset(js, 0, sizeof *js);
     if (!(js->jobs = calloc(160, sizeof(ct_train_job_t))))
         return ct_error_set(err, CT_ENOMEM, "out of memory");
-    for (size_t m = 0, i = 0; m < sizeof mix / sizeof mix[0]; m++)
-        for (uint32_t k = 0; k < mix[m].count; k++, i++) {
-            ct_train_job_t *j = &js->jobs[i];
-            char id[32];
-            snprintf(id, sizeof id, "%zu", i);
-            const unsigned pick = (unsigned)ct_rng_below(&rng, 4);
-            js->n = i + 1;
-            if (!(j->id = ct_strdup(id, err)) || !(j->model = ct_strdup(models[pick].name, err))) {
-                ct_train_jobs_free(js);
-                return CT_ENOMEM;
-            }
-            j->gpus = mix[m].gpus;
-            j->iterations = fmax(1.0, floor((double)(1000 + ct_rng_below(&rng, 5001)) / scale));
-            j->arrival = floor(1200000.0 / scale * ct_rng_uniform(&rng));
-            j->size = models[pick].size;
-            j->tf = models[pick].tf;
-            j->tb = models[pick].tb;
-            j->mem = models[pick].mem;
+    for (size_t i = 0; i < 160; i++) {
+        ct_train_job_t *j = &js->jobs[i];
+        char id[32];
+        snprintf(id, sizeof id, "%zu", i);
+        const unsigned pick = (unsigned)ct_rng_below(&rng, 4);
+        js->n = i + 1;
+        if (!(j->id = ct_strdup(id, err)) || !(j->model = ct_strdup(models[pick].name, err))) {
+            ct_train_jobs_free(js);
+            return CT_ENOMEM;
         }
+        j->gpus = mix[i];
+        j->iterations = fmax(1.0, floor((double)(1000 + ct_rng_below(&rng, 5001)) / scale));
+        j->arrival = floor(1200000.0 / scale * ct_rng_uniform(&rng));
+        j->size = models[pick].size;
+        j->tf = models[pick].tf;
+        j->tb = models[pick].tb;
+        j->mem = models[pick].mem;
+    }
     return CT_OK;
 }
 
