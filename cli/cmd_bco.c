@@ -193,34 +193,49 @@ static int load_inputs(const char *cpath, const char *jpath, ct_rar_cluster_t *c
     return 0;
 }
 
+/* Writes DIR/PREFIXcluster.json and DIR/PREFIXjobs.json (DIR created if
+ * needed). On success returns 0 with the two paths in *cp and *jp (the
+ * caller prints and frees them); else reports and returns the exit code. */
+static int write_instance(const char *dir, const char *prefix, const ct_rar_cluster_t *c, const ct_rar_jobs_t *j,
+                          char **cp, char **jp)
+{
+    ct_error_t err;
+    *cp = *jp = NULL;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        ct_error_set(&err, CT_EOUTPUT, "%s: cannot create the folder: %s", dir, strerror(errno));
+        return cli_fail(&err);
+    }
+    size_t n = strlen(dir) + strlen(prefix) + 16;
+    *cp = malloc(n);
+    *jp = malloc(n);
+    if (!*cp || !*jp)
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+    else {
+        snprintf(*cp, n, "%s/%scluster.json", dir, prefix);
+        snprintf(*jp, n, "%s/%sjobs.json", dir, prefix);
+        if (ct_rar_cluster_write(c, *cp, &err) == CT_OK && ct_rar_jobs_write(j, *jp, &err) == CT_OK)
+            return 0;
+    }
+    free(*cp);
+    free(*jp);
+    *cp = *jp = NULL;
+    return cli_fail(&err);
+}
+
 static int do_workload(const bco_opts_t *o)
 {
     ct_rar_cluster_t c;
     ct_rar_jobs_t j;
     ct_error_t err;
+    char *cp, *jp;
     if (!o->output)
         return cli_usage("bco", "workload: -o DIR is required");
-    if (mkdir(o->output, 0777) != 0 && errno != EEXIST) {
-        ct_error_set(&err, CT_EOUTPUT, "%s: cannot create the folder: %s", o->output, strerror(errno));
-        return cli_fail(&err);
-    }
     if (ct_rar_workload(o->seed, &o->wp, &c, &j, &err) != CT_OK)
         return cli_fail(&err);
-    size_t n = strlen(o->output) + 16;
-    char *cp = malloc(n), *jp = malloc(n);
-    int rc = 0;
-    if (!cp || !jp) {
-        ct_error_set(&err, CT_ENOMEM, "out of memory");
-        rc = cli_fail(&err);
-    } else {
-        snprintf(cp, n, "%s/cluster.json", o->output);
-        snprintf(jp, n, "%s/jobs.json", o->output);
-        if (ct_rar_cluster_write(&c, cp, &err) != CT_OK || ct_rar_jobs_write(&j, jp, &err) != CT_OK)
-            rc = cli_fail(&err);
-        else
-            printf("wrote %s (%zu servers, %u GPUs) and %s (%zu jobs), seed %llu, calibration %s\n", cp, c.n_servers,
-                   c.n_gpus, jp, j.n, (unsigned long long)o->seed, ct_rar_calibration_name(o->wp.calibration));
-    }
+    int rc = write_instance(o->output, "", &c, &j, &cp, &jp);
+    if (rc == 0)
+        printf("wrote %s (%zu servers, %u GPUs) and %s (%zu jobs), seed %llu, calibration %s\n", cp, c.n_servers,
+               c.n_gpus, jp, j.n, (unsigned long long)o->seed, ct_rar_calibration_name(o->wp.calibration));
     free(cp);
     free(jp);
     ct_rar_cluster_free(&c);
@@ -401,32 +416,6 @@ static void describe_instance(const ct_rar_cluster_t *c, const ct_rar_jobs_t *j)
     printf("\n");
 }
 
-static int save_instance(const char *dir, const char *name, const ct_rar_cluster_t *c, const ct_rar_jobs_t *j)
-{
-    ct_error_t err;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        ct_error_set(&err, CT_EOUTPUT, "%s: cannot create the folder: %s", dir, strerror(errno));
-        return cli_fail(&err);
-    }
-    size_t n = strlen(dir) + strlen(name) + 32;
-    char *cp = malloc(n), *jp = malloc(n);
-    int rc = 0;
-    if (!cp || !jp) {
-        ct_error_set(&err, CT_ENOMEM, "out of memory");
-        rc = cli_fail(&err);
-    } else {
-        snprintf(cp, n, "%s/%s-cluster.json", dir, name);
-        snprintf(jp, n, "%s/%s-jobs.json", dir, name);
-        if (ct_rar_cluster_write(c, cp, &err) != CT_OK || ct_rar_jobs_write(j, jp, &err) != CT_OK)
-            rc = cli_fail(&err);
-        else
-            printf("    saved as %s and %s\n", cp, jp);
-    }
-    free(cp);
-    free(jp);
-    return rc;
-}
-
 /* The smallest counterexample of a claim: fewest jobs, then GPUs, then the
  * largest excess; kept as the generator's state so it can be redrawn. */
 typedef struct {
@@ -604,8 +593,12 @@ static int validate_random(const bco_opts_t *o)
         if (!o->json)
             describe_instance(&c, &j);
         if (o->save) {
-            static const char *const name[] = { "lemma3", "lemma4", "theorem5" };
-            rc = save_instance(o->save, name[k], &c, &j);
+            static const char *const prefix[] = { "lemma3-", "lemma4-", "theorem5-" };
+            char *cp, *jp;
+            if ((rc = write_instance(o->save, prefix[k], &c, &j, &cp, &jp)) == 0)
+                printf("    saved as %s and %s\n", cp, jp);
+            free(cp);
+            free(jp);
         }
         ct_rar_cluster_free(&c);
         ct_rar_jobs_free(&j);
