@@ -324,6 +324,45 @@ static ct_status_t jobs_load_csv(ct_rar_jobs_t *js, char *text, const char *path
     return CT_OK;
 }
 
+/* The JSON form's job array into js (appended as parsed, so a failure
+ * leaves only whole jobs to free). */
+static ct_status_t jobs_load_json(ct_rar_jobs_t *js, const cJSON *arr, const char *path, ct_error_t *err)
+{
+    ct_status_t st = CT_OK;
+    size_t n = (size_t)cJSON_GetArraySize(arr);
+    if (!(js->jobs = calloc(n ? n : 1, sizeof(ct_rar_job_t))))
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        char item[32];
+        snprintf(item, sizeof item, "jobs[%zu]", js->n);
+        ct_rar_job_t *j = &js->jobs[js->n];
+        const char *id;
+        j->lambda = 1;
+        if (!cJSON_IsObject(it)) {
+            st = ct_error_set(err, CT_EINPUT, "%s: %s: expected an object", path, item);
+            break;
+        }
+        if ((st = ct_json_get_string(it, "id", 1, path, item, &id, err)) != CT_OK)
+            break;
+        if (!(j->id = ct_strdup(id, err))) {
+            st = CT_ENOMEM;
+            break;
+        }
+        js->n++;
+        for (size_t f = 1; f < 8 && st == CT_OK; f++) {
+            double v = f == 7 ? 1.0 : NAN;
+            if ((st = ct_json_get_number(it, job_fields[f], f < 7, path, item, &v, err)) != CT_OK)
+                break;
+            if (job_set(j, f, v) != CT_OK)
+                st = ct_error_set(err, CT_EINPUT, "%s: %s.gpus: expected a whole number >= 1", path, item);
+        }
+        if (st != CT_OK)
+            break;
+    }
+    return st;
+}
+
 ct_status_t ct_rar_jobs_load(ct_rar_jobs_t *js, const char *path, ct_error_t *err)
 {
     char *text;
@@ -333,45 +372,8 @@ ct_status_t ct_rar_jobs_load(ct_rar_jobs_t *js, const char *path, ct_error_t *er
     ct_status_t st = ct_json_or_text_load(path, "jobs", &text, &root, &arr, err);
     if (st != CT_OK)
         return st;
-    if (!root) {
-        st = jobs_load_csv(js, text, path, err);
-    } else {
-        if (st == CT_OK) {
-            size_t n = (size_t)cJSON_GetArraySize(arr);
-            js->jobs = calloc(n ? n : 1, sizeof(ct_rar_job_t));
-            if (!js->jobs)
-                st = ct_error_set(err, CT_ENOMEM, "out of memory");
-            const cJSON *it;
-            cJSON_ArrayForEach(it, arr) {
-                if (st != CT_OK)
-                    break;
-                char item[32];
-                snprintf(item, sizeof item, "jobs[%zu]", js->n);
-                ct_rar_job_t *j = &js->jobs[js->n];
-                const char *id;
-                j->lambda = 1;
-                if (!cJSON_IsObject(it)) {
-                    st = ct_error_set(err, CT_EINPUT, "%s: %s: expected an object", path, item);
-                    break;
-                }
-                if ((st = ct_json_get_string(it, "id", 1, path, item, &id, err)) != CT_OK)
-                    break;
-                if (!(j->id = ct_strdup(id, err))) {
-                    st = CT_ENOMEM;
-                    break;
-                }
-                js->n++;
-                for (size_t f = 1; f < 8 && st == CT_OK; f++) {
-                    double v = f == 7 ? 1.0 : NAN;
-                    if ((st = ct_json_get_number(it, job_fields[f], f < 7, path, item, &v, err)) != CT_OK)
-                        break;
-                    if (job_set(j, f, v) != CT_OK)
-                        st = ct_error_set(err, CT_EINPUT, "%s: %s.gpus: expected a whole number >= 1", path, item);
-                }
-            }
-        }
-        cJSON_Delete(root);
-    }
+    st = root ? jobs_load_json(js, arr, path, err) : jobs_load_csv(js, text, path, err);
+    cJSON_Delete(root);
     free(text);
     if (st == CT_OK)
         st = ct_rar_jobs_validate(js, path, err);

@@ -210,6 +210,52 @@ static ct_status_t jobs_load_csv(ct_train_jobs_t *js, char *text, const char *pa
 
 static const char *const json_fields[] = { "arrival", "gpus", "iterations", "size", "forward", "backward", "memory" };
 
+/* The JSON form's job array into js (appended as parsed, so a failure
+ * leaves only whole jobs to free). */
+static ct_status_t jobs_load_json(ct_train_jobs_t *js, const cJSON *arr, const char *path, ct_error_t *err)
+{
+    ct_status_t st = CT_OK;
+    size_t n = (size_t)cJSON_GetArraySize(arr);
+    if (!(js->jobs = calloc(n ? n : 1, sizeof(ct_train_job_t))))
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        char item[32];
+        snprintf(item, sizeof item, "jobs[%zu]", js->n);
+        ct_train_job_t *j = &js->jobs[js->n];
+        const char *id, *model = "";
+        if (!cJSON_IsObject(it)) {
+            st = ct_error_set(err, CT_EINPUT, "%s: %s: expected an object", path, item);
+            break;
+        }
+        if ((st = ct_json_get_string(it, "id", 1, path, item, &id, err)) != CT_OK ||
+            (st = ct_json_get_string(it, "model", 0, path, item, &model, err)) != CT_OK)
+            break;
+        js->n++;
+        if (!(j->id = ct_strdup(id, err)) || !(j->model = ct_strdup(model, err))) {
+            st = CT_ENOMEM;
+            break;
+        }
+        double v[7] = { 0 };
+        for (int f = 0; f < 7 && st == CT_OK; f++)
+            st = ct_json_get_number(it, json_fields[f], f != 0, path, item, &v[f], err);
+        if (st != CT_OK)
+            break;
+        if (!(v[1] >= 1 && v[1] <= 1e6 && v[1] == floor(v[1]))) {
+            st = ct_error_set(err, CT_EINPUT, "%s: %s.gpus: expected a whole number >= 1", path, item);
+            break;
+        }
+        j->arrival = v[0];
+        j->gpus = (uint32_t)v[1];
+        j->iterations = v[2];
+        j->size = v[3];
+        j->tf = v[4];
+        j->tb = v[5];
+        j->mem = v[6];
+    }
+    return st;
+}
+
 ct_status_t ct_train_jobs_load(ct_train_jobs_t *js, const char *path, ct_error_t *err)
 {
     char *text;
@@ -219,57 +265,9 @@ ct_status_t ct_train_jobs_load(ct_train_jobs_t *js, const char *path, ct_error_t
     ct_status_t st = ct_json_or_text_load(path, "jobs", &text, &root, &arr, err);
     if (st != CT_OK)
         return st;
-    if (!root) {
-        st = jobs_load_csv(js, text, path, err);
-    } else {
-        if (st == CT_OK) {
-            size_t n = (size_t)cJSON_GetArraySize(arr);
-            if (!(js->jobs = calloc(n ? n : 1, sizeof(ct_train_job_t))))
-                st = ct_error_set(err, CT_ENOMEM, "out of memory");
-            const cJSON *it;
-            cJSON_ArrayForEach(it, arr) {
-                if (st != CT_OK)
-                    break;
-                char item[32];
-                snprintf(item, sizeof item, "jobs[%zu]", js->n);
-                ct_train_job_t *j = &js->jobs[js->n];
-                const char *id, *model = "";
-                if (!cJSON_IsObject(it)) {
-                    st = ct_error_set(err, CT_EINPUT, "%s: %s: expected an object", path, item);
-                    break;
-                }
-                if ((st = ct_json_get_string(it, "id", 1, path, item, &id, err)) != CT_OK ||
-                    (st = ct_json_get_string(it, "model", 0, path, item, &model, err)) != CT_OK)
-                    break;
-                js->n++;
-                if (!(j->id = ct_strdup(id, err)) || !(j->model = ct_strdup(model, err))) {
-                    st = CT_ENOMEM;
-                    break;
-                }
-                double v[7] = { 0 };
-                for (int f = 0; f < 7 && st == CT_OK; f++)
-                    st = ct_json_get_number(it, json_fields[f], f != 0, path, item, &v[f], err);
-                if (st != CT_OK)
-                    break;
-                if (!(v[1] >= 1 && v[1] <= 1e6 && v[1] == floor(v[1]))) {
-                    st = ct_error_set(err, CT_EINPUT, "%s: %s.gpus: expected a whole number >= 1", path, item);
-                    break;
-                }
-                j->arrival = v[0];
-                j->gpus = (uint32_t)v[1];
-                j->iterations = v[2];
-                j->size = v[3];
-                j->tf = v[4];
-                j->tb = v[5];
-                j->mem = v[6];
-            }
-        }
-        cJSON_Delete(root);
-    }
+    st = root ? jobs_load_json(js, arr, path, err) : jobs_load_csv(js, text, path, err);
+    cJSON_Delete(root);
     free(text);
-    for (size_t i = 0; st == CT_OK && i < js->n; i++) /* CSV rows may lack a model: keep a string */
-        if (!js->jobs[i].model && !(js->jobs[i].model = ct_strdup("", err)))
-            st = CT_ENOMEM;
     if (st == CT_OK)
         st = ct_train_jobs_validate(js, path, err);
     if (st != CT_OK)

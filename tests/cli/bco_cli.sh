@@ -72,6 +72,9 @@ $C bco validate --random 20 --family identical --strict >/dev/null 2>&1
 printf '{"jobs": [{"id": "big", "gpus": 999, "iterations": 10, "gradient_size": 1, "batch": 1, "forward_time": 0.01, "backward_time": 0.01}]}' >"$T/big.json"
 expect_error 2 "job 'big' needs 999 GPUs" -- $C bco schedule "$T/w/cluster.json" "$T/big.json" -o "$T/out.json"
 expect_error 2 "missing.json: cannot open" -- $C bco schedule "$T/w/cluster.json" "$T/missing.json" -o "$T/out.json"
+# The first bad job is the one reported, even when later ones are fine.
+printf '{"jobs": [{"id": "a", "gpus": 0, "iterations": 1, "gradient_size": 1, "batch": 1, "forward_time": 0, "backward_time": 0}, {"id": "b", "gpus": 1, "iterations": 1, "gradient_size": 1, "batch": 1, "forward_time": 0, "backward_time": 0}]}' >"$T/bad.json"
+expect_error 2 "jobs[0].gpus: expected a whole number >= 1" -- $C bco schedule "$T/w/cluster.json" "$T/bad.json"
 expect_error 2 "--policy" -- $C bco schedule --policy best "$T/w/cluster.json" "$T/w/jobs.json"
 expect_error 2 "--search" -- $C bco schedule --search binary "$T/w/cluster.json" "$T/w/jobs.json"
 expect_error 2 "--horizon" -- $C bco schedule --horizon 0 "$T/w/cluster.json" "$T/w/jobs.json"
