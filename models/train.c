@@ -392,13 +392,12 @@ void ct_train_result_free(ct_train_result_t *r)
 /* The simulator.                                                            */
 
 enum { EV_ARRIVE = 1, EV_TASK, EV_TICK };
-enum { J_PENDING = 0, J_QUEUED, J_RUNNING, J_DONE };
 enum { PH_COMPUTE = 0, PH_READY, PH_COMM };
 /* worker phases within an iteration */
 enum { W_FWD = 0, W_FWD_RUN, W_BWD, W_BWD_RUN, W_DONE };
 
 typedef struct {
-    int state, phase;
+    int phase;
     uint32_t *srv, nsrv;        /* servers used (distinct) */
     unsigned char *wph;         /* per worker */
     uint32_t wdone;
@@ -626,7 +625,6 @@ static ct_status_t place_job(sim_t *s, uint32_t jj, const uint32_t *gpus, ct_err
     if (x->nsrv > 1)
         for (uint32_t k = 0; k < j->gpus; k++)
             s->load[gpus[k]] += j->iterations * j->size * s->c->lwf_comm;
-    x->state = J_RUNNING;
     x->phase = PH_COMPUTE;
     r->start = s->t;
     r->servers = x->nsrv;
@@ -832,7 +830,6 @@ static void end_iteration(sim_t *s, uint32_t jj)
     x->rem = job_rem(j, x->iters);
     if (x->iters >= j->iterations) {
         ct_train_job_result_t *r = &s->out->jobs[jj];
-        x->state = J_DONE;
         r->end = s->t;
         r->jct = r->end - r->arrival;
         r->queued = r->start - r->arrival;
@@ -1048,7 +1045,6 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
         while (ct_evq_peek_time(&s.q) <= s.t && ct_evq_pop(&s.q, &ev)) {
             out->events++;
             if (ev.kind == EV_ARRIVE) {
-                s.js[ev.a].state = J_QUEUED;
                 s.queue[s.nqueue++] = ev.a;
                 s.place_dirty = 1;
             } else if (ev.kind == EV_TASK) {

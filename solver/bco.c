@@ -767,8 +767,6 @@ static void search_scan(search_t *x, long lo, long hi)
             try_theta(x, c - step);
         if (c + step <= hi)
             try_theta(x, c + step);
-        if (step == 1)
-            break;
     }
 }
 
