@@ -118,6 +118,37 @@ void ct_csv_columns(char *const *cells, size_t nc, const char *const *names, siz
     }
 }
 
+typedef struct {
+    const char *name;
+    size_t index;
+} named_t;
+
+static int cmp_named(const void *a, const void *b)
+{
+    const named_t *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+ct_status_t ct_first_duplicate(const void *records, size_t size, size_t offset, size_t n, size_t *dup,
+                               ct_error_t *err)
+{
+    named_t *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        v[i].index = i;
+        memcpy(&v[i].name, (const char *)records + i * size + offset, sizeof v[i].name);
+    }
+    qsort(v, n, sizeof *v, cmp_named);
+    *dup = n; /* equal names sit together, in index order: each later one repeats */
+    for (size_t i = 1; i < n; i++)
+        if (!strcmp(v[i].name, v[i - 1].name) && v[i].index < *dup)
+            *dup = v[i].index;
+    free(v);
+    return CT_OK;
+}
+
 int ct_name_index(const char *const *names, int n, const char *name)
 {
     for (int i = 0; i < n; i++)

@@ -87,6 +87,13 @@ int ct_csv_next(char **cursor, size_t *line, char **cells, size_t max, size_t *n
 /** For each of names[0..n), its column among cells[0..nc) (or -1) in col. */
 void ct_csv_columns(char *const *cells, size_t nc, const char *const *names, size_t n, int *col);
 
+/** In an array of n records of `size` bytes, each holding a string
+ *  pointer at byte `offset` (offsetof(T, name)): the first record whose
+ *  string repeats an earlier one's (n if none), in O(n log n). CT_ENOMEM
+ *  leaves *dup unset. */
+ct_status_t ct_first_duplicate(const void *records, size_t size, size_t offset, size_t n, size_t *dup,
+                               ct_error_t *err);
+
 /** Index of name in names[0..n), or -1: how the enum parsers read their
  *  option names. */
 int ct_name_index(const char *const *names, int n, const char *name);

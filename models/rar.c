@@ -17,6 +17,7 @@
 #include "ct_sampler.h" /* ct_rng_t */
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,9 +99,6 @@ ct_status_t ct_rar_jobs_validate(const ct_rar_jobs_t *js, const char *label, ct_
         const ct_rar_job_t *j = &js->jobs[i];
         if (!j->id || !j->id[0])
             return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].id: empty", label, i);
-        for (size_t k = 0; k < i; k++)
-            if (!strcmp(js->jobs[k].id, j->id))
-                return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].id: duplicate job id '%s'", label, i, j->id);
         if (j->gpus < 1)
             return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].gpus: job '%s' needs at least one GPU", label, i, j->id);
         if (!(j->iterations > 0 && isfinite(j->iterations)))
@@ -116,7 +114,11 @@ ct_status_t ct_rar_jobs_validate(const ct_rar_jobs_t *js, const char *label, ct_
         if (!(j->lambda >= 1 && isfinite(j->lambda)))
             return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].lambda: must be >= 1 (got %g)", label, i, j->lambda);
     }
-    return CT_OK;
+    size_t dup;
+    ct_status_t st = ct_first_duplicate(js->jobs, sizeof js->jobs[0], offsetof(ct_rar_job_t, id), js->n, &dup, err);
+    if (st == CT_OK && dup < js->n)
+        st = ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].id: duplicate job id '%s'", label, dup, js->jobs[dup].id);
+    return st;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -8,6 +8,7 @@
 #include "ct_scenario.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,12 +67,13 @@ ct_status_t ct_scenario_validate(const ct_scenario_t *s, const char *label, ct_e
         if (!isfinite(c->rate) || c->rate <= 0)
             return ct_error_set(err, CT_EINPUT, "%s: classes[%zu].arrival_rate: class '%s' needs a positive rate in "
                                 "jobs/s (got %g)", label, i, c->name, c->rate);
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(s->classes[j].name, c->name))
-                return ct_error_set(err, CT_EINPUT, "%s: classes[%zu].name: duplicate class name '%s'", label, i,
-                                    c->name);
     }
-    return CT_OK;
+    size_t dup;
+    st = ct_first_duplicate(s->classes, sizeof s->classes[0], offsetof(ct_class_t, name), s->n_classes, &dup, err);
+    if (st == CT_OK && dup < s->n_classes)
+        st = ct_error_set(err, CT_EINPUT, "%s: classes[%zu].name: duplicate class name '%s'", label, dup,
+                          s->classes[dup].name);
+    return st;
 }
 
 /* Directory part of path, with a trailing slash ("" for none). */

@@ -20,6 +20,7 @@
 #include "ct_sampler.h" /* ct_rng_t */
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,11 +101,6 @@ void ct_train_jobs_free(ct_train_jobs_t *js)
     memset(js, 0, sizeof *js);
 }
 
-static int cmp_strptr(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 ct_status_t ct_train_jobs_validate(const ct_train_jobs_t *js, const char *label, ct_error_t *err)
 {
     if (js->n == 0)
@@ -125,18 +121,10 @@ ct_status_t ct_train_jobs_validate(const ct_train_jobs_t *js, const char *label,
         if (!(j->tf + j->tb > 0))
             return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu]: forward + backward must be positive", label, i);
     }
-    /* Ids unique: sort a copy of the pointers. */
-    const char **ids = malloc(js->n * sizeof(char *));
-    if (!ids)
-        return ct_error_set(err, CT_ENOMEM, "out of memory");
-    for (size_t i = 0; i < js->n; i++)
-        ids[i] = js->jobs[i].id;
-    qsort(ids, js->n, sizeof(char *), cmp_strptr);
-    ct_status_t st = CT_OK;
-    for (size_t i = 1; i < js->n && st == CT_OK; i++)
-        if (!strcmp(ids[i], ids[i - 1]))
-            st = ct_error_set(err, CT_EINPUT, "%s: jobs: duplicate job id '%s'", label, ids[i]);
-    free(ids);
+    size_t dup;
+    ct_status_t st = ct_first_duplicate(js->jobs, sizeof js->jobs[0], offsetof(ct_train_job_t, id), js->n, &dup, err);
+    if (st == CT_OK && dup < js->n)
+        st = ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].id: duplicate job id '%s'", label, dup, js->jobs[dup].id);
     return st;
 }
 

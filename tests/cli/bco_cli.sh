@@ -75,6 +75,8 @@ expect_error 2 "missing.json: cannot open" -- $C bco schedule "$T/w/cluster.json
 # The first bad job is the one reported, even when later ones are fine.
 printf '{"jobs": [{"id": "a", "gpus": 0, "iterations": 1, "gradient_size": 1, "batch": 1, "forward_time": 0, "backward_time": 0}, {"id": "b", "gpus": 1, "iterations": 1, "gradient_size": 1, "batch": 1, "forward_time": 0, "backward_time": 0}]}' >"$T/bad.json"
 expect_error 2 "jobs[0].gpus: expected a whole number >= 1" -- $C bco schedule "$T/w/cluster.json" "$T/bad.json"
+printf '{"jobs": [{"id": "a", "gpus": 1, "iterations": 1, "gradient_size": 1, "batch": 1, "forward_time": 0, "backward_time": 1}, {"id": "a", "gpus": 1, "iterations": 1, "gradient_size": 1, "batch": 1, "forward_time": 0, "backward_time": 1}]}' >"$T/dup.json"
+expect_error 2 "jobs[1].id: duplicate job id 'a'" -- $C bco schedule "$T/w/cluster.json" "$T/dup.json"
 expect_error 2 "--policy" -- $C bco schedule --policy best "$T/w/cluster.json" "$T/w/jobs.json"
 expect_error 2 "--search" -- $C bco schedule --search binary "$T/w/cluster.json" "$T/w/jobs.json"
 expect_error 2 "--horizon" -- $C bco schedule --horizon 0 "$T/w/cluster.json" "$T/w/jobs.json"

@@ -46,6 +46,8 @@ printf '{"cluster": {"servers": 8, "link_bandwidth": 1e10}, "background": {"link
 expect_error 2 "unstable: compute alone needs 2.2 servers" -- $C nona solve "$T/sc/hot.json" -o "$T/out.json"
 expect_error 2 "classes[0].arrival_rate" -- $C nona solve "$T/sc/zero.json" -o "$T/out.json"
 expect_error 2 "classes[0].dag: " -- $C nona solve "$T/sc/gone.json" -o "$T/out.json"
+printf '{"cluster": {"servers": 8, "link_bandwidth": 1e10}, "classes": [{"name": "f", "dag": "fig1.json", "arrival_rate": 1}, {"name": "f", "dag": "fig1.json", "arrival_rate": 1}]}' >"$T/sc/dup.json"
+expect_error 2 "classes[1].name: duplicate class name 'f'" -- $C nona solve "$T/sc/dup.json" -o "$T/out.json"
 expect_error 2 "cluster.link_bandwidth" -- $C nona solve "$T/sc/neg.json" -o "$T/out.json"
 expect_error 2 "background.link_load" -- $C nona solve "$T/sc/bg.json" -o "$T/out.json"
 expect_error 2 "need 5 placement triplets, over the limit of 3" -- $C nona solve --max-triplets 3 data/scenarios/fig1.json -o "$T/out.json"
