@@ -1,14 +1,18 @@
 /*
  * cmd_train.c - `contend train`: workload, run, sweep (the online
- * training-cluster simulator with LWF-kappa / AdaDUAL / Ada-SRSF).
+ * training-cluster simulator with LWF-kappa / AdaDUAL / Ada-SRSF), and the
+ * GPU-sharing schedulers of SJF-BSBF: fit, share-workload, run --policy,
+ * table.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "ct_share.h"
 #include "ct_train.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +25,12 @@ static void train_usage(FILE *out)
             "                         [--admission adadual|srsf] [--srsf-n N] [--gpu-mode shared|exclusive]\n"
             "                         [--compat] [--seed S] [-o per-job.csv] [--json]\n"
             "       contend train sweep JOBS... [--cluster C.json] [--accounting exact|compat|both] -o results.csv\n"
+            "       contend train fit POLLUX_DIR [--mem-static F] [-o apps.json]\n"
+            "       contend train share-workload [--apps A.json] [--jobs N] [--seed N] -o WORKLOAD.csv\n"
+            "       contend train run WORKLOAD.csv --policy sjf-bsbf|sjf-ffs|fifo|sjf|tiresias [--apps A.json]\n"
+            "                         [--xi X|LO:HI] [--restart-seconds S] [--tiresias-queues H,...]\n"
+            "                         [--ffs-batch full|fit] [-o per-job.csv] [--json]\n"
+            "       contend train table WORKLOAD.csv... [--policies P,...] [--xi X|LO:HI] [-o table.csv]\n"
             "\n"
             "Simulates a GPU training cluster online: jobs arrive, are placed (LWF-kappa, FF, LS,\n"
             "RAND), compute forward and backward on their GPUs, and all-reduce over a contended\n"
@@ -36,10 +46,27 @@ static void train_usage(FILE *out)
             "  x accounting, one CSV row each\n"
             "\n"
             "Units: ms, MB. Cluster (JSON, every field optional): servers 16, gpus_per_server 4,\n"
-            "gpu_memory 32768, a 0, b 0.856, eta 0.235, lwf_comm 7.8125, gpu_mode \"shared\".\n");
+            "gpu_memory 32768, a 0, b 0.856, eta 0.235, lwf_comm 7.8125, gpu_mode \"shared\".\n"
+            "\n"
+            "GPU sharing (SJF-BSBF paper): jobs of fitted applications (--apps, default\n"
+            "data/share/apps.json) run at 1 / t_iter iterations/s, two at most per GPU, slowed\n"
+            "by xi while they share. fit: least-squares time models from Pollux's traces.\n"
+            "share-workload: N jobs (default 240) over 8 h from the apps' job mix.\n"
+            "--xi: interference ratio, one value or uniform LO:HI per application pair\n"
+            "  (default: the apps file's, else 1.5:2.0). --restart-seconds: no progress after\n"
+            "  each (re)start (default 30, Pollux's). --tiresias-queues: queue thresholds in\n"
+            "  GPU-hours (default 16). --ffs-batch fit: SJF-FFS halves the micro-batch until it\n"
+            "  fits beside the running job (default full: the spec's, skips GPUs without room).\n"
+            "  table: every policy on every workload, mean JCT and\n"
+            "  queueing in hours, all / large (> 4 GPUs) / small jobs, averaged over the files.\n");
 }
 
 typedef struct {
+    ct_share_params_t sp;
+    int share;              /* --policy given: the sharing simulator */
+    const char *apps, *policies;
+    double xi_lo, xi_hi, mem_static;
+    size_t njobs;
     ct_train_params_t tp;
     ct_train_cluster_t c;
     const char *cluster, *output, *accounting;
@@ -50,7 +77,8 @@ typedef struct {
 } train_opts_t;
 
 enum { OPT_SEED = 256, OPT_SCALE, OPT_CLUSTER, OPT_PLACEMENT, OPT_KAPPA, OPT_ADMISSION, OPT_SRSF_N, OPT_GPU_MODE,
-       OPT_COMPAT, OPT_JSON, OPT_ACCOUNTING };
+       OPT_COMPAT, OPT_JSON, OPT_ACCOUNTING, OPT_POLICY, OPT_POLICIES, OPT_APPS, OPT_XI, OPT_RESTART, OPT_QUEUES,
+       OPT_JOBS, OPT_MEM_STATIC, OPT_FFS_BATCH };
 
 static int parse(int argc, char **argv, train_opts_t *o)
 {
@@ -61,6 +89,12 @@ static int parse(int argc, char **argv, train_opts_t *o)
         { "srsf-n", required_argument, NULL, OPT_SRSF_N }, { "gpu-mode", required_argument, NULL, OPT_GPU_MODE },
         { "compat", no_argument, NULL, OPT_COMPAT }, { "json", no_argument, NULL, OPT_JSON },
         { "accounting", required_argument, NULL, OPT_ACCOUNTING }, { "output", required_argument, NULL, 'o' },
+        { "policy", required_argument, NULL, OPT_POLICY }, { "policies", required_argument, NULL, OPT_POLICIES },
+        { "apps", required_argument, NULL, OPT_APPS }, { "xi", required_argument, NULL, OPT_XI },
+        { "restart-seconds", required_argument, NULL, OPT_RESTART },
+        { "tiresias-queues", required_argument, NULL, OPT_QUEUES }, { "jobs", required_argument, NULL, OPT_JOBS },
+        { "mem-static", required_argument, NULL, OPT_MEM_STATIC },
+        { "ffs-batch", required_argument, NULL, OPT_FFS_BATCH },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -68,6 +102,11 @@ static int parse(int argc, char **argv, train_opts_t *o)
     o->seed = 1;
     o->scale = 1;
     o->accounting = "both";
+    ct_share_params_init(&o->sp);
+    o->apps = "data/share/apps.json";
+    o->policies = "fifo,sjf,tiresias,sjf-ffs,sjf-bsbf";
+    o->mem_static = 0.25;
+    o->njobs = 240;
     optind = 1;
     opterr = 0;
     int ch;
@@ -117,6 +156,65 @@ static int parse(int argc, char **argv, train_opts_t *o)
             if (strcmp(optarg, "exact") && strcmp(optarg, "compat") && strcmp(optarg, "both"))
                 return cli_usage("train", "--accounting: expected exact, compat or both, got '%s'", optarg);
             o->accounting = optarg;
+            break;
+        case OPT_POLICY:
+            if (ct_share_policy_parse(optarg, &o->sp.policy) != CT_OK)
+                return cli_usage("train", "--policy: expected sjf-bsbf, sjf-ffs, fifo, sjf or tiresias, got '%s'", optarg);
+            o->share = 1;
+            break;
+        case OPT_POLICIES: o->policies = optarg; break;
+        case OPT_APPS: o->apps = optarg; break;
+        case OPT_XI: {
+            char *colon = strchr(optarg, ':');
+            if (colon)
+                *colon = '\0';
+            int bad = cli_parse_double(optarg, &o->xi_lo) || (colon && cli_parse_double(colon + 1, &o->xi_hi));
+            if (colon)
+                *colon = ':';
+            if (!colon)
+                o->xi_hi = o->xi_lo;
+            if (bad || !(o->xi_lo >= 1 && o->xi_hi >= o->xi_lo && o->xi_hi <= 1e6))
+                return cli_usage("train", "--xi: expected X or LO:HI with 1 <= LO <= HI, got '%s'", optarg);
+            break;
+        }
+        case OPT_RESTART:
+            if (cli_parse_double(optarg, &o->sp.restart) || !(o->sp.restart >= 0 && o->sp.restart <= 1e9))
+                return cli_usage("train", "--restart-seconds: expected seconds >= 0, got '%s'", optarg);
+            break;
+        case OPT_QUEUES: {
+            size_t nv = 0;
+            char *tok, *save = NULL, *copy = strdup(optarg);
+            int bad = !copy;
+            for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !bad; tok = strtok_r(NULL, ",", &save)) {
+                double h;
+                if (nv >= CT_TIRESIAS_MAX_QUEUES - 1 || cli_parse_double(tok, &h) || !(h > 0 && h < 1e9) ||
+                    (nv && 3600 * h <= o->sp.thresholds[nv - 1]))
+                    bad = 1;
+                else
+                    o->sp.thresholds[nv++] = 3600 * h;
+            }
+            free(copy);
+            if (bad || !nv)
+                return cli_usage("train", "--tiresias-queues: expected up to %d increasing GPU-hours, got '%s'",
+                                 CT_TIRESIAS_MAX_QUEUES - 1, optarg);
+            o->sp.n_thresholds = nv;
+            break;
+        }
+        case OPT_JOBS: {
+            size_t nj;
+            if (cli_parse_size(optarg, &nj) || nj < 1 || nj > 1000000)
+                return cli_usage("train", "--jobs: expected 1 .. 1000000, got '%s'", optarg);
+            o->njobs = nj;
+            break;
+        }
+        case OPT_MEM_STATIC:
+            if (cli_parse_double(optarg, &o->mem_static) || !(o->mem_static >= 0 && o->mem_static < 1))
+                return cli_usage("train", "--mem-static: expected a fraction in [0, 1), got '%s'", optarg);
+            break;
+        case OPT_FFS_BATCH:
+            if (strcmp(optarg, "full") && strcmp(optarg, "fit"))
+                return cli_usage("train", "--ffs-batch: expected full or fit, got '%s'", optarg);
+            o->sp.ffs_fit = !strcmp(optarg, "fit");
             break;
         case 'o': o->output = optarg; break;
         case 'h': train_usage(stdout); return -1;
@@ -275,6 +373,221 @@ static int do_sweep(int nfiles, char **files, train_opts_t *o)
     return rc;
 }
 
+/* ------------------------------------------------------------------------ */
+/* GPU sharing (SJF-BSBF).                                                   */
+
+static int load_apps(const train_opts_t *o, ct_apps_t *a)
+{
+    ct_error_t err;
+    if (ct_apps_load(a, o->apps, &err) != CT_OK) {
+        if (err.code == CT_EIO) { /* say where the default comes from, on the same line */
+            size_t k = strlen(err.msg);
+            snprintf(err.msg + k, sizeof err.msg - k, " (give --apps FILE: the source tree bundles "
+                                                      "data/share/apps.json; 'contend train fit' makes one)");
+        }
+        return cli_fail(&err);
+    }
+    int all_one = 1;
+    for (size_t k = 0; k < a->n * a->n; k++)
+        all_one &= a->xi[k] == 1;
+    double lo = o->xi_lo, hi = o->xi_hi;
+    if (lo == 0 && all_one)
+        lo = 1.5, hi = 2.0;
+    if (lo > 0 && ct_apps_set_xi(a, lo, hi, o->seed, &err) != CT_OK) {
+        ct_apps_free(a);
+        return cli_fail(&err);
+    }
+    return 0;
+}
+
+static int do_fit(const char *dir, const train_opts_t *o)
+{
+    ct_apps_t a;
+    ct_error_t err;
+    if (ct_apps_fit_dir(dir, o->mem_static, &a, &err) != CT_OK)
+        return cli_fail(&err);
+    printf("%-12s %10s %12s %5s %10s %10s %10s %10s %6s %7s %5s %9s\n", "app", "comp_a_s", "comp_b_s", "R2",
+           "net1_a_s", "net1_b_s", "netN_a_s", "netN_b_s", "delta", "rmslog", "rows", "local");
+    for (size_t i = 0; i < a.n; i++) {
+        const ct_app_t *p = &a.apps[i];
+        printf("%-12s %10.5g %12.5g %5.3f %10.4g %10.4g %10.4g %10.4g %6.2f %7.3f %5zu %4g-%-4g\n", p->name,
+               p->comp_alpha, p->comp_beta, p->fit_r2_comp, p->comm_alpha[0], p->comm_beta[0], p->comm_alpha[1],
+               p->comm_beta[1], p->delta, p->fit_rms_log_step, p->fit_rows_step, p->local_min, p->local_max);
+    }
+    printf("t_comp(b) = comp_a + comp_b b; t_net(R) = net_a + net_b (R - 2) on one server (net1) or several "
+           "(netN);\nstep = (t_comp^delta + t_net^delta)^(1/delta); rmslog: RMS of log(predicted / measured step) "
+           "over the multi-GPU rows\n");
+    int rc = 0;
+    if (o->output) {
+        if (ct_apps_write(&a, o->output, &err) != CT_OK)
+            rc = cli_fail(&err);
+        else
+            printf("wrote %s (%zu applications, %zu job configurations)\n", o->output, a.n, a.n_configs);
+    }
+    ct_apps_free(&a);
+    return rc;
+}
+
+static int do_share_workload(const train_opts_t *o)
+{
+    ct_apps_t a;
+    ct_share_jobs_t j;
+    ct_error_t err;
+    if (!o->output)
+        return cli_usage("train", "share-workload: -o WORKLOAD.csv is required");
+    int rc = load_apps(o, &a);
+    if (rc)
+        return rc;
+    if (ct_share_workload(&a, o->seed, o->njobs, &j, &err) != CT_OK)
+        rc = cli_fail(&err);
+    else {
+        if (ct_share_jobs_write(&j, &a, o->output, &err) != CT_OK)
+            rc = cli_fail(&err);
+        else
+            printf("wrote %s (%zu jobs, seed %llu)\n", o->output, j.n, (unsigned long long)o->seed);
+        ct_share_jobs_free(&j);
+    }
+    ct_apps_free(&a);
+    return rc;
+}
+
+static int do_share_run(const char *path, train_opts_t *o)
+{
+    ct_apps_t a;
+    ct_share_jobs_t j;
+    ct_train_result_t r;
+    ct_error_t err;
+    int rc = load_cluster(o);
+    if (rc || (rc = load_apps(o, &a)))
+        return rc;
+    if (ct_share_jobs_load(&j, &a, path, &err) != CT_OK) {
+        ct_apps_free(&a);
+        return cli_fail(&err);
+    }
+    cli_progress_t bar;
+    cli_progress_start(&bar, "jobs done", j.n);
+    o->sp.progress = progress_cb;
+    o->sp.progress_ctx = &bar;
+    ct_status_t st = ct_share_run(&o->c, &a, &j, &o->sp, &r, &err);
+    cli_progress_end(&bar);
+    if (st != CT_OK)
+        rc = cli_fail(&err);
+    else {
+        if (o->output && ct_train_write_results_csv(&r, o->output, &err) != CT_OK)
+            rc = cli_fail(&err);
+        else if (o->json)
+            printf("{\"policy\": \"%s\", \"jobs\": %zu, \"mean_jct_ms\": %.17g, \"median_jct_ms\": %.17g, "
+                   "\"p95_jct_ms\": %.17g, \"makespan_ms\": %.17g, \"utilization\": %.17g, \"mean_queued_ms\": %.17g, "
+                   "\"small_jobs\": %zu, \"mean_jct_small_ms\": %.17g, \"mean_jct_large_ms\": %.17g, "
+                   "\"mean_queued_small_ms\": %.17g, \"mean_queued_large_ms\": %.17g, \"events\": %zu, "
+                   "\"seconds\": %.17g}\n",
+                   ct_share_policy_name(o->sp.policy), j.n, r.mean_jct, r.median_jct, r.p95_jct, r.makespan,
+                   r.utilization, r.mean_queued, r.n_small, r.mean_jct_small, r.mean_jct_large, r.mean_queued_small,
+                   r.mean_queued_large, r.events, r.seconds);
+        else
+            printf("%s: %zu jobs: mean JCT %.3f h (large %.3f, small %.3f), queueing %.3f h (large %.3f, small "
+                   "%.3f), makespan %.2f h, GPU utilisation %.3f; %zu events in %.1f ms\n",
+                   ct_share_policy_name(o->sp.policy), j.n, r.mean_jct / 3.6e6, r.mean_jct_large / 3.6e6,
+                   r.mean_jct_small / 3.6e6, r.mean_queued / 3.6e6, r.mean_queued_large / 3.6e6,
+                   r.mean_queued_small / 3.6e6, r.makespan / 3.6e6, r.utilization, r.events, 1e3 * r.seconds);
+        ct_train_result_free(&r);
+    }
+    ct_share_jobs_free(&j);
+    ct_apps_free(&a);
+    return rc;
+}
+
+static int do_table(int nfiles, char **files, train_opts_t *o)
+{
+    ct_share_policy_t pols[8];
+    size_t np = 0;
+    char *copy = strdup(o->policies), *save = NULL;
+    if (!copy)
+        return cli_usage("train", "out of memory");
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (np == 8 || ct_share_policy_parse(t, &pols[np]) != CT_OK) {
+            free(copy);
+            return cli_usage("train", "--policies: expected up to 8 of sjf-bsbf, sjf-ffs, fifo, sjf, tiresias");
+        }
+        np++;
+    }
+    free(copy);
+    if (!np)
+        return cli_usage("train", "--policies: empty");
+    ct_apps_t a;
+    ct_error_t err;
+    int rc = load_cluster(o);
+    if (rc || (rc = load_apps(o, &a)))
+        return rc;
+    enum { M = 7 }; /* jct all/large/small, queued all/large/small, makespan */
+    double sum[8][M] = { { 0 } };
+    size_t cnt[8][M] = { { 0 } };
+    ct_outfile_t out;
+    if (o->output && ct_outfile_open(&out, o->output, &err) != CT_OK) {
+        ct_apps_free(&a);
+        return cli_fail(&err);
+    }
+    if (o->output)
+        fprintf(out.fp, "workload,policy,jobs,mean_jct_h,mean_jct_large_h,mean_jct_small_h,mean_queued_h,"
+                        "mean_queued_large_h,mean_queued_small_h,makespan_h\n");
+    cli_progress_t bar;
+    cli_progress_start(&bar, "runs", (size_t)nfiles * np);
+    for (int f = 0; f < nfiles && !rc; f++) {
+        ct_share_jobs_t j;
+        if (ct_share_jobs_load(&j, &a, files[f], &err) != CT_OK) {
+            rc = cli_fail(&err);
+            break;
+        }
+        for (size_t k = 0; k < np && !rc; k++) {
+            ct_share_params_t sp = o->sp;
+            sp.policy = pols[k];
+            ct_train_result_t r;
+            if (ct_share_run(&o->c, &a, &j, &sp, &r, &err) != CT_OK) {
+                rc = cli_fail(&err);
+                break;
+            }
+            double v[M] = { r.mean_jct, r.mean_jct_large, r.mean_jct_small, r.mean_queued, r.mean_queued_large,
+                            r.mean_queued_small, r.makespan };
+            for (int m = 0; m < M; m++)
+                if (isfinite(v[m])) {
+                    sum[k][m] += v[m] / 3.6e6;
+                    cnt[k][m]++;
+                }
+            if (o->output) {
+                fprintf(out.fp, "%s,%s,%zu", files[f], ct_share_policy_name(pols[k]), j.n);
+                for (int m = 0; m < M; m++)
+                    fprintf(out.fp, ",%.6g", v[m] / 3.6e6);
+                fputc('\n', out.fp);
+            }
+            ct_train_result_free(&r);
+            cli_progress_update(&bar, (size_t)f * np + k + 1);
+        }
+        ct_share_jobs_free(&j);
+    }
+    cli_progress_end(&bar);
+    ct_apps_free(&a);
+    if (rc) {
+        if (o->output)
+            ct_outfile_abort(&out);
+        return rc;
+    }
+    printf("%d workload file%s; hours, mean over the files\n", nfiles, nfiles == 1 ? "" : "s");
+    printf("%-10s %8s %8s %8s   %8s %8s %8s   %8s\n", "policy", "JCT", "large", "small", "queued", "large", "small",
+           "makespan");
+    for (size_t k = 0; k < np; k++) {
+        printf("%-10s", ct_share_policy_name(pols[k]));
+        for (int m = 0; m < M; m++)
+            printf(m == 3 || m == 6 ? "   %8.3f" : " %8.3f", cnt[k][m] ? sum[k][m] / (double)cnt[k][m] : NAN);
+        printf("\n");
+    }
+    if (o->output) {
+        if (ct_outfile_commit(&out, &err) != CT_OK)
+            return cli_fail(&err);
+        printf("wrote %s\n", o->output);
+    }
+    return 0;
+}
+
 int cmd_train(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -291,7 +604,15 @@ int cmd_train(int argc, char **argv)
     if (!strcmp(sub, "workload"))
         return nargs == 0 ? do_workload(&o) : cli_usage("train", "workload takes no file arguments");
     if (!strcmp(sub, "run"))
-        return nargs == 1 ? do_run(args[0], &o) : cli_usage("train", "run: expected one JOBS file");
+        return nargs != 1 ? cli_usage("train", "run: expected one JOBS file")
+               : o.share  ? do_share_run(args[0], &o)
+                          : do_run(args[0], &o);
+    if (!strcmp(sub, "fit"))
+        return nargs == 1 ? do_fit(args[0], &o) : cli_usage("train", "fit: expected the Pollux simulator directory");
+    if (!strcmp(sub, "share-workload"))
+        return nargs == 0 ? do_share_workload(&o) : cli_usage("train", "share-workload takes no file arguments");
+    if (!strcmp(sub, "table"))
+        return nargs >= 1 ? do_table(nargs, args, &o) : cli_usage("train", "table: expected WORKLOAD files");
     if (!strcmp(sub, "sweep"))
         return nargs >= 1 ? do_sweep(nargs, args, &o) : cli_usage("train", "sweep: expected JOBS files");
     return cli_usage("train", "unknown subcommand '%s'", sub);

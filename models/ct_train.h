@@ -166,7 +166,9 @@ typedef struct {
     double comm;            /**< time with a transfer running */
     double comm_wait;       /**< time ready to all-reduce but not admitted */
     uint32_t servers;       /**< servers used */
+    uint32_t ngpus;         /**< how many GPUs */
     uint32_t *gpus;         /**< the GPUs (server * gpus_per_server + index) */
+    const char *id;         /**< the job's id (borrowed from the job list) */
 } ct_train_job_result_t;
 
 typedef struct {
@@ -174,6 +176,9 @@ typedef struct {
     ct_train_job_result_t *jobs;
     double mean_jct, median_jct, p95_jct, makespan;
     double utilization;     /**< mean over GPUs of busy time / makespan */
+    double mean_queued;     /**< mean time waiting for GPUs */
+    size_t n_small;         /**< jobs on <= 4 GPUs ("small", the SJF-BSBF paper's split) */
+    double mean_jct_small, mean_jct_large, mean_queued_small, mean_queued_large; /**< NAN when none */
     double free_mb;         /**< compat: MB credited without transfer */
     double total_mb;        /**< MB all-reduced over the network */
     size_t events;
@@ -190,7 +195,14 @@ void ct_train_result_free(ct_train_result_t *r);
 ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *jobs, const ct_train_params_t *p,
                          ct_train_result_t *out, ct_error_t *err);
 
+/** Fills the summary of r from its jobs (mean / median / p95 JCT,
+ *  makespan, queueing, the small / large split) and utilisation from the
+ *  GPUs' total busy time. CT_ENOMEM. O(n log n). */
+ct_status_t ct_train_summarize(ct_train_result_t *r, double busy, size_t n_gpus, ct_error_t *err);
+
 /** Per-job CSV (id,arrival_ms,start_ms,end_ms,jct_ms,queued_ms,comm_ms,comm_wait_ms,servers,gpus). */
+ct_status_t ct_train_write_results_csv(const ct_train_result_t *r, const char *path, ct_error_t *err);
+/** The same, for ct_train_run's results (kept for callers of 0.1). */
 ct_status_t ct_train_write_jobs_csv(const ct_train_jobs_t *jobs, const ct_train_result_t *r, const char *path,
                                     ct_error_t *err);
 

@@ -1014,6 +1014,8 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
         s.running[g] = -1;
     for (size_t i = 0; i < n; i++) {
         out->jobs[i].arrival = jobs->jobs[i].arrival;
+        out->jobs[i].id = jobs->jobs[i].id;
+        out->jobs[i].ngpus = jobs->jobs[i].gpus;
         s.js[i].rem = job_rem(&jobs->jobs[i], 0);
         if ((st = ct_evq_push(&s.q, jobs->jobs[i].arrival, EV_ARRIVE, (uint32_t)i, 0)) != CT_OK) {
             st = ct_error_set(err, st, "out of memory");
@@ -1059,26 +1061,10 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
         if ((st = dispatch(&s, err)) != CT_OK)
             goto done;
     }
-    /* Summary. */
-    double *v = malloc((n ? n : 1) * sizeof(double)), sum = 0;
-    if (!v) {
-        st = ct_error_set(err, CT_ENOMEM, "out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < n; i++) {
-        v[i] = out->jobs[i].jct;
-        sum += v[i];
-        out->makespan = fmax(out->makespan, out->jobs[i].end);
-    }
-    qsort(v, n, sizeof(double), cmp_double);
-    out->mean_jct = sum / (double)n;
-    out->median_jct = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    out->p95_jct = v[(size_t)ceil(0.95 * (double)n) - 1];
-    free(v);
     double busy = 0;
     for (size_t g = 0; g < N; g++)
         busy += s.busy_time[g];
-    out->utilization = out->makespan > 0 ? busy / (double)N / out->makespan : 0;
+    st = ct_train_summarize(out, busy, N, err);
 done:
     sim_free(&s);
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -1088,8 +1074,43 @@ done:
     return st;
 }
 
-ct_status_t ct_train_write_jobs_csv(const ct_train_jobs_t *jobs, const ct_train_result_t *r, const char *path,
-                                    ct_error_t *err)
+ct_status_t ct_train_summarize(ct_train_result_t *r, double busy, size_t n_gpus, ct_error_t *err)
+{
+    size_t n = r->n;
+    double *v = malloc((n ? n : 1) * sizeof(double));
+    if (!v)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    double sum = 0, q = 0, sum_s = 0, q_s = 0;
+    r->makespan = 0;
+    r->n_small = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ct_train_job_result_t *x = &r->jobs[i];
+        v[i] = x->jct;
+        sum += x->jct;
+        q += x->queued;
+        if (x->ngpus <= 4) {
+            r->n_small++;
+            sum_s += x->jct;
+            q_s += x->queued;
+        }
+        r->makespan = fmax(r->makespan, x->end);
+    }
+    qsort(v, n, sizeof(double), cmp_double);
+    double nn = (double)n, ns = (double)r->n_small, nl = nn - ns;
+    r->mean_jct = n ? sum / nn : NAN;
+    r->mean_queued = n ? q / nn : NAN;
+    r->median_jct = !n ? NAN : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    r->p95_jct = n ? v[(size_t)ceil(0.95 * nn) - 1] : NAN;
+    r->mean_jct_small = ns > 0 ? sum_s / ns : NAN;
+    r->mean_queued_small = ns > 0 ? q_s / ns : NAN;
+    r->mean_jct_large = nl > 0 ? (sum - sum_s) / nl : NAN;
+    r->mean_queued_large = nl > 0 ? (q - q_s) / nl : NAN;
+    r->utilization = r->makespan > 0 && n_gpus ? busy / (double)n_gpus / r->makespan : 0;
+    free(v);
+    return CT_OK;
+}
+
+ct_status_t ct_train_write_results_csv(const ct_train_result_t *r, const char *path, ct_error_t *err)
 {
     ct_outfile_t out;
     ct_status_t st = ct_outfile_open(&out, path, err);
@@ -1098,13 +1119,20 @@ ct_status_t ct_train_write_jobs_csv(const ct_train_jobs_t *jobs, const ct_train_
     fprintf(out.fp, "id,arrival_ms,start_ms,end_ms,jct_ms,queued_ms,comm_ms,comm_wait_ms,servers,gpus\n");
     for (size_t i = 0; i < r->n; i++) {
         const ct_train_job_result_t *x = &r->jobs[i];
-        fprintf(out.fp, "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,", jobs->jobs[i].id, x->arrival, x->start,
+        fprintf(out.fp, "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,", x->id ? x->id : "", x->arrival, x->start,
                 x->end, x->jct, x->queued, x->comm, x->comm_wait, x->servers);
-        for (uint32_t k = 0; k < jobs->jobs[i].gpus; k++)
+        for (uint32_t k = 0; k < x->ngpus && x->gpus; k++)
             fprintf(out.fp, "%s%u", k ? " " : "", x->gpus[k]);
         fputc('\n', out.fp);
     }
     return ct_outfile_commit(&out, err);
+}
+
+ct_status_t ct_train_write_jobs_csv(const ct_train_jobs_t *jobs, const ct_train_result_t *r, const char *path,
+                                    ct_error_t *err)
+{
+    (void)jobs; /* the results carry the ids */
+    return ct_train_write_results_csv(r, path, err);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1,0 +1,604 @@
+/*
+ * share.c - the job-level training-cluster simulator with GPU sharing
+ * (ct_share.h) and its five schedulers.
+ *
+ * State: each GPU holds up to two jobs (occ[g][0..nocc[g])); a running job
+ * holds its GPUs until it ends (or, Tiresias only, is preempted) and
+ * advances at 1 / (t_iter x slow) iterations per second, where t_iter is
+ * its iteration time at its placement and accumulation steps and slow the
+ * largest xi against the jobs it shares a GPU with (the job is
+ * synchronous, so its slowest worker sets its pace). After a (re)start a
+ * job holds its GPUs for `restart` seconds without progress.
+ *
+ * Loop: jump to the next event (arrival, completion, Tiresias promotion),
+ * advance every running job by the elapsed time, apply the events, let the
+ * policy start (or preempt) jobs, recompute the slowdowns. Between events
+ * nothing changes, so the times are exact up to floating point.
+ *
+ * The schedulers (spec sjf-bsbf.md s.4-5):
+ *   FIFO      exclusive, arrival order, stops at the first job that does not fit
+ *   SJF       exclusive, shortest known duration first, any job that fits
+ *   Tiresias  exclusive, preemptive: queues by attained GPU-seconds, FIFO
+ *             within a queue; at every event the jobs that fit in that
+ *             order run and the others are preempted
+ *   SJF-FFS   SJF, then shares first-fit with any GPU holding one job (no
+ *             benefit check, the job's own batch split; a GPU whose memory
+ *             cannot hold it is skipped). ffs_fit: the largest micro-batch
+ *             B / 2^k that fits instead (an extension; off by default)
+ *   SJF-BSBF  SJF, then Algorithm 2 for every running job alone on a GPU;
+ *             the jobs worth sharing with, by pair mean ascending, give
+ *             their GPUs (then free GPUs); the new job takes the most
+ *             accumulation steps its partners asked for, so it fits beside each
+ *
+ * Free GPUs are taken packed on the fewest servers: the fullest server that
+ * still fits the job, else servers by most free GPUs.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ct_share.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { PH_FUTURE = 0, PH_PENDING, PH_RUNNING, PH_DONE };
+
+typedef struct {
+    int phase;
+    uint32_t *gpu;          /* its GPUs while running (gpus entries) */
+    uint32_t servers, steps;
+    double local;           /* per-GPU batch = batch / gpus */
+    double t_iter;          /* s per iteration alone at this placement */
+    double slow;            /* >= 1: the largest xi against its partners */
+    double rem;             /* iterations left */
+    double hold_until;      /* no progress before (restart delay) */
+    double attained;        /* GPU-seconds held (Tiresias) */
+    uint32_t level;         /* Tiresias queue */
+    double pend_since, queued, start, comm;
+    int started;
+} jst_t;
+
+typedef struct {
+    const ct_train_cluster_t *c;
+    const ct_apps_t *apps;
+    const ct_share_jobs_t *jobs;
+    const ct_share_params_t *p;
+    size_t N, n;
+    double now, busy;
+    jst_t *js;
+    int32_t (*occ)[2];
+    uint8_t *nocc;
+    uint32_t *pending, npending;    /* arrival order */
+    uint32_t *running, nrunning;
+    uint32_t *scratch, *srv_free, *srv_order;
+    double *key;
+    size_t done;
+    /* Candidates of a sharing decision. */
+    struct cand {
+        uint32_t job;
+        double t;
+        uint32_t steps;
+    } *cand;
+} sim_t;
+
+static const char *const policy_names[] = { "sjf-bsbf", "sjf-ffs", "fifo", "sjf", "tiresias" };
+
+ct_status_t ct_share_policy_parse(const char *name, ct_share_policy_t *out)
+{
+    int k = ct_name_index(policy_names, 5, name);
+    if (k < 0)
+        return CT_EINPUT;
+    *out = (ct_share_policy_t)k;
+    return CT_OK;
+}
+
+const char *ct_share_policy_name(ct_share_policy_t p)
+{
+    return (unsigned)p < 5 ? policy_names[p] : "?";
+}
+
+void ct_share_params_init(ct_share_params_t *p)
+{
+    memset(p, 0, sizeof *p);
+    p->policy = CT_SHARE_SJF_BSBF;
+    p->restart = 30;
+    p->n_thresholds = 1;
+    p->thresholds[0] = 16 * 3600.0;
+}
+
+static const ct_app_t *app_of(const sim_t *s, uint32_t j)
+{
+    return &s->apps->apps[s->jobs->jobs[j].app];
+}
+
+static uint32_t servers_needed(const sim_t *s, uint32_t gpus)
+{
+    return (gpus + s->c->gpus_per_server - 1) / s->c->gpus_per_server;
+}
+
+/* The job's iteration time alone, packed, without extra accumulation. */
+static double t_alone(const sim_t *s, uint32_t j)
+{
+    const ct_share_job_t *x = &s->jobs->jobs[j];
+    double local = x->batch / x->gpus;
+    return ct_app_iter(app_of(s, j), local, ct_app_min_steps(app_of(s, j), local), x->gpus, servers_needed(s, x->gpus));
+}
+
+static double job_end_time(const sim_t *s, uint32_t j)
+{
+    const jst_t *x = &s->js[j];
+    return fmax(s->now, x->hold_until) + x->rem * x->t_iter * x->slow;
+}
+
+static double exposed_comm_share(const sim_t *s, uint32_t j)
+{
+    const jst_t *x = &s->js[j];
+    double tc = (double)x->steps * ct_app_comp(app_of(s, j), x->local / x->steps);
+    return x->t_iter > tc ? (x->t_iter - tc) / x->t_iter : 0;
+}
+
+static void advance(sim_t *s, double t)
+{
+    double dt = t - s->now;
+    if (dt <= 0)
+        return;
+    for (uint32_t k = 0; k < s->nrunning; k++) {
+        uint32_t j = s->running[k];
+        jst_t *x = &s->js[j];
+        double eff = t - fmax(s->now, x->hold_until);
+        if (eff > 0) {
+            x->rem -= eff / (x->t_iter * x->slow);
+            x->comm += eff * exposed_comm_share(s, j);
+        }
+        x->attained += dt * s->jobs->jobs[j].gpus;
+    }
+    size_t used = 0;
+    for (size_t g = 0; g < s->N; g++)
+        used += s->nocc[g] > 0;
+    s->busy += dt * (double)used;
+    s->now = t;
+}
+
+static void set_slowdowns(sim_t *s)
+{
+    const size_t na = s->apps->n;
+    for (uint32_t k = 0; k < s->nrunning; k++) {
+        uint32_t j = s->running[k];
+        jst_t *x = &s->js[j];
+        double slow = 1;
+        uint32_t a = s->jobs->jobs[j].app;
+        for (uint32_t q = 0; q < s->jobs->jobs[j].gpus; q++) {
+            uint32_t g = x->gpu[q];
+            for (int o = 0; o < s->nocc[g]; o++) {
+                int32_t other = s->occ[g][o];
+                if (other != (int32_t)j)
+                    slow = fmax(slow, s->apps->xi[a * na + s->jobs->jobs[other].app]);
+            }
+        }
+        x->slow = slow;
+    }
+}
+
+/* Picks gpus free GPUs packed on the fewest servers into out; 0 if fewer free. */
+static int pick_free(sim_t *s, uint32_t gpus, uint32_t *out)
+{
+    const uint32_t G = s->c->gpus_per_server;
+    const size_t S = s->c->n_servers;
+    size_t total = 0, best = S;
+    for (size_t v = 0; v < S; v++) {
+        uint32_t f = 0;
+        for (uint32_t i = 0; i < G; i++)
+            f += s->nocc[v * G + i] == 0;
+        s->srv_free[v] = f;
+        total += f;
+        if (f >= gpus && (best == S || f < s->srv_free[best]))
+            best = v;
+    }
+    if (total < gpus)
+        return 0;
+    uint32_t m = 0;
+    if (best < S) {
+        for (uint32_t i = 0; i < G && m < gpus; i++)
+            if (s->nocc[best * G + i] == 0)
+                out[m++] = (uint32_t)(best * G + i);
+        return 1;
+    }
+    /* Servers by most free GPUs (ties: lower index): insertion sort, S small. */
+    for (size_t v = 0; v < S; v++) {
+        size_t k = v;
+        while (k > 0 && s->srv_free[s->srv_order[k - 1]] < s->srv_free[v]) {
+            s->srv_order[k] = s->srv_order[k - 1];
+            k--;
+        }
+        s->srv_order[k] = (uint32_t)v;
+    }
+    for (size_t q = 0; q < S && m < gpus; q++) {
+        size_t v = s->srv_order[q];
+        for (uint32_t i = 0; i < G && m < gpus; i++)
+            if (s->nocc[v * G + i] == 0)
+                out[m++] = (uint32_t)(v * G + i);
+    }
+    return 1;
+}
+
+static uint32_t count_servers(const sim_t *s, const uint32_t *gpus, uint32_t n)
+{
+    uint32_t cnt = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t v = gpus[k] / s->c->gpus_per_server, seen = 0;
+        for (uint32_t q = 0; q < k && !seen; q++)
+            seen = gpus[q] / s->c->gpus_per_server == v;
+        cnt += !seen;
+    }
+    return cnt;
+}
+
+static void remove_at(uint32_t *v, uint32_t *n, uint32_t who)
+{
+    for (uint32_t k = 0; k < *n; k++)
+        if (v[k] == who) {
+            memmove(v + k, v + k + 1, (*n - k - 1) * sizeof(uint32_t));
+            (*n)--;
+            return;
+        }
+}
+
+static void start_job(sim_t *s, uint32_t j, const uint32_t *gpus, uint32_t steps)
+{
+    const ct_share_job_t *x = &s->jobs->jobs[j];
+    jst_t *st = &s->js[j];
+    memcpy(st->gpu, gpus, x->gpus * sizeof(uint32_t));
+    for (uint32_t k = 0; k < x->gpus; k++) {
+        uint32_t g = gpus[k];
+        s->occ[g][s->nocc[g]++] = (int32_t)j;
+    }
+    st->servers = count_servers(s, gpus, x->gpus);
+    st->steps = steps;
+    st->t_iter = ct_app_iter(app_of(s, j), st->local, steps, x->gpus, st->servers);
+    st->slow = 1;
+    st->hold_until = s->now + s->p->restart;
+    st->queued += s->now - st->pend_since;
+    if (!st->started) {
+        st->started = 1;
+        st->start = s->now;
+    }
+    st->phase = PH_RUNNING;
+    remove_at(s->pending, &s->npending, j);
+    s->running[s->nrunning++] = j;
+}
+
+static void release(sim_t *s, uint32_t j)
+{
+    jst_t *st = &s->js[j];
+    for (uint32_t k = 0; k < s->jobs->jobs[j].gpus; k++) {
+        uint32_t g = st->gpu[k];
+        if (s->occ[g][0] == (int32_t)j)
+            s->occ[g][0] = s->occ[g][1];
+        s->occ[g][1] = -1;
+        s->nocc[g]--;
+    }
+    remove_at(s->running, &s->nrunning, j);
+}
+
+/* Orders jobs by key ascending, ties by arrival order (index). */
+static void sort_by_key(sim_t *s, uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = v[i];
+        uint32_t k = i;
+        while (k > 0 && (s->key[v[k - 1]] > s->key[x] || (s->key[v[k - 1]] == s->key[x] && v[k - 1] > x))) {
+            v[k] = v[k - 1];
+            k--;
+        }
+        v[k] = x;
+    }
+}
+
+static int place_exclusive(sim_t *s, uint32_t j)
+{
+    uint32_t *g = s->scratch;
+    if (!pick_free(s, s->jobs->jobs[j].gpus, g))
+        return 0;
+    start_job(s, j, g, ct_app_min_steps(app_of(s, j), s->js[j].local));
+    return 1;
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* Algorithm 1's sharing branch for job j (SJF-BSBF or SJF-FFS). */
+static int place_shared(sim_t *s, uint32_t j)
+{
+    const ct_share_job_t *x = &s->jobs->jobs[j];
+    const ct_app_t *app = app_of(s, j);
+    const size_t na = s->apps->n;
+    size_t nfree = 0, nsingle = 0;
+    for (size_t g = 0; g < s->N; g++) {
+        nfree += s->nocc[g] == 0;
+        nsingle += s->nocc[g] == 1;
+    }
+    if (nfree >= x->gpus)
+        return place_exclusive(s, j);
+    if (nfree + nsingle < x->gpus)
+        return 0;
+    uint32_t s0 = ct_app_min_steps(app, s->js[j].local), nc = 0;
+    for (uint32_t k = 0; k < s->nrunning; k++) {
+        uint32_t r = s->running[k];
+        const jst_t *rs = &s->js[r];
+        uint32_t solo = 0, first = UINT32_MAX;
+        for (uint32_t q = 0; q < s->jobs->jobs[r].gpus; q++)
+            if (s->nocc[rs->gpu[q]] == 1) {
+                solo++;
+                first = first < rs->gpu[q] ? first : rs->gpu[q];
+            }
+        if (!solo)
+            continue;
+        const ct_app_t *ra = app_of(s, r);
+        double mem_used = ct_app_mem(ra, rs->local / rs->steps);
+        if (s->p->policy == CT_SHARE_SJF_FFS) {
+            uint32_t st = s0; /* the job's own split; ffs_fit: halve the micro-batch until it fits */
+            while (s->p->ffs_fit && mem_used + ct_app_mem(app, s->js[j].local / st) > 1.0 + 1e-12 &&
+                   s->js[j].local / (2.0 * st) >= 1.0 - 1e-9)
+                st *= 2;
+            if (mem_used + ct_app_mem(app, s->js[j].local / st) <= 1.0 + 1e-12)
+                s->cand[nc++] = (struct cand){ r, (double)first, st };
+            continue;
+        }
+        uint32_t srv = x->gpus <= solo ? rs->servers : (rs->servers > servers_needed(s, x->gpus) ? rs->servers
+                                                                                                : servers_needed(s, x->gpus));
+        ct_share_choice_t ch =
+            ct_share_best(app, s->js[j].local, x->gpus, srv, s->js[j].rem, s->apps->xi[x->app * na + s->jobs->jobs[r].app],
+                          rs->t_iter, fmax(0.0, rs->rem), s->apps->xi[s->jobs->jobs[r].app * na + x->app], mem_used);
+        if (ch.share)
+            s->cand[nc++] = (struct cand){ r, ch.mean, ch.steps };
+    }
+    if (!nc)
+        return 0;
+    qsort(s->cand, nc, sizeof(struct cand), cmp_cand);
+    uint32_t *g = s->scratch, m = 0, steps = s0;
+    for (uint32_t k = 0; k < nc && m < x->gpus; k++) {
+        const jst_t *rs = &s->js[s->cand[k].job];
+        int used = 0;
+        for (uint32_t q = 0; q < s->jobs->jobs[s->cand[k].job].gpus && m < x->gpus; q++)
+            if (s->nocc[rs->gpu[q]] == 1) {
+                g[m++] = rs->gpu[q];
+                used = 1;
+            }
+        if (used && s->cand[k].steps > steps)
+            steps = s->cand[k].steps;
+    }
+    for (size_t q = 0; q < s->N && m < x->gpus; q++)
+        if (s->nocc[q] == 0)
+            g[m++] = (uint32_t)q;
+    if (m < x->gpus)
+        return 0;
+    start_job(s, j, g, steps);
+    return 1;
+}
+
+static void schedule(sim_t *s)
+{
+    const ct_share_policy_t pol = s->p->policy;
+    uint32_t *order = s->scratch + s->N, n = 0;
+    if (pol == CT_SHARE_FIFO) {
+        while (s->npending && place_exclusive(s, s->pending[0]))
+            ;
+        return;
+    }
+    if (pol == CT_SHARE_TIRESIAS) {
+        for (uint32_t k = 0; k < s->npending; k++)
+            order[n++] = s->pending[k];
+        for (uint32_t k = 0; k < s->nrunning; k++)
+            order[n++] = s->running[k];
+        for (uint32_t k = 0; k < n; k++)
+            s->key[order[k]] = s->js[order[k]].level;
+        sort_by_key(s, order, n);
+        size_t cap = s->N;
+        uint32_t nadm = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t j = order[k], gq = s->jobs->jobs[j].gpus;
+            if (gq <= cap) {
+                cap -= gq;
+                order[nadm++] = j;
+            } else if (s->js[j].phase == PH_RUNNING) { /* preempted */
+                release(s, j);
+                s->js[j].phase = PH_PENDING;
+                s->js[j].pend_since = s->now;
+                s->pending[s->npending++] = j;
+            }
+        }
+        for (uint32_t k = 0; k < nadm; k++)
+            if (s->js[order[k]].phase == PH_PENDING)
+                place_exclusive(s, order[k]);
+        return;
+    }
+    for (uint32_t k = 0; k < s->npending; k++) {
+        uint32_t j = s->pending[k];
+        order[n++] = j;
+        s->key[j] = t_alone(s, j) * s->js[j].rem;
+    }
+    sort_by_key(s, order, n);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t j = order[k];
+        if (pol == CT_SHARE_SJF)
+            place_exclusive(s, j);
+        else
+            place_shared(s, j);
+    }
+}
+
+static double next_promotion(const sim_t *s)
+{
+    double t = INFINITY;
+    if (s->p->policy != CT_SHARE_TIRESIAS)
+        return t;
+    for (uint32_t k = 0; k < s->nrunning; k++) {
+        uint32_t j = s->running[k];
+        const jst_t *x = &s->js[j];
+        if (x->level < s->p->n_thresholds)
+            t = fmin(t, s->now + (s->p->thresholds[x->level] - x->attained) / s->jobs->jobs[j].gpus);
+    }
+    return t;
+}
+
+static void sim_free(sim_t *s)
+{
+    if (s->js)
+        for (size_t i = 0; i < s->n; i++)
+            free(s->js[i].gpu);
+    free(s->js);
+    free(s->occ);
+    free(s->nocc);
+    free(s->pending);
+    free(s->running);
+    free(s->scratch);
+    free(s->srv_free);
+    free(s->srv_order);
+    free(s->key);
+    free(s->cand);
+}
+
+ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, const ct_share_jobs_t *jobs,
+                         const ct_share_params_t *p, ct_train_result_t *out, ct_error_t *err)
+{
+    ct_share_params_t defaults;
+    if (!p) {
+        ct_share_params_init(&defaults);
+        p = &defaults;
+    }
+    memset(out, 0, sizeof *out);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    size_t n = jobs->n, N = c->n_servers * c->gpus_per_server;
+    if (!(p->restart >= 0 && isfinite(p->restart)))
+        return ct_error_set(err, CT_EINPUT, "restart: expected seconds >= 0");
+    if (p->n_thresholds >= CT_TIRESIAS_MAX_QUEUES)
+        return ct_error_set(err, CT_EINPUT, "tiresias thresholds: at most %d", CT_TIRESIAS_MAX_QUEUES - 1);
+    for (size_t k = 0; k < p->n_thresholds; k++)
+        if (!(p->thresholds[k] > 0 && isfinite(p->thresholds[k])) || (k && p->thresholds[k] <= p->thresholds[k - 1]))
+            return ct_error_set(err, CT_EINPUT, "tiresias thresholds: expected increasing GPU-seconds > 0");
+    if (N > UINT32_MAX / 2 || n > UINT32_MAX / 2)
+        return ct_error_set(err, CT_ELIMIT, "cluster or job list too large");
+    for (size_t i = 0; i < n; i++) {
+        const ct_share_job_t *j = &jobs->jobs[i];
+        if (j->app >= apps->n)
+            return ct_error_set(err, CT_EINPUT, "jobs[%zu].app: no application %u", i, j->app);
+        if (j->gpus > N)
+            return ct_error_set(err, CT_EINPUT, "jobs[%zu].gpus: job '%s' needs %u GPUs, the cluster has %zu", i, j->id,
+                                j->gpus, N);
+        if (!(j->iterations > 0 && isfinite(j->iterations)) || !(j->arrival >= 0 && isfinite(j->arrival)) ||
+            !(j->batch >= 1 && isfinite(j->batch)))
+            return ct_error_set(err, CT_EINPUT, "jobs[%zu]: job '%s': expected arrival >= 0, batch >= 1, iterations > 0",
+                                i, j->id);
+        if (i && j->arrival < jobs->jobs[i - 1].arrival)
+            return ct_error_set(err, CT_EINPUT, "jobs[%zu].time: job '%s' arrives before the job above it", i, j->id);
+    }
+    sim_t s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.apps = apps;
+    s.jobs = jobs;
+    s.p = p;
+    s.N = N;
+    s.n = n;
+    out->n = n;
+    out->jobs = calloc(n ? n : 1, sizeof(ct_train_job_result_t));
+    s.js = calloc(n ? n : 1, sizeof(jst_t));
+    s.occ = malloc(N * sizeof *s.occ);
+    s.nocc = calloc(N, 1);
+    s.pending = malloc((n ? n : 1) * sizeof(uint32_t));
+    s.running = malloc((n ? n : 1) * sizeof(uint32_t));
+    s.scratch = malloc((N + n + 1) * sizeof(uint32_t));
+    s.srv_free = malloc(c->n_servers * sizeof(uint32_t));
+    s.srv_order = malloc(c->n_servers * sizeof(uint32_t));
+    s.key = malloc((n ? n : 1) * sizeof(double));
+    s.cand = malloc((n ? n : 1) * sizeof(struct cand));
+    ct_status_t st = CT_OK;
+    if (!out->jobs || !s.js || !s.occ || !s.nocc || !s.pending || !s.running || !s.scratch || !s.srv_free ||
+        !s.srv_order || !s.key || !s.cand) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t g = 0; g < N; g++)
+        s.occ[g][0] = s.occ[g][1] = -1;
+    for (size_t i = 0; i < n; i++) {
+        const ct_share_job_t *j = &jobs->jobs[i];
+        if (!(s.js[i].gpu = malloc(j->gpus * sizeof(uint32_t)))) {
+            st = ct_error_set(err, CT_ENOMEM, "out of memory");
+            goto done;
+        }
+        s.js[i].rem = j->iterations;
+        s.js[i].local = j->batch / j->gpus;
+        s.js[i].steps = 1;
+        out->jobs[i].id = j->id;
+        out->jobs[i].ngpus = j->gpus;
+        out->jobs[i].arrival = 1e3 * j->arrival;
+    }
+    size_t next_arrival = 0;
+    while (s.done < n) {
+        double ta = next_arrival < n ? jobs->jobs[next_arrival].arrival : INFINITY, te = INFINITY;
+        for (uint32_t k = 0; k < s.nrunning; k++)
+            te = fmin(te, job_end_time(&s, s.running[k]));
+        double tn = fmin(ta, fmin(te, next_promotion(&s)));
+        if (!isfinite(tn)) {
+            st = ct_error_set(err, CT_EINTERNAL, "sharing simulation: stalled at %.3f s with %zu jobs left", s.now,
+                              n - s.done);
+            goto done;
+        }
+        advance(&s, fmax(tn, s.now));
+        out->events++;
+        while (next_arrival < n && jobs->jobs[next_arrival].arrival <= s.now) {
+            jst_t *x = &s.js[next_arrival];
+            x->phase = PH_PENDING;
+            x->pend_since = s.now;
+            s.pending[s.npending++] = (uint32_t)next_arrival++;
+        }
+        const double tol = 1e-9 * fmax(1.0, s.now);
+        for (uint32_t k = 0; k < s.nrunning;) {
+            uint32_t j = s.running[k];
+            jst_t *x = &s.js[j];
+            if (job_end_time(&s, j) <= s.now + tol) {
+                release(&s, j);
+                x->phase = PH_DONE;
+                x->rem = 0;
+                ct_train_job_result_t *r = &out->jobs[j];
+                r->start = 1e3 * x->start;
+                r->end = 1e3 * s.now;
+                r->jct = r->end - r->arrival;
+                r->queued = 1e3 * x->queued;
+                r->comm = 1e3 * x->comm;
+                r->servers = x->servers;
+                if (!(r->gpus = malloc(jobs->jobs[j].gpus * sizeof(uint32_t)))) {
+                    st = ct_error_set(err, CT_ENOMEM, "out of memory");
+                    goto done;
+                }
+                memcpy(r->gpus, x->gpu, jobs->jobs[j].gpus * sizeof(uint32_t));
+                s.done++;
+                if (p->progress)
+                    p->progress(s.done, n, p->progress_ctx);
+                continue; /* release removed running[k] */
+            }
+            if (p->policy == CT_SHARE_TIRESIAS)
+                while (x->level < p->n_thresholds && x->attained >= p->thresholds[x->level] * (1 - 1e-12))
+                    x->level++;
+            k++;
+        }
+        schedule(&s);
+        set_slowdowns(&s);
+    }
+    st = ct_train_summarize(out, 1e3 * s.busy, N, err);
+done:
+    sim_free(&s);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (st != CT_OK)
+        ct_train_result_free(out);
+    return st;
+}
