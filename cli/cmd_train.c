@@ -29,8 +29,10 @@ static void train_usage(FILE *out)
             "       contend train share-workload [--apps A.json] [--jobs N] [--seed N] -o WORKLOAD.csv\n"
             "       contend train run WORKLOAD.csv --policy sjf-bsbf|sjf-ffs|fifo|sjf|tiresias [--apps A.json]\n"
             "                         [--xi X|LO:HI] [--restart-seconds S] [--tiresias-queues H,...]\n"
-            "                         [--ffs-batch full|fit] [-o per-job.csv] [--json]\n"
-            "       contend train table WORKLOAD.csv... [--policies P,...] [--xi X|LO:HI] [-o table.csv]\n"
+            "                         [--ffs-batch full|fit] [--fifo strict|backfill] [--interval S]\n"
+            "                         [-o per-job.csv] [--json]\n"
+            "       contend train table WORKLOAD.csv... [--policies P,...] [--xi X|LO:HI]\n"
+            "                         [--reference LABEL=summary.json]... [-o table.csv]\n"
             "\n"
             "Simulates a GPU training cluster online: jobs arrive, are placed (LWF-kappa, FF, LS,\n"
             "RAND), compute forward and backward on their GPUs, and all-reduce over a contended\n"
@@ -57,14 +59,21 @@ static void train_usage(FILE *out)
             "  each (re)start (default 30, Pollux's). --tiresias-queues: queue thresholds in\n"
             "  GPU-hours (default 16). --ffs-batch fit: SJF-FFS halves the micro-batch until it\n"
             "  fits beside the running job (default full: the spec's, skips GPUs without room).\n"
+            "  --fifo backfill: FIFO starts later jobs that fit past a blocked head (default\n"
+            "  strict). --interval S: schedule only every S seconds (Pollux's simulator: 60; default 0,\n"
+            "  at every arrival and completion).\n"
             "  table: every policy on every workload, mean JCT and\n"
-            "  queueing in hours, all / large (> 4 GPUs) / small jobs, averaged over the files.\n");
+            "  queueing in hours, all / large (> 4 GPUs) / small jobs, averaged over the files;\n"
+            "  --reference adds the per-job JCTs another simulator published for the same\n"
+            "  workload files (Pollux's summary.json: jcts[workload-N][job], s).\n");
 }
 
 typedef struct {
     ct_share_params_t sp;
     int share;              /* --policy given: the sharing simulator */
     const char *apps, *policies;
+    const char *refs[4];    /* --reference LABEL=summary.json */
+    size_t nrefs;
     double xi_lo, xi_hi, mem_static;
     size_t njobs;
     ct_train_params_t tp;
@@ -78,7 +87,7 @@ typedef struct {
 
 enum { OPT_SEED = 256, OPT_SCALE, OPT_CLUSTER, OPT_PLACEMENT, OPT_KAPPA, OPT_ADMISSION, OPT_SRSF_N, OPT_GPU_MODE,
        OPT_COMPAT, OPT_JSON, OPT_ACCOUNTING, OPT_POLICY, OPT_POLICIES, OPT_APPS, OPT_XI, OPT_RESTART, OPT_QUEUES,
-       OPT_JOBS, OPT_MEM_STATIC, OPT_FFS_BATCH };
+       OPT_JOBS, OPT_MEM_STATIC, OPT_FFS_BATCH, OPT_REFERENCE, OPT_INTERVAL, OPT_FIFO };
 
 static int parse(int argc, char **argv, train_opts_t *o)
 {
@@ -95,6 +104,8 @@ static int parse(int argc, char **argv, train_opts_t *o)
         { "tiresias-queues", required_argument, NULL, OPT_QUEUES }, { "jobs", required_argument, NULL, OPT_JOBS },
         { "mem-static", required_argument, NULL, OPT_MEM_STATIC },
         { "ffs-batch", required_argument, NULL, OPT_FFS_BATCH },
+        { "reference", required_argument, NULL, OPT_REFERENCE },
+        { "interval", required_argument, NULL, OPT_INTERVAL }, { "fifo", required_argument, NULL, OPT_FIFO },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -215,6 +226,20 @@ static int parse(int argc, char **argv, train_opts_t *o)
             if (strcmp(optarg, "full") && strcmp(optarg, "fit"))
                 return cli_usage("train", "--ffs-batch: expected full or fit, got '%s'", optarg);
             o->sp.ffs_fit = !strcmp(optarg, "fit");
+            break;
+        case OPT_FIFO:
+            if (strcmp(optarg, "strict") && strcmp(optarg, "backfill"))
+                return cli_usage("train", "--fifo: expected strict or backfill, got '%s'", optarg);
+            o->sp.fifo_backfill = !strcmp(optarg, "backfill");
+            break;
+        case OPT_INTERVAL:
+            if (cli_parse_double(optarg, &o->sp.interval) || !(o->sp.interval >= 0 && o->sp.interval <= 1e9))
+                return cli_usage("train", "--interval: expected seconds >= 0, got '%s'", optarg);
+            break;
+        case OPT_REFERENCE:
+            if (o->nrefs == 4 || !strchr(optarg, '=') || optarg[0] == '=')
+                return cli_usage("train", "--reference: expected LABEL=summary.json, at most 4, got '%s'", optarg);
+            o->refs[o->nrefs++] = optarg;
             break;
         case 'o': o->output = optarg; break;
         case 'h': train_usage(stdout); return -1;
@@ -497,6 +522,33 @@ static int do_share_run(const char *path, train_opts_t *o)
     return rc;
 }
 
+/* The workload key of a file: its name without folders and ".csv". */
+static void workload_key(const char *path, char *key, size_t n)
+{
+    const char *b = strrchr(path, '/');
+    snprintf(key, n, "%s", b ? b + 1 : path);
+    size_t len = strlen(key);
+    if (len > 4 && !strcmp(key + len - 4, ".csv"))
+        key[len - 4] = '\0';
+}
+
+enum { TM = 7 }; /* table columns: jct all/large/small, queued all/large/small, makespan (h) */
+
+typedef struct {
+    char label[64];
+    double sum[TM];
+    size_t cnt[TM];
+} table_row_t;
+
+static void row_add(table_row_t *row, const double *v_ms)
+{
+    for (int m = 0; m < TM; m++)
+        if (isfinite(v_ms[m])) {
+            row->sum[m] += v_ms[m] / 3.6e6;
+            row->cnt[m]++;
+        }
+}
+
 static int do_table(int nfiles, char **files, train_opts_t *o)
 {
     ct_share_policy_t pols[8];
@@ -519,9 +571,14 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
     int rc = load_cluster(o);
     if (rc || (rc = load_apps(o, &a)))
         return rc;
-    enum { M = 7 }; /* jct all/large/small, queued all/large/small, makespan */
-    double sum[8][M] = { { 0 } };
-    size_t cnt[8][M] = { { 0 } };
+    table_row_t rows[12];
+    memset(rows, 0, sizeof rows);
+    for (size_t k = 0; k < np; k++)
+        snprintf(rows[k].label, sizeof rows[k].label, "%s", ct_share_policy_name(pols[k]));
+    for (size_t k = 0; k < o->nrefs; k++)
+        snprintf(rows[np + k].label, sizeof rows[np + k].label, "%.*s (published)",
+                 (int)(strchr(o->refs[k], '=') - o->refs[k]) > 40 ? 40 : (int)(strchr(o->refs[k], '=') - o->refs[k]),
+                 o->refs[k]);
     ct_outfile_t out;
     if (o->output && ct_outfile_open(&out, o->output, &err) != CT_OK) {
         ct_apps_free(&a);
@@ -538,29 +595,39 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
             rc = cli_fail(&err);
             break;
         }
-        for (size_t k = 0; k < np && !rc; k++) {
-            ct_share_params_t sp = o->sp;
-            sp.policy = pols[k];
-            ct_train_result_t r;
-            if (ct_share_run(&o->c, &a, &j, &sp, &r, &err) != CT_OK) {
-                rc = cli_fail(&err);
-                break;
-            }
-            double v[M] = { r.mean_jct, r.mean_jct_large, r.mean_jct_small, r.mean_queued, r.mean_queued_large,
-                            r.mean_queued_small, r.makespan };
-            for (int m = 0; m < M; m++)
-                if (isfinite(v[m])) {
-                    sum[k][m] += v[m] / 3.6e6;
-                    cnt[k][m]++;
+        for (size_t k = 0; k < np + o->nrefs && !rc; k++) {
+            double v[TM];
+            if (k < np) {
+                ct_share_params_t sp = o->sp;
+                sp.policy = pols[k];
+                ct_train_result_t r;
+                if (ct_share_run(&o->c, &a, &j, &sp, &r, &err) != CT_OK) {
+                    rc = cli_fail(&err);
+                    break;
                 }
+                double w[TM] = { r.mean_jct, r.mean_jct_large, r.mean_jct_small, r.mean_queued, r.mean_queued_large,
+                                 r.mean_queued_small, r.makespan };
+                memcpy(v, w, sizeof v);
+                ct_train_result_free(&r);
+                cli_progress_update(&bar, (size_t)f * np + k + 1);
+            } else {
+                char key[256];
+                double mean[3];
+                workload_key(files[f], key, sizeof key);
+                if (ct_share_reference_jct(strchr(o->refs[k - np], '=') + 1, key, &j, mean, &err) != CT_OK) {
+                    rc = cli_fail(&err);
+                    break;
+                }
+                for (int m = 0; m < TM; m++)
+                    v[m] = m < 3 ? 1e3 * mean[m] : NAN;
+            }
+            row_add(&rows[k], v);
             if (o->output) {
-                fprintf(out.fp, "%s,%s,%zu", files[f], ct_share_policy_name(pols[k]), j.n);
-                for (int m = 0; m < M; m++)
+                fprintf(out.fp, "%s,%s,%zu", files[f], rows[k].label, j.n);
+                for (int m = 0; m < TM; m++)
                     fprintf(out.fp, ",%.6g", v[m] / 3.6e6);
                 fputc('\n', out.fp);
             }
-            ct_train_result_free(&r);
-            cli_progress_update(&bar, (size_t)f * np + k + 1);
         }
         ct_share_jobs_free(&j);
     }
@@ -572,12 +639,17 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
         return rc;
     }
     printf("%d workload file%s; hours, mean over the files\n", nfiles, nfiles == 1 ? "" : "s");
-    printf("%-10s %8s %8s %8s   %8s %8s %8s   %8s\n", "policy", "JCT", "large", "small", "queued", "large", "small",
+    printf("%-22s %8s %8s %8s   %8s %8s %8s   %8s\n", "policy", "JCT", "large", "small", "queued", "large", "small",
            "makespan");
-    for (size_t k = 0; k < np; k++) {
-        printf("%-10s", ct_share_policy_name(pols[k]));
-        for (int m = 0; m < M; m++)
-            printf(m == 3 || m == 6 ? "   %8.3f" : " %8.3f", cnt[k][m] ? sum[k][m] / (double)cnt[k][m] : NAN);
+    for (size_t k = 0; k < np + o->nrefs; k++) {
+        printf("%-22s", rows[k].label);
+        for (int m = 0; m < TM; m++) {
+            const char *sep = m == 3 || m == 6 ? "   " : " ";
+            if (rows[k].cnt[m])
+                printf("%s%8.3f", sep, rows[k].sum[m] / (double)rows[k].cnt[m]);
+            else
+                printf("%s%8s", sep, "-");
+        }
         printf("\n");
     }
     if (o->output) {

@@ -159,6 +159,17 @@ typedef struct {
 ct_share_choice_t ct_share_best(const ct_app_t *app, double local, uint32_t gpus, uint32_t servers, double i_a,
                                 double xi_a, double t_b, double i_b, double xi_b, double mem_used);
 
+#define CT_SHARE_MAX_OPTIONS 40
+/** The options Algorithm 2 scans for a job: t[k] and mem[k] of s = s0 2^k
+ *  accumulation steps, k < *n (while the micro-batch is >= 1). Returns s0.
+ *  t[0] is the alone configuration. */
+uint32_t ct_share_options(const ct_app_t *app, double local, uint32_t gpus, uint32_t servers, double *t, double *mem,
+                          size_t *n);
+/** Algorithm 2 over precomputed options (what ct_share_best does after
+ *  ct_share_options; a simulator computes the options once per job). */
+ct_share_choice_t ct_share_best_of(const double *t, const double *mem, size_t n, uint32_t s0, double i_a, double xi_a,
+                                   double t_b, double i_b, double xi_b, double mem_used);
+
 /* ------------------------------------------------------------------------ */
 /* Jobs and workloads.                                                       */
 
@@ -187,6 +198,16 @@ ct_status_t ct_share_jobs_write(const ct_share_jobs_t *j, const ct_apps_t *apps,
  *  window, sorted; ids APP-K as Pollux's. Deterministic per seed. */
 ct_status_t ct_share_workload(const ct_apps_t *apps, uint64_t seed, size_t n, ct_share_jobs_t *j, ct_error_t *err);
 
+/**
+ * Another simulator's published JCTs for a workload: a JSON file with
+ * {"jcts": {WORKLOAD: {JOB ID: seconds}}} (Pollux's summary.json). Fills
+ * mean[0..3) with the mean JCT (s) of all, large (> 4 GPUs) and small jobs
+ * of `jobs` (NAN where none). CT_EINPUT naming the file and key when the
+ * workload or one of its jobs is absent.
+ */
+ct_status_t ct_share_reference_jct(const char *path, const char *workload, const ct_share_jobs_t *jobs, double mean[3],
+                                   ct_error_t *err);
+
 /* ------------------------------------------------------------------------ */
 /* The simulator.                                                            */
 
@@ -200,6 +221,9 @@ const char *ct_share_policy_name(ct_share_policy_t p);
 typedef struct {
     ct_share_policy_t policy;
     double restart;         /**< s without progress at every (re)start, GPUs held (Pollux: 30) */
+    double interval;        /**< 0: schedule at every event; > 0: only at multiples of this many
+                                 seconds (Pollux's simulator: 60), jobs waiting for the next round */
+    int fifo_backfill;      /**< FIFO: 0 strict (the head blocks the queue), 1 later jobs that fit start */
     int ffs_fit;            /**< SJF-FFS: 0 the spec's full batch (a GPU without room is skipped);
                                  1 the largest micro-batch B / 2^k that fits beside the running job */
     size_t n_thresholds;    /**< Tiresias: queue thresholds, GPU-seconds, increasing */

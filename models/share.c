@@ -10,13 +10,15 @@
  * synchronous, so its slowest worker sets its pace). After a (re)start a
  * job holds its GPUs for `restart` seconds without progress.
  *
- * Loop: jump to the next event (arrival, completion, Tiresias promotion),
- * advance every running job by the elapsed time, apply the events, let the
- * policy start (or preempt) jobs, recompute the slowdowns. Between events
+ * Loop: jump to the next event (arrival, completion, Tiresias promotion,
+ * and with an interval the next scheduling round), advance every running
+ * job by the elapsed time, apply the events, let the policy start (or
+ * preempt) jobs, at every event or only at rounds, recompute the slowdowns. Between events
  * nothing changes, so the times are exact up to floating point.
  *
  * The schedulers (spec sjf-bsbf.md s.4-5):
  *   FIFO      exclusive, arrival order, stops at the first job that does not fit
+ *             (fifo_backfill: goes on with the later jobs that fit)
  *   SJF       exclusive, shortest known duration first, any job that fits
  *   Tiresias  exclusive, preemptive: queues by attained GPU-seconds, FIFO
  *             within a queue; at every event the jobs that fit in that
@@ -58,6 +60,13 @@ typedef struct {
     uint32_t level;         /* Tiresias queue */
     double pend_since, queued, start, comm;
     int started;
+    /* SJF-BSBF, while pending: Algorithm 2's options on one server [0] and
+     * several [1] (ct_share_options), computed once at arrival. */
+    struct opts {
+        double t[2][CT_SHARE_MAX_OPTIONS], mem[CT_SHARE_MAX_OPTIONS];
+        size_t n[2];
+        uint32_t s0;
+    } *opt;
 } jst_t;
 
 typedef struct {
@@ -265,6 +274,8 @@ static void start_job(sim_t *s, uint32_t j, const uint32_t *gpus, uint32_t steps
         st->start = s->now;
     }
     st->phase = PH_RUNNING;
+    free(st->opt); /* a job never returns to pending under SJF-BSBF */
+    st->opt = NULL;
     remove_at(s->pending, &s->npending, j);
     s->running[s->nrunning++] = j;
 }
@@ -353,9 +364,12 @@ static int place_shared(sim_t *s, uint32_t j)
         }
         uint32_t srv = x->gpus <= solo ? rs->servers : (rs->servers > servers_needed(s, x->gpus) ? rs->servers
                                                                                                 : servers_needed(s, x->gpus));
-        ct_share_choice_t ch =
-            ct_share_best(app, s->js[j].local, x->gpus, srv, s->js[j].rem, s->apps->xi[x->app * na + s->jobs->jobs[r].app],
-                          rs->t_iter, fmax(0.0, rs->rem), s->apps->xi[s->jobs->jobs[r].app * na + x->app], mem_used);
+        const struct opts *o = s->js[j].opt;
+        int multi = srv > 1;
+        ct_share_choice_t ch = ct_share_best_of(o->t[multi], o->mem, o->n[multi], o->s0, s->js[j].rem,
+                                                s->apps->xi[x->app * na + s->jobs->jobs[r].app], rs->t_iter,
+                                                fmax(0.0, rs->rem), s->apps->xi[s->jobs->jobs[r].app * na + x->app],
+                                                mem_used);
         if (ch.share)
             s->cand[nc++] = (struct cand){ r, ch.mean, ch.steps };
     }
@@ -388,8 +402,11 @@ static void schedule(sim_t *s)
     const ct_share_policy_t pol = s->p->policy;
     uint32_t *order = s->scratch + s->N, n = 0;
     if (pol == CT_SHARE_FIFO) {
-        while (s->npending && place_exclusive(s, s->pending[0]))
-            ;
+        for (uint32_t k = 0; k < s->npending;) /* a start removes pending[k] */
+            if (!place_exclusive(s, s->pending[k]) && !s->p->fifo_backfill)
+                break;
+            else if (s->p->fifo_backfill && s->js[s->pending[k]].phase == PH_PENDING)
+                k++;
         return;
     }
     if (pol == CT_SHARE_TIRESIAS) {
@@ -451,8 +468,10 @@ static double next_promotion(const sim_t *s)
 static void sim_free(sim_t *s)
 {
     if (s->js)
-        for (size_t i = 0; i < s->n; i++)
+        for (size_t i = 0; i < s->n; i++) {
             free(s->js[i].gpu);
+            free(s->js[i].opt);
+        }
     free(s->js);
     free(s->occ);
     free(s->nocc);
@@ -479,6 +498,8 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
     size_t n = jobs->n, N = c->n_servers * c->gpus_per_server;
     if (!(p->restart >= 0 && isfinite(p->restart)))
         return ct_error_set(err, CT_EINPUT, "restart: expected seconds >= 0");
+    if (!(p->interval >= 0 && isfinite(p->interval)))
+        return ct_error_set(err, CT_EINPUT, "interval: expected seconds >= 0");
     if (p->n_thresholds >= CT_TIRESIAS_MAX_QUEUES)
         return ct_error_set(err, CT_EINPUT, "tiresias thresholds: at most %d", CT_TIRESIAS_MAX_QUEUES - 1);
     for (size_t k = 0; k < p->n_thresholds; k++)
@@ -547,6 +568,8 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
         for (uint32_t k = 0; k < s.nrunning; k++)
             te = fmin(te, job_end_time(&s, s.running[k]));
         double tn = fmin(ta, fmin(te, next_promotion(&s)));
+        if (p->interval > 0 && (s.npending || (p->policy == CT_SHARE_TIRESIAS && s.nrunning)))
+            tn = fmin(tn, (floor(s.now / p->interval + 1e-9) + 1) * p->interval); /* the next round */
         if (!isfinite(tn)) {
             st = ct_error_set(err, CT_EINTERNAL, "sharing simulation: stalled at %.3f s with %zu jobs left", s.now,
                               n - s.done);
@@ -556,6 +579,16 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
         out->events++;
         while (next_arrival < n && jobs->jobs[next_arrival].arrival <= s.now) {
             jst_t *x = &s.js[next_arrival];
+            const ct_share_job_t *jb = &jobs->jobs[next_arrival];
+            if (p->policy == CT_SHARE_SJF_BSBF) {
+                if (!(x->opt = malloc(sizeof *x->opt))) {
+                    st = ct_error_set(err, CT_ENOMEM, "out of memory");
+                    goto done;
+                }
+                const ct_app_t *ap = &apps->apps[jb->app];
+                x->opt->s0 = ct_share_options(ap, x->local, jb->gpus, 1, x->opt->t[0], x->opt->mem, &x->opt->n[0]);
+                ct_share_options(ap, x->local, jb->gpus, 2, x->opt->t[1], x->opt->mem, &x->opt->n[1]);
+            }
             x->phase = PH_PENDING;
             x->pend_since = s.now;
             s.pending[s.npending++] = (uint32_t)next_arrival++;
@@ -590,7 +623,8 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
                     x->level++;
             k++;
         }
-        schedule(&s);
+        if (!(p->interval > 0) || fabs(s.now - p->interval * round(s.now / p->interval)) <= tol)
+            schedule(&s);
         set_slowdowns(&s);
     }
     st = ct_train_summarize(out, 1e3 * s.busy, N, err);

@@ -110,26 +110,44 @@ int ct_share_theorem1(double t_a, double t_a_alone, double i_a, double xi_a, dou
     return now < later;
 }
 
+uint32_t ct_share_options(const ct_app_t *app, double local, uint32_t gpus, uint32_t servers, double *t, double *mem,
+                          size_t *n)
+{
+    uint32_t s0 = ct_app_min_steps(app, local);
+    size_t k = 0;
+    for (double s = s0; k < CT_SHARE_MAX_OPTIONS && (k == 0 || (local / s >= 1.0 - 1e-9 && s <= 2147483648.0));
+         s *= 2, k++) {
+        t[k] = ct_app_iter(app, local, (uint32_t)fmin(s, 4e9), gpus, servers);
+        mem[k] = ct_app_mem(app, local / s);
+    }
+    *n = k;
+    return s0;
+}
+
+ct_share_choice_t ct_share_best_of(const double *t, const double *mem, size_t n, uint32_t s0, double i_a, double xi_a,
+                                   double t_b, double i_b, double xi_b, double mem_used)
+{
+    ct_share_choice_t best = { 0, s0, ct_share_pair_mean(t[0], t[0], i_a, xi_a, t_b, i_b, xi_b, t_b * i_b) };
+    for (size_t k = 0; k < n; k++) {
+        if (mem_used + mem[k] > 1.0 + 1e-12)
+            continue;
+        double m = ct_share_pair_mean(t[k], t[0], i_a, xi_a, t_b, i_b, xi_b, 0);
+        if (m < best.mean) {
+            best.share = 1;
+            best.steps = s0 << k;
+            best.mean = m;
+        }
+    }
+    return best;
+}
+
 ct_share_choice_t ct_share_best(const ct_app_t *app, double local, uint32_t gpus, uint32_t servers, double i_a,
                                 double xi_a, double t_b, double i_b, double xi_b, double mem_used)
 {
-    uint32_t s0 = ct_app_min_steps(app, local);
-    double t_alone = ct_app_iter(app, local, s0, gpus, servers);
-    ct_share_choice_t best = { 0, s0, ct_share_pair_mean(t_alone, t_alone, i_a, xi_a, t_b, i_b, xi_b, t_b * i_b) };
-    for (uint32_t s = s0; local / s >= 1.0 - 1e-9; s *= 2) {
-        if (mem_used + ct_app_mem(app, local / s) <= 1.0 + 1e-12) {
-            double t_a = ct_app_iter(app, local, s, gpus, servers);
-            double m = ct_share_pair_mean(t_a, t_alone, i_a, xi_a, t_b, i_b, xi_b, 0);
-            if (m < best.mean) {
-                best.share = 1;
-                best.steps = s;
-                best.mean = m;
-            }
-        }
-        if (s > UINT32_MAX / 2)
-            break;
-    }
-    return best;
+    double t[CT_SHARE_MAX_OPTIONS], mem[CT_SHARE_MAX_OPTIONS];
+    size_t n;
+    uint32_t s0 = ct_share_options(app, local, gpus, servers, t, mem, &n);
+    return ct_share_best_of(t, mem, n, s0, i_a, xi_a, t_b, i_b, xi_b, mem_used);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1051,4 +1069,38 @@ ct_status_t ct_share_workload(const ct_apps_t *apps, uint64_t seed, size_t n, ct
         }
     }
     return CT_OK;
+}
+
+ct_status_t ct_share_reference_jct(const char *path, const char *workload, const ct_share_jobs_t *jobs, double mean[3],
+                                   ct_error_t *err)
+{
+    cJSON *root;
+    ct_status_t st = ct_json_load_file(path, &root, err);
+    if (st != CT_OK)
+        return st;
+    const cJSON *all = cJSON_GetObjectItemCaseSensitive(root, "jcts");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(all, workload);
+    double sum[3] = { 0, 0, 0 };
+    size_t cnt[3] = { 0, 0, 0 };
+    if (!cJSON_IsObject(all))
+        st = ct_error_set(err, CT_EINPUT, "%s: jcts: expected an object {workload: {job: seconds}}", path);
+    else if (!cJSON_IsObject(w))
+        st = ct_error_set(err, CT_EINPUT, "%s: jcts.%s: no such workload", path, workload);
+    for (size_t i = 0; st == CT_OK && i < jobs->n; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(w, jobs->jobs[i].id);
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+            st = ct_error_set(err, CT_EINPUT, "%s: jcts.%s.%s: expected a number (is it the same workload?)", path,
+                              workload, jobs->jobs[i].id);
+            break;
+        }
+        int k = jobs->jobs[i].gpus > 4 ? 1 : 2;
+        sum[0] += v->valuedouble;
+        cnt[0]++;
+        sum[k] += v->valuedouble;
+        cnt[k]++;
+    }
+    for (int k = 0; k < 3; k++)
+        mean[k] = cnt[k] ? sum[k] / (double)cnt[k] : NAN;
+    cJSON_Delete(root);
+    return st;
 }

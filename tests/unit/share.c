@@ -424,6 +424,29 @@ static void fifo_blocking(void)
     CHECK_CLOSE(r.jobs[1].end, 60000, 1e-9);
     CHECK_CLOSE(r.utilization, (50 + 10 + 2 * 10) / (2 * 60.0), 1e-12);
     ct_train_result_free(&r);
+    /* FIFO with backfilling starts j2 past the blocked j1, as SJF does. */
+    ct_train_cluster_t c;
+    ct_train_cluster_init(&c);
+    c.n_servers = 1;
+    c.gpus_per_server = 2;
+    ct_share_params_t p;
+    ct_share_params_init(&p);
+    p.policy = CT_SHARE_FIFO;
+    p.fifo_backfill = 1;
+    p.restart = 0;
+    ct_error_t err;
+    CHECK(ct_share_run(&c, &a, &js, &p, &r, &err) == CT_OK);
+    CHECK_CLOSE(r.jobs[2].end, 12000, 1e-9);
+    CHECK_CLOSE(r.jobs[1].end, 60000, 1e-9);
+    ct_train_result_free(&r);
+    /* Scheduling rounds of 7 s: j0 starts at 0, j1 is seen at 7 but waits
+     * for j0 (ends 50, next round 56): 56..66; j2 (FIFO) at the next round, 70..80. */
+    p.fifo_backfill = 0;
+    p.interval = 7;
+    CHECK(ct_share_run(&c, &a, &js, &p, &r, &err) == CT_OK);
+    CHECK_CLOSE(r.jobs[1].start, 56000, 1e-9);
+    CHECK_CLOSE(r.jobs[2].end, 80000, 1e-9);
+    ct_train_result_free(&r);
     ct_share_jobs_free(&js);
     ct_apps_free(&a);
 }

@@ -1,0 +1,45 @@
+/*
+ * bench_share.c - the GPU-sharing simulator: one 480-job run (16 x 4 GPUs,
+ * the bundled applications, seed 1) per policy, against the goal of 200 ms
+ * a run, events per second.
+ */
+#include "bench_util.h"
+#include "ct_share.h"
+
+#include <stdio.h>
+
+int main(void)
+{
+    ct_apps_t a;
+    ct_share_jobs_t j;
+    ct_error_t err;
+    if (ct_apps_load(&a, "data/share/apps.json", &err) != CT_OK || ct_apps_set_xi(&a, 1.5, 2.0, 1, &err) != CT_OK ||
+        ct_share_workload(&a, 1, 480, &j, &err) != CT_OK) {
+        fprintf(stderr, "bench_share: %s\n", err.msg);
+        return 1;
+    }
+    ct_train_cluster_t c;
+    ct_train_cluster_init(&c);
+    printf("sharing simulator: 480 jobs, 16 x 4 GPUs, xi 1.5-2.0 (goal: a run under 200 ms)\n");
+    printf("  %-10s %10s %8s %12s %9s\n", "policy", "time", "events", "events/s", "vs goal");
+    for (int k = 0; k < 5; k++) {
+        ct_share_params_t p;
+        ct_share_params_init(&p);
+        p.policy = (ct_share_policy_t)k;
+        ct_train_result_t r = { 0 };
+        double t;
+        int ok = 1;
+        BENCH_MIN(t, 5, {
+            ct_train_result_free(&r);
+            ok &= ct_share_run(&c, &a, &j, &p, &r, &err) == CT_OK;
+        });
+        if (!ok)
+            return 1;
+        printf("  %-10s %7.2f ms %8zu %10.3f M %8.1fx\n", ct_share_policy_name(p.policy), 1e3 * t, r.events,
+               1e-6 * (double)r.events / t, 0.200 / t);
+        ct_train_result_free(&r);
+    }
+    ct_share_jobs_free(&j);
+    ct_apps_free(&a);
+    return 0;
+}
