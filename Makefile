@@ -190,7 +190,7 @@ fuzz: ## libFuzzer harnesses for every loader (clang); each runs FUZZ_SECONDS (3
 deps: ## install the Debian packages this project needs (as root; prints the command otherwise)
 	@sh .ci/install-deps
 
-demo: $(CLI) ## the main job: contract the bundled DAGs, solve scenarios (one splits), sweep, sample, simulate, schedule training, simulate a training cluster
+demo: $(CLI) ## the main job: contract the bundled DAGs, solve scenarios (one splits), sweep, sample, simulate, schedule training, simulate a training cluster, compare GPU-sharing schedulers
 	@mkdir -p $(BUILD)/demo
 	@for m in alexnet vgg16 resnet18 densenet121 gpt2; do \
 	  $(CLI) dag contract data/dags/$$m.json -o $(BUILD)/demo/$$m.contracted.json | head -1 || exit 1; done
@@ -207,6 +207,8 @@ demo: $(CLI) ## the main job: contract the bundled DAGs, solve scenarios (one sp
 	$(CLI) train workload --seed 1 --scale 100 -o $(BUILD)/demo/training/online-jobs.json
 	@for p in lwf ff ls rand; do $(CLI) train run $(BUILD)/demo/training/online-jobs.json --placement $$p \
 	  -o $(BUILD)/demo/training/online-$$p.jobs.csv || exit 1; done
+	$(CLI) train share-workload --jobs 240 --seed 1 -o $(BUILD)/demo/training/sharing-240.csv
+	$(CLI) train table $(BUILD)/demo/training/sharing-240.csv -o $(BUILD)/demo/training/sharing-240.table.csv
 
 clean: ## remove build outputs
 	rm -rf build

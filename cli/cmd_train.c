@@ -500,21 +500,38 @@ static int do_share_run(const char *path, train_opts_t *o)
     else {
         if (o->output && ct_train_write_results_csv(&r, o->output, &err) != CT_OK)
             rc = cli_fail(&err);
-        else if (o->json)
-            printf("{\"policy\": \"%s\", \"jobs\": %zu, \"mean_jct_ms\": %.17g, \"median_jct_ms\": %.17g, "
-                   "\"p95_jct_ms\": %.17g, \"makespan_ms\": %.17g, \"utilization\": %.17g, \"mean_queued_ms\": %.17g, "
-                   "\"small_jobs\": %zu, \"mean_jct_small_ms\": %.17g, \"mean_jct_large_ms\": %.17g, "
-                   "\"mean_queued_small_ms\": %.17g, \"mean_queued_large_ms\": %.17g, \"events\": %zu, "
-                   "\"seconds\": %.17g}\n",
-                   ct_share_policy_name(o->sp.policy), j.n, r.mean_jct, r.median_jct, r.p95_jct, r.makespan,
-                   r.utilization, r.mean_queued, r.n_small, r.mean_jct_small, r.mean_jct_large, r.mean_queued_small,
-                   r.mean_queued_large, r.events, r.seconds);
-        else
-            printf("%s: %zu jobs: mean JCT %.3f h (large %.3f, small %.3f), queueing %.3f h (large %.3f, small "
-                   "%.3f), makespan %.2f h, GPU utilisation %.3f; %zu events in %.1f ms\n",
-                   ct_share_policy_name(o->sp.policy), j.n, r.mean_jct / 3.6e6, r.mean_jct_large / 3.6e6,
-                   r.mean_jct_small / 3.6e6, r.mean_queued / 3.6e6, r.mean_queued_large / 3.6e6,
-                   r.mean_queued_small / 3.6e6, r.makespan / 3.6e6, r.utilization, r.events, 1e3 * r.seconds);
+        else if (o->json) {
+            static const char *const keys[] = { "mean_jct_ms", "median_jct_ms", "p95_jct_ms", "makespan_ms",
+                                                "utilization", "mean_queued_ms", "mean_jct_small_ms",
+                                                "mean_jct_large_ms", "mean_queued_small_ms", "mean_queued_large_ms",
+                                                "seconds" };
+            const double v[] = { r.mean_jct, r.median_jct, r.p95_jct, r.makespan, r.utilization, r.mean_queued,
+                                 r.mean_jct_small, r.mean_jct_large, r.mean_queued_small, r.mean_queued_large,
+                                 r.seconds };
+            printf("{\"policy\": \"%s\", \"jobs\": %zu, \"small_jobs\": %zu, \"events\": %zu",
+                   ct_share_policy_name(o->sp.policy), j.n, r.n_small, r.events);
+            for (size_t k = 0; k < sizeof v / sizeof *v; k++) { /* no large (or small) jobs: null */
+                if (isfinite(v[k]))
+                    printf(", \"%s\": %.17g", keys[k], v[k]);
+                else
+                    printf(", \"%s\": null", keys[k]);
+            }
+            printf("}\n");
+        } else {
+            char v[6][16];
+            const double ms[6] = { r.mean_jct, r.mean_jct_large, r.mean_jct_small, r.mean_queued, r.mean_queued_large,
+                                   r.mean_queued_small };
+            for (int k = 0; k < 6; k++) { /* no large (or small) jobs: "-" */
+                if (isfinite(ms[k]))
+                    snprintf(v[k], sizeof v[k], "%.4g", ms[k] / 3.6e6);
+                else
+                    strcpy(v[k], "-");
+            }
+            printf("%s: %zu jobs: mean JCT %s h (large %s, small %s), queueing %s h (large %s, small %s), makespan "
+                   "%.4g h, GPU utilisation %.3f; %zu events in %.1f ms\n",
+                   ct_share_policy_name(o->sp.policy), j.n, v[0], v[1], v[2], v[3], v[4], v[5], r.makespan / 3.6e6,
+                   r.utilization, r.events, 1e3 * r.seconds);
+        }
         ct_train_result_free(&r);
     }
     ct_share_jobs_free(&j);

@@ -36,6 +36,16 @@ grep -q '^sjf-bsbf ' "$T/t.out" || fail "table lacks sjf-bsbf"
 $C train run "$T/w.csv" --apps $A --policy tiresias --tiresias-queues 1,8 --restart-seconds 0 >/dev/null ||
     fail "tiresias options"
 $C train run "$T/w.csv" --apps $A --policy sjf-ffs --ffs-batch fit --xi 1.2:1.4 >/dev/null || fail "ffs options"
+# The bundled counterexamples to "SJF-BSBF beats SJF-FFS at xi 1.5-2.0":
+# mean JCTs 15 s (BSBF) vs 10.33 s (FFS) and 10 s (SJF) at xi 2; 8.67 s vs
+# 7.67 s at xi 1.5.
+cx() { $C train run "data/share/$1/workload.csv" --apps "data/share/$1/apps.json" --cluster "data/share/$1/cluster.json" \
+    --restart-seconds 0 --policy "$2" --json | sed 's/.*"mean_jct_ms": \([0-9.e+]*\),.*/\1/'; }
+[ "$(cx cx-wait sjf-bsbf)" = 15000 ] || fail "cx-wait: sjf-bsbf mean JCT $(cx cx-wait sjf-bsbf), wanted 15000"
+awk -v f="$(cx cx-wait sjf-ffs)" -v s="$(cx cx-wait sjf)" 'BEGIN { exit !(f > 10333.3 && f < 10333.4 && s == 10000) }' ||
+    fail "cx-wait: sjf-ffs / sjf"
+awk -v b="$(cx cx-xi15 sjf-bsbf)" -v f="$(cx cx-xi15 sjf-ffs)" 'BEGIN { exit !(b > 8666.6 && b < 8666.7 && f > 7666.6 && f < 7666.7) }' ||
+    fail "cx-xi15: sjf-bsbf $(cx cx-xi15 sjf-bsbf), sjf-ffs $(cx cx-xi15 sjf-ffs)"
 # Errors.
 expect_error 2 "--policy" -- $C train run "$T/w.csv" --policy best
 expect_error 2 "--xi" -- $C train run "$T/w.csv" --policy fifo --xi 0.5
