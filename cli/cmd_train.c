@@ -401,6 +401,8 @@ static int do_sweep(int nfiles, char **files, train_opts_t *o)
 /* ------------------------------------------------------------------------ */
 /* GPU sharing (SJF-BSBF).                                                   */
 
+static int apply_xi(const train_opts_t *o, ct_apps_t *a);
+
 static int load_apps(const train_opts_t *o, ct_apps_t *a)
 {
     ct_error_t err;
@@ -412,6 +414,13 @@ static int load_apps(const train_opts_t *o, ct_apps_t *a)
         }
         return cli_fail(&err);
     }
+    return apply_xi(o, a);
+}
+
+/* --xi, else the file's, else 1.5:2.0 per pair. Frees a on error. */
+static int apply_xi(const train_opts_t *o, ct_apps_t *a)
+{
+    ct_error_t err;
     int all_one = 1;
     for (size_t k = 0; k < a->n * a->n; k++)
         all_one &= a->xi[k] == 1;
@@ -422,6 +431,62 @@ static int load_apps(const train_opts_t *o, ct_apps_t *a)
         ct_apps_free(a);
         return cli_fail(&err);
     }
+    return 0;
+}
+
+/* 1 if path holds the online simulator's jobs (JSON, or the authors' CSV
+ * with job_id), not a Pollux workload. */
+static int train_format(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512] = "";
+    int c;
+    if (!f)
+        return 0; /* the loader reports it */
+    while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\r' || c == '\t')
+        ;
+    if (c != EOF)
+        ungetc(c, f);
+    if (!fgets(line, sizeof line, f))
+        line[0] = '\0';
+    fclose(f);
+    return line[0] == '{' || strstr(line, "job_id") != NULL;
+}
+
+/* A workload for the sharing simulator: a Pollux CSV against the apps file
+ * (loaded into *a once: *loaded), or the online simulator's jobs converted
+ * with their own applications. *a and *j are the caller's to free. */
+static int load_workload(const char *path, const train_opts_t *o, ct_apps_t *a, int *loaded, ct_share_jobs_t *j)
+{
+    ct_error_t err;
+    int rc;
+    if (train_format(path)) {
+        ct_train_jobs_t tj;
+        if (*loaded)
+            ct_apps_free(a);
+        *loaded = 0;
+        if (ct_train_jobs_load(&tj, path, &err) != CT_OK)
+            return cli_fail(&err);
+        ct_status_t st = ct_share_from_train(&o->c, &tj, a, j, &err);
+        ct_train_jobs_free(&tj);
+        if (st != CT_OK)
+            return cli_fail(&err);
+        if ((rc = apply_xi(o, a))) {
+            ct_share_jobs_free(j);
+            return rc;
+        }
+        *loaded = 2; /* converted: reload the apps file for the next Pollux workload */
+        return 0;
+    }
+    if (*loaded == 2) {
+        ct_apps_free(a);
+        *loaded = 0;
+    }
+    if (!*loaded && (rc = load_apps(o, a)))
+        return rc;
+    *loaded = 1;
+    if (ct_share_jobs_load(j, a, path, &err) != CT_OK)
+        return cli_fail(&err);
     return 0;
 }
 
@@ -482,12 +547,13 @@ static int do_share_run(const char *path, train_opts_t *o)
     ct_share_jobs_t j;
     ct_train_result_t r;
     ct_error_t err;
-    int rc = load_cluster(o);
-    if (rc || (rc = load_apps(o, &a)))
+    int loaded = 0, rc = load_cluster(o);
+    if (rc)
         return rc;
-    if (ct_share_jobs_load(&j, &a, path, &err) != CT_OK) {
-        ct_apps_free(&a);
-        return cli_fail(&err);
+    if ((rc = load_workload(path, o, &a, &loaded, &j))) {
+        if (loaded)
+            ct_apps_free(&a);
+        return rc;
     }
     cli_progress_t bar;
     cli_progress_start(&bar, "jobs done", j.n);
@@ -585,8 +651,8 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
         return cli_usage("train", "--policies: empty");
     ct_apps_t a;
     ct_error_t err;
-    int rc = load_cluster(o);
-    if (rc || (rc = load_apps(o, &a)))
+    int loaded = 0, rc = load_cluster(o);
+    if (rc)
         return rc;
     table_row_t rows[12];
     memset(rows, 0, sizeof rows);
@@ -597,10 +663,8 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
                  (int)(strchr(o->refs[k], '=') - o->refs[k]) > 40 ? 40 : (int)(strchr(o->refs[k], '=') - o->refs[k]),
                  o->refs[k]);
     ct_outfile_t out;
-    if (o->output && ct_outfile_open(&out, o->output, &err) != CT_OK) {
-        ct_apps_free(&a);
+    if (o->output && ct_outfile_open(&out, o->output, &err) != CT_OK)
         return cli_fail(&err);
-    }
     if (o->output)
         fprintf(out.fp, "workload,policy,jobs,mean_jct_h,mean_jct_large_h,mean_jct_small_h,mean_queued_h,"
                         "mean_queued_large_h,mean_queued_small_h,makespan_h\n");
@@ -608,10 +672,8 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
     cli_progress_start(&bar, "runs", (size_t)nfiles * np);
     for (int f = 0; f < nfiles && !rc; f++) {
         ct_share_jobs_t j;
-        if (ct_share_jobs_load(&j, &a, files[f], &err) != CT_OK) {
-            rc = cli_fail(&err);
+        if ((rc = load_workload(files[f], o, &a, &loaded, &j)))
             break;
-        }
         for (size_t k = 0; k < np + o->nrefs && !rc; k++) {
             double v[TM];
             if (k < np) {
@@ -649,7 +711,8 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
         ct_share_jobs_free(&j);
     }
     cli_progress_end(&bar);
-    ct_apps_free(&a);
+    if (loaded)
+        ct_apps_free(&a);
     if (rc) {
         if (o->output)
             ct_outfile_abort(&out);

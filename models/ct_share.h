@@ -194,6 +194,17 @@ void ct_share_jobs_free(ct_share_jobs_t *j);
  *  batch_size[,iterations]); absent iterations come from the app's table. */
 ct_status_t ct_share_jobs_load(ct_share_jobs_t *j, const ct_apps_t *apps, const char *path, ct_error_t *err);
 ct_status_t ct_share_jobs_write(const ct_share_jobs_t *j, const ct_apps_t *apps, const char *path, ct_error_t *err);
+/**
+ * The online simulator's jobs (ct_train.h: Ada-SRSF's format) as sharing
+ * jobs, so every policy runs on them: one application per distinct (model,
+ * forward + backward, size, memory), t_comp = forward + backward (the
+ * per-GPU batch cannot be split: no accumulation), no all-reduce on one
+ * server, a + b x size across servers (uncontended, no overlap: delta 1),
+ * memory = the job's share of a GPU, xi 1. Arrivals ms -> s.
+ */
+ct_status_t ct_share_from_train(const ct_train_cluster_t *c, const ct_train_jobs_t *in, ct_apps_t *apps,
+                                ct_share_jobs_t *out, ct_error_t *err);
+
 /** n jobs drawn from the apps' configuration mix, arrivals uniform over the
  *  window, sorted; ids APP-K as Pollux's. Deterministic per seed. */
 ct_status_t ct_share_workload(const ct_apps_t *apps, uint64_t seed, size_t n, ct_share_jobs_t *j, ct_error_t *err);

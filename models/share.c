@@ -83,6 +83,7 @@ typedef struct {
     uint32_t *running, nrunning;
     uint32_t *scratch, *srv_free, *srv_order;
     double *key;
+    uint32_t *by_arrival, *rank; /* jobs by (arrival, index), and each job's place there */
     size_t done;
     /* Candidates of a sharing decision. */
     struct cand {
@@ -293,13 +294,14 @@ static void release(sim_t *s, uint32_t j)
     remove_at(s->running, &s->nrunning, j);
 }
 
-/* Orders jobs by key ascending, ties by arrival order (index). */
+/* Orders jobs by key ascending, ties by arrival order. */
 static void sort_by_key(sim_t *s, uint32_t *v, uint32_t n)
 {
     for (uint32_t i = 1; i < n; i++) {
         uint32_t x = v[i];
         uint32_t k = i;
-        while (k > 0 && (s->key[v[k - 1]] > s->key[x] || (s->key[v[k - 1]] == s->key[x] && v[k - 1] > x))) {
+        while (k > 0 && (s->key[v[k - 1]] > s->key[x] ||
+                         (s->key[v[k - 1]] == s->key[x] && s->rank[v[k - 1]] > s->rank[x]))) {
             v[k] = v[k - 1];
             k--;
         }
@@ -482,6 +484,19 @@ static void sim_free(sim_t *s)
     free(s->srv_order);
     free(s->key);
     free(s->cand);
+    free(s->by_arrival);
+    free(s->rank);
+}
+
+typedef struct {
+    double t;
+    uint32_t i;
+} arrival_t;
+
+static int cmp_arrival(const void *a, const void *b)
+{
+    const arrival_t *x = a, *y = b;
+    return x->t < y->t ? -1 : x->t > y->t ? 1 : x->i < y->i ? -1 : x->i > y->i;
 }
 
 ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, const ct_share_jobs_t *jobs,
@@ -518,8 +533,6 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
             !(j->batch >= 1 && isfinite(j->batch)))
             return ct_error_set(err, CT_EINPUT, "jobs[%zu]: job '%s': expected arrival >= 0, batch >= 1, iterations > 0",
                                 i, j->id);
-        if (i && j->arrival < jobs->jobs[i - 1].arrival)
-            return ct_error_set(err, CT_EINPUT, "jobs[%zu].time: job '%s' arrives before the job above it", i, j->id);
     }
     sim_t s;
     memset(&s, 0, sizeof s);
@@ -541,12 +554,27 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
     s.srv_order = malloc(c->n_servers * sizeof(uint32_t));
     s.key = malloc((n ? n : 1) * sizeof(double));
     s.cand = malloc((n ? n : 1) * sizeof(struct cand));
+    s.by_arrival = malloc((n ? n : 1) * sizeof(uint32_t));
+    s.rank = malloc((n ? n : 1) * sizeof(uint32_t));
     ct_status_t st = CT_OK;
     if (!out->jobs || !s.js || !s.occ || !s.nocc || !s.pending || !s.running || !s.scratch || !s.srv_free ||
-        !s.srv_order || !s.key || !s.cand) {
+        !s.srv_order || !s.key || !s.cand || !s.by_arrival || !s.rank) {
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
     }
+    arrival_t *arr = malloc((n ? n : 1) * sizeof(arrival_t));
+    if (!arr) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        arr[i] = (arrival_t){ jobs->jobs[i].arrival, (uint32_t)i };
+    qsort(arr, n, sizeof(arrival_t), cmp_arrival);
+    for (size_t i = 0; i < n; i++) {
+        s.by_arrival[i] = arr[i].i;
+        s.rank[arr[i].i] = (uint32_t)i;
+    }
+    free(arr);
     for (size_t g = 0; g < N; g++)
         s.occ[g][0] = s.occ[g][1] = -1;
     for (size_t i = 0; i < n; i++) {
@@ -564,7 +592,7 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
     }
     size_t next_arrival = 0;
     while (s.done < n) {
-        double ta = next_arrival < n ? jobs->jobs[next_arrival].arrival : INFINITY, te = INFINITY;
+        double ta = next_arrival < n ? jobs->jobs[s.by_arrival[next_arrival]].arrival : INFINITY, te = INFINITY;
         for (uint32_t k = 0; k < s.nrunning; k++)
             te = fmin(te, job_end_time(&s, s.running[k]));
         double tn = fmin(ta, fmin(te, next_promotion(&s)));
@@ -577,9 +605,10 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
         }
         advance(&s, fmax(tn, s.now));
         out->events++;
-        while (next_arrival < n && jobs->jobs[next_arrival].arrival <= s.now) {
-            jst_t *x = &s.js[next_arrival];
-            const ct_share_job_t *jb = &jobs->jobs[next_arrival];
+        while (next_arrival < n && jobs->jobs[s.by_arrival[next_arrival]].arrival <= s.now) {
+            const uint32_t ja = s.by_arrival[next_arrival++];
+            jst_t *x = &s.js[ja];
+            const ct_share_job_t *jb = &jobs->jobs[ja];
             if (p->policy == CT_SHARE_SJF_BSBF) {
                 if (!(x->opt = malloc(sizeof *x->opt))) {
                     st = ct_error_set(err, CT_ENOMEM, "out of memory");
@@ -591,7 +620,7 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
             }
             x->phase = PH_PENDING;
             x->pend_since = s.now;
-            s.pending[s.npending++] = (uint32_t)next_arrival++;
+            s.pending[s.npending++] = ja;
         }
         const double tol = 1e-9 * fmax(1.0, s.now);
         for (uint32_t k = 0; k < s.nrunning;) {

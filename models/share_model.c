@@ -1104,3 +1104,72 @@ ct_status_t ct_share_reference_jct(const char *path, const char *workload, const
     cJSON_Delete(root);
     return st;
 }
+
+ct_status_t ct_share_from_train(const ct_train_cluster_t *c, const ct_train_jobs_t *in, ct_apps_t *apps,
+                                ct_share_jobs_t *out, ct_error_t *err)
+{
+    memset(apps, 0, sizeof *apps);
+    memset(out, 0, sizeof *out);
+    size_t n = in->n;
+    ct_status_t st;
+    size_t *first = malloc((n ? n : 1) * sizeof(size_t)); /* the job each application was made from */
+    apps->window = 0;
+    if (!first || !(apps->apps = calloc(n ? n : 1, sizeof(ct_app_t))) ||
+        !(out->jobs = calloc(n ? n : 1, sizeof(ct_share_job_t))))
+        goto oom;
+    for (size_t i = 0; i < n; i++) {
+        const ct_train_job_t *j = &in->jobs[i];
+        double tc = (j->tf + j->tb) / 1e3, net = (c->a + c->b * j->size) / 1e3, ms = j->mem / c->gpu_mem;
+        if (!(tc > 0) || !(ms <= 1)) {
+            st = ct_error_set(err, CT_EINPUT, "jobs[%zu]: job '%s': needs forward + backward > 0 and memory <= a GPU's",
+                              i, j->id);
+            goto fail;
+        }
+        size_t k = 0;
+        while (k < apps->n && !(apps->apps[k].comp_alpha == tc && apps->apps[k].comm_alpha[1] == net &&
+                                apps->apps[k].mem_static == fmin(ms, 0.999999) &&
+                                !strcmp(in->jobs[first[k]].model, j->model)))
+            k++;
+        if (k == apps->n) {
+            if (k >= 4096) {
+                st = ct_error_set(err, CT_ELIMIT, "jobs: more than 4096 distinct job models");
+                goto fail;
+            }
+            ct_app_t *a = &apps->apps[k];
+            snprintf(a->name, sizeof a->name, "%.20s#%zu", j->model[0] ? j->model : "job", k);
+            a->comp_alpha = tc;
+            a->comm_alpha[1] = net;
+            a->delta = 1;
+            a->init_batch = a->local_min = 1;
+            a->local_max = 1e12; /* memory does not grow with the (unsplittable) batch */
+            a->mem_static = fmin(ms, 0.999999);
+            a->n_iters = 1;
+            a->iters_batch[0] = 1;
+            a->iters[0] = 1;
+            first[k] = i;
+            apps->n++;
+        }
+        ct_share_job_t *o = &out->jobs[i];
+        if (!(o->id = ct_strdup(j->id, err)))
+            goto oom;
+        out->n = i + 1;
+        o->app = (uint32_t)k;
+        o->arrival = j->arrival / 1e3;
+        o->gpus = j->gpus;
+        o->batch = j->gpus;
+        o->iterations = j->iterations;
+    }
+    if (!(apps->xi = malloc((apps->n ? apps->n * apps->n : 1) * sizeof(double))))
+        goto oom;
+    for (size_t k = 0; k < apps->n * apps->n; k++)
+        apps->xi[k] = 1;
+    free(first);
+    return CT_OK;
+oom:
+    st = ct_error_set(err, CT_ENOMEM, "out of memory");
+fail:
+    free(first);
+    ct_share_jobs_free(out);
+    ct_apps_free(apps);
+    return st;
+}

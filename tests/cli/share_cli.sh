@@ -46,6 +46,13 @@ awk -v f="$(cx cx-wait sjf-ffs)" -v s="$(cx cx-wait sjf)" 'BEGIN { exit !(f > 10
     fail "cx-wait: sjf-ffs / sjf"
 awk -v b="$(cx cx-xi15 sjf-bsbf)" -v f="$(cx cx-xi15 sjf-ffs)" 'BEGIN { exit !(b > 8666.6 && b < 8666.7 && f > 7666.6 && f < 7666.7) }' ||
     fail "cx-xi15: sjf-bsbf $(cx cx-xi15 sjf-bsbf), sjf-ffs $(cx cx-xi15 sjf-ffs)"
+# Every policy runs on the online simulator's job files too.
+$C train workload --seed 2 --scale 100 -o "$T/ada.json" >/dev/null
+for p in fifo sjf tiresias sjf-ffs sjf-bsbf; do
+    $C train run "$T/ada.json" --policy $p -o "$T/ada-$p.csv" >/dev/null || fail "run $p on an Ada-SRSF workload"
+    [ "$(wc -l <"$T/ada-$p.csv")" -eq 161 ] || fail "$p on an Ada-SRSF workload: rows"
+done
+$C train table "$T/ada.json" "$T/w.csv" --apps $A >/dev/null || fail "table over both formats"
 # Errors.
 expect_error 2 "--policy" -- $C train run "$T/w.csv" --policy best
 expect_error 2 "--xi" -- $C train run "$T/w.csv" --policy fifo --xi 0.5

@@ -532,6 +532,56 @@ static void workloads(void)
     unlink(path);
 }
 
+static void from_train(void)
+{
+    /* Ada-SRSF's jobs become sharing jobs: one application per model and
+     * timing, t_comp = forward + backward, a + b size across servers. */
+    ct_train_cluster_t c;
+    ct_train_cluster_init(&c);
+    c.a = 2;
+    c.b = 0.5;
+    ct_error_t err;
+    ct_train_jobs_t tj = { 3, calloc(3, sizeof(ct_train_job_t)) };
+    const char *models[] = { "vgg16", "vgg16", "lstm" };
+    for (int i = 0; i < 3; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "%d", i);
+        tj.jobs[i] = (ct_train_job_t){ ct_strdup(id, &err), ct_strdup(models[i], &err), 1000.0 * (3 - i), 2, 50,
+                                       100, 10, 20, 8192 };
+    }
+    ct_apps_t a;
+    ct_share_jobs_t js;
+    CHECK(ct_share_from_train(&c, &tj, &a, &js, &err) == CT_OK);
+    CHECK(a.n == 2 && js.n == 3 && js.jobs[0].app == js.jobs[1].app && js.jobs[2].app != js.jobs[0].app);
+    CHECK_CLOSE(a.apps[0].comp_alpha, 0.030, 1e-12);
+    CHECK_CLOSE(a.apps[0].comm_alpha[1], (2 + 0.5 * 100) / 1e3, 1e-12);
+    CHECK(a.apps[0].comm_alpha[0] == 0 && a.apps[0].delta == 1);
+    CHECK_CLOSE(ct_app_mem(&a.apps[0], 1), 0.25, 1e-9);
+    CHECK(js.jobs[0].arrival == 3 && js.jobs[0].iterations == 50 && !strcmp(js.jobs[2].id, "2"));
+    CHECK(ct_apps_validate(&a, "x", &err) == CT_OK);
+    /* Unsorted arrivals are fine: two servers x 1 GPU, no restart, SJF:
+     * job 2 (arrives 1 s) alone on its servers: 1 + 50 x (0.03 + 0.052). */
+    ct_train_result_t r;
+    ct_train_cluster_t two = c;
+    two.n_servers = 2;
+    two.gpus_per_server = 1;
+    ct_share_params_t p;
+    ct_share_params_init(&p);
+    p.policy = CT_SHARE_SJF;
+    p.restart = 0;
+    CHECK(ct_share_run(&two, &a, &js, &p, &r, &err) == CT_OK);
+    CHECK_CLOSE(r.jobs[2].end, 1e3 * (1 + 50 * (0.030 + 0.052)), 1e-9);
+    CHECK_CLOSE(r.jobs[1].start, r.jobs[2].end, 1e-12); /* then job 1 (2 s), then job 0 */
+    CHECK(r.jobs[0].start >= r.jobs[1].end - 1e-9);
+    ct_train_result_free(&r);
+    ct_share_jobs_free(&js);
+    ct_apps_free(&a);
+    tj.jobs[1].mem = 1e9;
+    CHECK(ct_share_from_train(&c, &tj, &a, &js, &err) == CT_EINPUT);
+    CHECK_ERR(err, CT_EINPUT, "jobs[1]");
+    ct_train_jobs_free(&tj);
+}
+
 int main(void)
 {
     fit();
@@ -541,5 +591,6 @@ int main(void)
     tiresias();
     fifo_blocking();
     workloads();
+    from_train();
     return ct_test_end();
 }
