@@ -453,6 +453,19 @@ static int train_format(const char *path)
     return line[0] == '{' || strstr(line, "job_id") != NULL;
 }
 
+/* 1 if path's first line looks like a Pollux workload header. */
+static int pollux_format(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512] = "";
+    if (!f)
+        return 0;
+    if (!fgets(line, sizeof line, f))
+        line[0] = '\0';
+    fclose(f);
+    return strstr(line, "application") && strstr(line, "num_replicas");
+}
+
 /* A workload for the sharing simulator: a Pollux CSV against the apps file
  * (loaded into *a once: *loaded), or the online simulator's jobs converted
  * with their own applications. *a and *j are the caller's to free. */
@@ -755,10 +768,15 @@ int cmd_train(int argc, char **argv)
     char **args = argv + 1 + optind;
     if (!strcmp(sub, "workload"))
         return nargs == 0 ? do_workload(&o) : cli_usage("train", "workload takes no file arguments");
-    if (!strcmp(sub, "run"))
-        return nargs != 1 ? cli_usage("train", "run: expected one JOBS file")
-               : o.share  ? do_share_run(args[0], &o)
-                          : do_run(args[0], &o);
+    if (!strcmp(sub, "run")) {
+        if (nargs != 1)
+            return cli_usage("train", "run: expected one JOBS file");
+        if (!o.share && !train_format(args[0]) && pollux_format(args[0]))
+            return cli_usage("train", "%s: a Pollux workload: --placement and --admission need per-iteration forward, "
+                                      "backward and all-reduce sizes; give --policy sjf-bsbf|sjf-ffs|fifo|sjf|tiresias",
+                             args[0]);
+        return o.share ? do_share_run(args[0], &o) : do_run(args[0], &o);
+    }
     if (!strcmp(sub, "fit"))
         return nargs == 1 ? do_fit(args[0], &o) : cli_usage("train", "fit: expected the Pollux simulator directory");
     if (!strcmp(sub, "share-workload"))

@@ -55,6 +55,7 @@ done
 $C train table "$T/ada.json" "$T/w.csv" --apps $A >/dev/null || fail "table over both formats"
 # Errors.
 expect_error 2 "--policy" -- $C train run "$T/w.csv" --policy best
+expect_error 2 "a Pollux workload" -- $C train run "$T/w.csv"
 expect_error 2 "--xi" -- $C train run "$T/w.csv" --policy fifo --xi 0.5
 expect_error 2 "--tiresias-queues" -- $C train run "$T/w.csv" --policy tiresias --tiresias-queues 8,1
 expect_error 2 "nope.json: cannot open" -- $C train run "$T/w.csv" --policy fifo --apps "$T/nope.json"
