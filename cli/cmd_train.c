@@ -28,10 +28,10 @@ static void train_usage(FILE *out)
             "       contend train fit POLLUX_DIR [--mem-static F] [-o apps.json]\n"
             "       contend train share-workload [--apps A.json] [--jobs N] [--seed N] -o WORKLOAD.csv\n"
             "       contend train run WORKLOAD.csv --policy sjf-bsbf|sjf-ffs|fifo|sjf|tiresias [--apps A.json]\n"
-            "                         [--xi X|LO:HI] [--restart-seconds S] [--tiresias-queues H,...]\n"
+            "                         [--xi X|LO:HI|low|high] [--restart-seconds S] [--tiresias-queues H,...]\n"
             "                         [--ffs-batch full|fit] [--fifo strict|backfill] [--interval S]\n"
             "                         [-o per-job.csv] [--json]\n"
-            "       contend train table WORKLOAD.csv... [--policies P,...] [--xi X|LO:HI]\n"
+            "       contend train table WORKLOAD.csv... [--policies P,...] [--xi X|LO:HI|low|high]\n"
             "                         [--reference LABEL=summary.json]... [-o table.csv]\n"
             "\n"
             "Simulates a GPU training cluster online: jobs arrive, are placed (LWF-kappa, FF, LS,\n"
@@ -54,8 +54,9 @@ static void train_usage(FILE *out)
             "data/share/apps.json) run at 1 / t_iter iterations/s, two at most per GPU, slowed\n"
             "by xi while they share. fit: least-squares time models from Pollux's traces.\n"
             "share-workload: N jobs (default 240) over 8 h from the apps' job mix.\n"
-            "--xi: interference ratio, one value or uniform LO:HI per application pair\n"
-            "  (default: the apps file's, else 1.5:2.0). --restart-seconds: no progress after\n"
+            "--xi: interference ratio, one value or uniform LO:HI per application pair, or the\n"
+            "  paper's injected ranges low (1:1.25) and high (1.5:2) (default: the apps file's,\n"
+            "  else high). --restart-seconds: no progress after\n"
             "  each (re)start (default 30, Pollux's). --tiresias-queues: queue thresholds in\n"
             "  GPU-hours (default 16). --ffs-batch fit: SJF-FFS halves the micro-batch until it\n"
             "  fits beside the running job (default full: the spec's, skips GPUs without room).\n"
@@ -176,16 +177,19 @@ static int parse(int argc, char **argv, train_opts_t *o)
         case OPT_POLICIES: o->policies = optarg; break;
         case OPT_APPS: o->apps = optarg; break;
         case OPT_XI: {
-            char *colon = strchr(optarg, ':');
+            /* Presets: the ranges the SJF-BSBF paper injects (Fig. 6b). */
+            const char *v = !strcmp(optarg, "low") ? "1:1.25" : !strcmp(optarg, "high") ? "1.5:2" : optarg;
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s", v);
+            char *colon = strchr(buf, ':');
             if (colon)
                 *colon = '\0';
-            int bad = cli_parse_double(optarg, &o->xi_lo) || (colon && cli_parse_double(colon + 1, &o->xi_hi));
-            if (colon)
-                *colon = ':';
+            int bad = strlen(v) >= sizeof buf || cli_parse_double(buf, &o->xi_lo) ||
+                      (colon && cli_parse_double(colon + 1, &o->xi_hi));
             if (!colon)
                 o->xi_hi = o->xi_lo;
             if (bad || !(o->xi_lo >= 1 && o->xi_hi >= o->xi_lo && o->xi_hi <= 1e6))
-                return cli_usage("train", "--xi: expected X or LO:HI with 1 <= LO <= HI, got '%s'", optarg);
+                return cli_usage("train", "--xi: expected X, LO:HI with 1 <= LO <= HI, low or high, got '%s'", optarg);
             break;
         }
         case OPT_RESTART:
