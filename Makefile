@@ -22,13 +22,13 @@ endif
 MOREFLAGS ?=
 BUILD    ?= build
 
-PKGS     := igraph gsl libcjson
+PKGS     := igraph gsl libcjson libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lglpk -lm
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lglpk -lm -lpthread
 CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
 
-INCDIRS  := -Igraph -Imodels -Isolver -Isampler
+INCDIRS  := -Igraph -Imodels -Isolver -Isampler -Iservice
 ALL_CFLAGS = -std=c11 -fPIC $(WARNINGS) $(CFLAGS) $(INCDIRS) $(PKG_CFLAGS) $(MOREFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(MOREFLAGS)
 
@@ -36,6 +36,8 @@ LIB_SRC  := $(wildcard graph/*.c models/*.c solver/*.c)
 LIB_HDR  := $(wildcard graph/ct_*.h models/ct_*.h solver/ct_*.h)
 SMP_SRC  := $(wildcard sampler/*.c)
 SMP_HDR  := $(wildcard sampler/ct_*.h)
+SVC_SRC  := $(wildcard service/*.c)
+SVC_HDR  := $(wildcard service/ct_*.h)
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/unit/*.c)
 BENCH_SRC := $(wildcard tests/bench/*.c)
@@ -43,6 +45,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 SMP_OBJ  := $(SMP_SRC:%.c=$(BUILD)/%.o)
+SVC_OBJ  := $(SVC_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
@@ -53,13 +56,14 @@ LIBA     := $(BUILD)/libcontend.a
 LIBSO    := $(BUILD)/libcontend.so.$(SOVERSION)
 SMPA     := $(BUILD)/libcontend-sampler.a
 SMPSO    := $(BUILD)/libcontend-sampler.so.$(SOVERSION)
+SVCA     := $(BUILD)/libcontend-service.a
 CLI      := $(BUILD)/contend
 
 .PHONY: all test check bench install uninstall asan ubsan valgrind clean help data deps demo fuzz
 
 ifneq ($(filter-out deps help clean,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes),yes)
-$(error missing build dependencies (igraph, gsl, libcjson via pkg-config): run 'sh .ci/install-deps' as root)
+$(error missing build dependencies (igraph, gsl, libcjson, libmicrohttpd via pkg-config): run 'sh .ci/install-deps' as root)
 endif
 endif
 
@@ -85,20 +89,24 @@ $(SMPA): $(SMP_OBJ)
 $(SMPSO): $(SMP_OBJ)
 	$(CC) -shared -Wl,-soname,libcontend-sampler.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $^ $(CJSON_LIBS) -lm
 
-$(CLI): $(CLI_OBJ) $(LIBA) $(SMPA)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(SMPA) $(PKG_LIBS)
+$(SVCA): $(SVC_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h tests/unit/ct_test_scenario.h $(LIBA) $(SMPA)
+$(CLI): $(CLI_OBJ) $(SVCA) $(LIBA) $(SMPA)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(SVCA) $(LIBA) $(SMPA) $(PKG_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h tests/unit/ct_test_scenario.h $(SVCA) $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/bench/%: tests/bench/%.c $(LIBA) $(SMPA)
+$(BUILD)/bench/%: tests/bench/%.c $(SVCA) $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
 # pkg-config files: paths relative to ${prefix} (so pkgconf --define-prefix
 # works on relocated trees), written again whenever PREFIX/LIBDIR change.

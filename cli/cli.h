@@ -58,5 +58,6 @@ int cmd_sample(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_bco(int argc, char **argv);
 int cmd_train(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

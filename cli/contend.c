@@ -30,7 +30,8 @@ static const subcommand_t commands[] = {
     { "nona", cmd_nona, "Nona: solve a scenario into a placement table; sweep arrival-rate scales" },
     { "sample", cmd_sample, "draw job placements from a lookup file (the online sampler)" },
     { "bco", cmd_bco, "SJF-BCO: schedule ring-all-reduce training jobs; baselines; bound validation" },
-    { "train", cmd_train, "online training cluster: LWF-kappa / AdaDUAL / Ada-SRSF and baselines; workloads" },
+    { "train", cmd_train, "online training cluster: LWF-kappa / AdaDUAL / Ada-SRSF, GPU sharing (SJF-BSBF); workloads" },
+    { "serve", cmd_serve, "placement service over HTTP: /place, /reload, /healthz, Kubernetes extender /prioritize" },
     { "sim", cmd_sim, "simulate the cluster under placement policies; sweep loads or bandwidths" },
 };
 

@@ -1,0 +1,160 @@
+/*
+ * http.c - the placement service over HTTP (libmicrohttpd): a thread pool
+ * of epoll loops, each request's body gathered up to CT_SERVICE_MAX_BODY
+ * (a larger Content-Length is answered 413 before it is read), handed to
+ * ct_service_handle, the JSON answer sent with keep-alive. Idle connections
+ * close after 10 s; at most 4096 at once. Nothing is logged (the library
+ * never prints).
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ct_http.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ct_http {
+    struct MHD_Daemon *d;
+    ct_service_t *svc;
+    uint16_t port;
+};
+
+typedef struct {
+    char *body;
+    size_t n, cap;
+    int too_large;
+} req_t;
+
+static enum MHD_Result reply(struct MHD_Connection *conn, int status, char *body, size_t len)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    enum MHD_Result ok = MHD_queue_response(conn, (unsigned)status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                               const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    struct ct_http *h = cls;
+    req_t *rq = *con_cls;
+    if (!rq) { /* headers only: set up the body */
+        if (!(rq = calloc(1, sizeof *rq)))
+            return MHD_NO;
+        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > CT_SERVICE_MAX_BODY)
+            rq->too_large = 1;
+        *con_cls = rq;
+        return MHD_YES;
+    }
+    if (*upload_size) { /* a piece of the body */
+        if (!rq->too_large && rq->n + *upload_size > CT_SERVICE_MAX_BODY)
+            rq->too_large = 1;
+        if (!rq->too_large) {
+            if (rq->n + *upload_size + 1 > rq->cap) {
+                size_t cap = rq->cap ? rq->cap : 1024;
+                while (cap < rq->n + *upload_size + 1)
+                    cap *= 2;
+                char *b = realloc(rq->body, cap);
+                if (!b)
+                    return MHD_NO;
+                rq->body = b;
+                rq->cap = cap;
+            }
+            memcpy(rq->body + rq->n, upload, *upload_size);
+            rq->n += *upload_size;
+            rq->body[rq->n] = '\0';
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    char *out;
+    size_t outlen;
+    int status = ct_service_handle(h->svc, method, url, rq->body, rq->too_large ? CT_SERVICE_MAX_BODY + 1 : rq->n,
+                                   &out, &outlen);
+    if (!status)
+        return MHD_NO; /* out of memory: drop the connection */
+    return reply(conn, status, out, outlen);
+}
+
+static void completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)conn;
+    (void)toe;
+    req_t *rq = *con_cls;
+    if (rq) {
+        free(rq->body);
+        free(rq);
+        *con_cls = NULL;
+    }
+}
+
+int ct_http_start(ct_service_t *svc, const char *listen, unsigned threads, ct_http_t **out, char *errbuf,
+                  size_t errlen)
+{
+    *out = NULL;
+    char host[64];
+    unsigned port;
+    const char *colon = strrchr(listen, ':');
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    if (!colon || (size_t)(colon - listen) >= sizeof host || sscanf(colon + 1, "%u", &port) != 1 || port > 65535) {
+        snprintf(errbuf, errlen, "--listen: expected HOST:PORT (IPv4, port 0 .. 65535), got '%s'", listen);
+        return -1;
+    }
+    memcpy(host, listen, (size_t)(colon - listen));
+    host[colon - listen] = '\0';
+    if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
+        snprintf(errbuf, errlen, "--listen: '%s' is not an IPv4 address", host);
+        return -1;
+    }
+    addr.sin_port = htons((uint16_t)port);
+    struct ct_http *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(errbuf, errlen, "out of memory");
+        return -1;
+    }
+    h->svc = svc;
+    if (threads < 1)
+        threads = 1;
+    h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO, (uint16_t)port, NULL,
+                            NULL, handler, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+                            MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+                            MHD_OPTION_CONNECTION_LIMIT, 4096u, MHD_OPTION_NOTIFY_COMPLETED, completed, h,
+                            MHD_OPTION_END);
+    if (!h->d) {
+        snprintf(errbuf, errlen, "%s: cannot listen (address in use, or not permitted)", listen);
+        free(h);
+        return -1;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
+    h->port = info ? info->port : (uint16_t)port;
+    *out = h;
+    return 0;
+}
+
+uint16_t ct_http_port(const ct_http_t *h)
+{
+    return h->port;
+}
+
+void ct_http_stop(ct_http_t *h)
+{
+    if (!h)
+        return;
+    MHD_stop_daemon(h->d);
+    free(h);
+}

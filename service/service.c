@@ -1,0 +1,621 @@
+/*
+ * service.c - the placement service (ct_service.h).
+ *
+ * Design: the loaded table is a snapshot {sampler, reference count}; a
+ * request takes a reference under a mutex held for two instructions, draws
+ * without any lock, and drops it, so /reload can swap snapshots while
+ * requests run and the old one is freed by whoever drops it last. The
+ * extender's job cache is a fixed-capacity hash table (chained, oldest
+ * entry evicted first) under its own mutex. Bodies are parsed with cJSON
+ * (length-bounded, type-checked) and answers written into a growing buffer.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ct_service.h"
+#include "ct_sampler.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SERVERS 100000u
+
+typedef struct {
+    ct_sampler_t *smp;
+    atomic_int refs;
+} snap_t;
+
+typedef struct {
+    char *key;          /* class \x1f job; NULL when free */
+    uint32_t ntasks;
+    char **node;        /* per task */
+    int32_t next;       /* bucket chain */
+} entry_t;
+
+struct ct_service {
+    char *path;
+    ct_service_params_t p;
+    pthread_mutex_t mu;     /* guards cur */
+    snap_t *cur;
+    atomic_ulong reloads, streams;
+    pthread_mutex_t cache_mu;
+    entry_t *entries;       /* ring: oldest at `oldest` */
+    int32_t *buckets;
+    size_t cap, nbuckets, oldest, count;
+};
+
+void ct_service_params_init(ct_service_params_t *p)
+{
+    p->seed = 1;
+    p->job_cache = 65536;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Snapshots.                                                                */
+
+static snap_t *snap_load(const char *path, char *errbuf, size_t errlen)
+{
+    snap_t *sn = malloc(sizeof *sn);
+    if (!sn) {
+        snprintf(errbuf, errlen, "out of memory");
+        return NULL;
+    }
+    if (ct_sampler_load(path, &sn->smp, errbuf, errlen) != 0) {
+        free(sn);
+        return NULL;
+    }
+    atomic_init(&sn->refs, 1);
+    return sn;
+}
+
+static void snap_release(snap_t *sn)
+{
+    if (atomic_fetch_sub(&sn->refs, 1) == 1) {
+        ct_sampler_free(sn->smp);
+        free(sn);
+    }
+}
+
+static snap_t *snap_acquire(ct_service_t *s)
+{
+    pthread_mutex_lock(&s->mu);
+    snap_t *sn = s->cur;
+    atomic_fetch_add(&sn->refs, 1);
+    pthread_mutex_unlock(&s->mu);
+    return sn;
+}
+
+int ct_service_open(const char *lookup_path, const ct_service_params_t *p, ct_service_t **out, char *errbuf,
+                    size_t errlen)
+{
+    *out = NULL;
+    ct_service_t *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(lookup_path))) {
+        free(s);
+        snprintf(errbuf, errlen, "out of memory");
+        return -1;
+    }
+    if (p)
+        s->p = *p;
+    else
+        ct_service_params_init(&s->p);
+    if (s->p.job_cache < 1)
+        s->p.job_cache = 1;
+    s->cap = s->p.job_cache;
+    s->nbuckets = 2 * s->cap;
+    s->entries = calloc(s->cap, sizeof(entry_t));
+    s->buckets = malloc(s->nbuckets * sizeof(int32_t));
+    if (s->cap > INT32_MAX / 2 || !s->entries || !s->buckets) {
+        snprintf(errbuf, errlen, "job cache of %zu entries: out of memory", s->cap);
+        free(s->entries);
+        free(s->buckets);
+        free(s->path);
+        free(s);
+        return -1;
+    }
+    for (size_t b = 0; b < s->nbuckets; b++)
+        s->buckets[b] = -1;
+    if (!(s->cur = snap_load(lookup_path, errbuf, errlen))) {
+        free(s->entries);
+        free(s->buckets);
+        free(s->path);
+        free(s);
+        return -1;
+    }
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->cache_mu, NULL);
+    atomic_init(&s->reloads, 0);
+    atomic_init(&s->streams, 0);
+    *out = s;
+    return 0;
+}
+
+static void entry_clear(entry_t *e)
+{
+    for (uint32_t t = 0; t < e->ntasks; t++)
+        free(e->node[t]);
+    free(e->node);
+    free(e->key);
+    memset(e, 0, sizeof *e);
+}
+
+void ct_service_free(ct_service_t *s)
+{
+    if (!s)
+        return;
+    snap_release(s->cur);
+    for (size_t i = 0; i < s->cap; i++)
+        entry_clear(&s->entries[i]);
+    free(s->entries);
+    free(s->buckets);
+    pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->cache_mu);
+    free(s->path);
+    free(s);
+}
+
+int ct_service_reload(ct_service_t *s, char *errbuf, size_t errlen)
+{
+    snap_t *sn = snap_load(s->path, errbuf, errlen), *old;
+    if (!sn)
+        return -1;
+    pthread_mutex_lock(&s->mu);
+    old = s->cur;
+    s->cur = sn;
+    pthread_mutex_unlock(&s->mu);
+    snap_release(old);
+    /* Jobs drawn from the old table keep their draw (their pods may be
+     * half scheduled); new jobs draw from the new one. */
+    atomic_fetch_add(&s->reloads, 1);
+    return 0;
+}
+
+/* One random stream per thread and service. */
+static ct_rng_t *thread_rng(ct_service_t *s)
+{
+    static _Thread_local struct {
+        const ct_service_t *owner;
+        ct_rng_t rng;
+    } tl;
+    if (tl.owner != s) {
+        unsigned long k = atomic_fetch_add(&s->streams, 1);
+        ct_rng_seed(&tl.rng, s->p.seed ^ (0x9e3779b97f4a7c15ULL * (k + 1)));
+        tl.owner = s;
+    }
+    return &tl.rng;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output.                                                                   */
+
+typedef struct {
+    char *b;
+    size_t n, cap;
+    int oom;
+} buf_t;
+
+static void put(buf_t *o, const char *s, size_t len)
+{
+    if (o->oom)
+        return;
+    if (o->n + len + 1 > o->cap) {
+        size_t cap = o->cap ? o->cap : 256;
+        while (cap < o->n + len + 1)
+            cap *= 2;
+        char *b = realloc(o->b, cap);
+        if (!b) {
+            o->oom = 1;
+            return;
+        }
+        o->b = b;
+        o->cap = cap;
+    }
+    memcpy(o->b + o->n, s, len);
+    o->n += len;
+    o->b[o->n] = '\0';
+}
+
+static void puts_(buf_t *o, const char *s)
+{
+    put(o, s, strlen(s));
+}
+
+static void putf(buf_t *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void putf(buf_t *o, const char *fmt, ...)
+{
+    char tmp[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        put(o, tmp, (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1);
+}
+
+static void put_string(buf_t *o, const char *s)
+{
+    put(o, "\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            char e[2] = { '\\', (char)*p };
+            put(o, e, 2);
+        } else if (*p < 0x20)
+            putf(o, "\\u%04x", *p);
+        else
+            put(o, (const char *)p, 1);
+    }
+    put(o, "\"", 1);
+}
+
+static int error_reply(buf_t *o, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int error_reply(buf_t *o, int status, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    o->n = 0;
+    puts_(o, "{\"error\": ");
+    put_string(o, msg);
+    puts_(o, "}\n");
+    return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* /place.                                                                   */
+
+static int handle_place(ct_service_t *s, const cJSON *req, buf_t *o)
+{
+    if (!cJSON_IsObject(req))
+        return error_reply(o, 400, "body: expected a JSON object");
+    const cJSON *cls = cJSON_GetObjectItemCaseSensitive(req, "class");
+    const cJSON *srv = cJSON_GetObjectItemCaseSensitive(req, "servers");
+    const cJSON *rates = cJSON_GetObjectItemCaseSensitive(req, "rates");
+    const cJSON *ql = cJSON_GetObjectItemCaseSensitive(req, "queue_lengths");
+    if (!cJSON_IsString(cls))
+        return error_reply(o, 400, "class: expected a string");
+    uint32_t n;
+    if (cJSON_IsNumber(srv)) {
+        double v = srv->valuedouble;
+        if (!(v >= 1 && v <= MAX_SERVERS && v == floor(v)))
+            return error_reply(o, 400, "servers: expected a whole number 1 .. %u or an array of names", MAX_SERVERS);
+        n = (uint32_t)v;
+    } else if (cJSON_IsArray(srv)) {
+        int k = cJSON_GetArraySize(srv);
+        if (k < 1 || k > (int)MAX_SERVERS)
+            return error_reply(o, 400, "servers: expected 1 .. %u names", MAX_SERVERS);
+        for (const cJSON *x = srv->child; x; x = x->next)
+            if (!cJSON_IsString(x))
+                return error_reply(o, 400, "servers: expected an array of strings");
+        n = (uint32_t)k;
+    } else
+        return error_reply(o, 400, "servers: expected a whole number or an array of names");
+    if (rates && !cJSON_IsObject(rates))
+        return error_reply(o, 400, "rates: expected an object {class: jobs/s}");
+    if (ql && (!cJSON_IsArray(ql) || (uint32_t)cJSON_GetArraySize(ql) != n))
+        return error_reply(o, 400, "queue_lengths: expected an array of %u numbers (one per server)", n);
+    snap_t *sn = snap_acquire(s);
+    const ct_sampler_t *smp = sn->smp;
+    int status = 200;
+    double *rv = NULL;
+    uint32_t *loads = NULL, *out = NULL;
+    long c = ct_sampler_class_index(smp, cls->valuestring);
+    size_t nc = ct_sampler_class_count(smp), scen = 0;
+    if (c < 0) {
+        status = error_reply(o, 400, "class: unknown '%.200s'", cls->valuestring);
+        goto done;
+    }
+    if (rates) {
+        if (!(rv = malloc(nc * sizeof(double))))
+            goto oom;
+        for (size_t k = 0; k < nc; k++)
+            rv[k] = ct_sampler_scenario_rate(smp, 0, k);
+        for (const cJSON *x = rates->child; x; x = x->next) {
+            long k = ct_sampler_class_index(smp, x->string);
+            if (k < 0) {
+                status = error_reply(o, 400, "rates: unknown class '%.200s'", x->string);
+                goto done;
+            }
+            if (!cJSON_IsNumber(x) || !(x->valuedouble >= 0) || !isfinite(x->valuedouble)) {
+                status = error_reply(o, 400, "rates.%.200s: expected a number >= 0", x->string);
+                goto done;
+            }
+            rv[k] = x->valuedouble;
+        }
+        scen = ct_sampler_nearest(smp, rv);
+    }
+    if (ql) {
+        if (!(loads = malloc(n * sizeof(uint32_t))))
+            goto oom;
+        uint32_t k = 0;
+        for (const cJSON *x = ql->child; x; x = x->next, k++) {
+            if (!cJSON_IsNumber(x) || !(x->valuedouble >= 0 && x->valuedouble <= 4e9)) {
+                status = error_reply(o, 400, "queue_lengths[%u]: expected a number >= 0", k);
+                goto done;
+            }
+            loads[k] = (uint32_t)x->valuedouble;
+        }
+    }
+    size_t nt = ct_sampler_task_count(smp, (size_t)c);
+    if (!(out = malloc((nt ? nt : 1) * sizeof(uint32_t))))
+        goto oom;
+    if (ct_sampler_place_loaded(smp, scen, (size_t)c, n, loads, ct_sampler_root_choices(smp, scen), thread_rng(s),
+                                out, NULL) != 0) {
+        status = error_reply(o, 422, "servers: %u is fewer than the %u parts this class's table may use", n,
+                             ct_sampler_max_parts(smp, scen));
+        goto done;
+    }
+    puts_(o, "{\"class\": ");
+    put_string(o, cls->valuestring);
+    putf(o, ", \"scenario\": %zu, \"scale\": %.17g, \"placement\": {", scen, ct_sampler_scenario_scale(smp, scen));
+    const cJSON *names = cJSON_IsArray(srv) ? srv : NULL;
+    for (size_t t = 0; t < nt; t++) {
+        if (t)
+            puts_(o, ", ");
+        put_string(o, ct_sampler_task_id(smp, (size_t)c, t));
+        puts_(o, ": ");
+        if (names)
+            put_string(o, cJSON_GetArrayItem(names, (int)out[t])->valuestring);
+        else
+            putf(o, "%u", out[t]);
+    }
+    puts_(o, "}}\n");
+    goto done;
+oom:
+    o->oom = 1;
+done:
+    free(rv);
+    free(loads);
+    free(out);
+    snap_release(sn);
+    return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The scheduler extender.                                                   */
+
+static uint64_t hash_key(const char *k)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *k; k++)
+        h = (h ^ (unsigned char)*k) * 1099511628211ULL;
+    return h;
+}
+
+/* Under cache_mu: the entry of key, or -1. */
+static int32_t cache_find(ct_service_t *s, const char *key)
+{
+    for (int32_t i = s->buckets[hash_key(key) % s->nbuckets]; i >= 0; i = s->entries[i].next)
+        if (!strcmp(s->entries[i].key, key))
+            return i;
+    return -1;
+}
+
+/* Under cache_mu: takes the oldest slot (evicting it) for key. */
+static int32_t cache_insert(ct_service_t *s, char *key, char **node, uint32_t ntasks)
+{
+    int32_t slot = (int32_t)s->oldest;
+    entry_t *e = &s->entries[slot];
+    if (e->key) { /* unlink the evicted entry */
+        int32_t *pp = &s->buckets[hash_key(e->key) % s->nbuckets];
+        while (*pp != slot)
+            pp = &s->entries[*pp].next;
+        *pp = e->next;
+        entry_clear(e);
+    } else
+        s->count++;
+    e->key = key;
+    e->node = node;
+    e->ntasks = ntasks;
+    int32_t *head = &s->buckets[hash_key(key) % s->nbuckets];
+    e->next = *head;
+    *head = slot;
+    s->oldest = (s->oldest + 1) % s->cap;
+    return slot;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const char *label(const cJSON *labels, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(labels, name);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
+{
+    const cJSON *pod = cJSON_GetObjectItemCaseSensitive(req, "Pod");
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(pod, "metadata");
+    const cJSON *labels = cJSON_GetObjectItemCaseSensitive(meta, "labels");
+    const char *cls = label(labels, "contend.io/class"), *job = label(labels, "contend.io/job"),
+               *task = label(labels, "contend.io/task");
+    if (!cJSON_IsObject(req) || !cJSON_IsObject(labels) || !cls || !job || !task)
+        return error_reply(o, 400, "Pod.metadata.labels: expected contend.io/class, contend.io/job and "
+                                   "contend.io/task");
+    /* Candidates: NodeNames (a node-cache-capable extender) or Nodes.items. */
+    const cJSON *names = cJSON_GetObjectItemCaseSensitive(req, "NodeNames");
+    const cJSON *items = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(req, "Nodes"), "items");
+    int nn = cJSON_IsArray(names) ? cJSON_GetArraySize(names) : cJSON_IsArray(items) ? cJSON_GetArraySize(items) : 0;
+    if (nn < 1 || nn > (int)MAX_SERVERS)
+        return error_reply(o, 400, "NodeNames or Nodes.items: expected 1 .. %u candidate nodes", MAX_SERVERS);
+    const char **cand = malloc((size_t)nn * sizeof(char *));
+    if (!cand) {
+        o->oom = 1;
+        return 0;
+    }
+    int k = 0;
+    for (const cJSON *x = cJSON_IsArray(names) ? names->child : items->child; x; x = x->next, k++) {
+        const cJSON *nm = cJSON_IsArray(names) ? x
+                                               : cJSON_GetObjectItemCaseSensitive(
+                                                     cJSON_GetObjectItemCaseSensitive(x, "metadata"), "name");
+        if (!cJSON_IsString(nm)) {
+            free(cand);
+            return error_reply(o, 400, "candidate node %d: expected a name", k);
+        }
+        cand[k] = nm->valuestring;
+    }
+    snap_t *sn = snap_acquire(s);
+    const ct_sampler_t *smp = sn->smp;
+    int status = 200;
+    char *key = NULL, **node = NULL, drawn[256] = "";
+    const char **sorted = NULL;
+    uint32_t *out = NULL, nt = 0;
+    long c = ct_sampler_class_index(smp, cls);
+    long t = -1;
+    if (c < 0) {
+        status = error_reply(o, 400, "contend.io/class: unknown '%.200s'", cls);
+        goto done;
+    }
+    nt = (uint32_t)ct_sampler_task_count(smp, (size_t)c);
+    for (uint32_t i = 0; i < nt && t < 0; i++)
+        if (!strcmp(ct_sampler_task_id(smp, (size_t)c, i), task))
+            t = i;
+    if (t < 0) {
+        status = error_reply(o, 400, "contend.io/task: class '%.100s' has no task '%.100s'", cls, task);
+        goto done;
+    }
+    size_t kl = strlen(cls) + strlen(job) + 2;
+    if (!(key = malloc(kl)))
+        goto oom;
+    snprintf(key, kl, "%s\x1f%s", cls, job);
+    pthread_mutex_lock(&s->cache_mu);
+    int32_t e = cache_find(s, key);
+    if (e >= 0 && (uint32_t)t < s->entries[e].ntasks)
+        snprintf(drawn, sizeof drawn, "%s", s->entries[e].node[t]);
+    pthread_mutex_unlock(&s->cache_mu);
+    if (e < 0) { /* the job's first pod: draw over its candidates, sorted */
+        if (!(sorted = malloc((size_t)nn * sizeof(char *))) || !(out = malloc((nt ? nt : 1) * sizeof(uint32_t))) ||
+            !(node = calloc(nt ? nt : 1, sizeof(char *))))
+            goto oom;
+        memcpy(sorted, cand, (size_t)nn * sizeof(char *));
+        qsort(sorted, (size_t)nn, sizeof(char *), cmp_str);
+        if (ct_sampler_place(smp, 0, (size_t)c, (uint32_t)nn, thread_rng(s), out, NULL) != 0) {
+            status = error_reply(o, 422, "%d candidate nodes are fewer than the %u parts this class's table may use",
+                                 nn, ct_sampler_max_parts(smp, 0));
+            goto done;
+        }
+        for (uint32_t i = 0; i < nt; i++)
+            if (!(node[i] = strdup(sorted[out[i]])))
+                goto oom;
+        snprintf(drawn, sizeof drawn, "%s", node[t]);
+        pthread_mutex_lock(&s->cache_mu);
+        if (cache_find(s, key) < 0) { /* another pod of the job may have drawn meanwhile: first one wins */
+            cache_insert(s, key, node, nt);
+            key = NULL;
+            node = NULL;
+        } else
+            snprintf(drawn, sizeof drawn, "%s", s->entries[cache_find(s, key)].node[t]);
+        pthread_mutex_unlock(&s->cache_mu);
+    }
+    put(o, "[", 1);
+    for (int i = 0; i < nn; i++) {
+        if (i)
+            puts_(o, ", ");
+        puts_(o, "{\"Host\": ");
+        put_string(o, cand[i]);
+        putf(o, ", \"Score\": %d}", strcmp(cand[i], drawn) ? 0 : 10);
+    }
+    puts_(o, "]\n");
+    goto done;
+oom:
+    o->oom = 1;
+done:
+    if (node)
+        for (uint32_t i = 0; i < nt; i++)
+            free(node[i]);
+    free(node);
+    free(key);
+    free(sorted);
+    free(out);
+    free(cand);
+    snap_release(sn);
+    return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dispatch.                                                                 */
+
+static int only_space(const char *p, const char *end)
+{
+    for (; p < end; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+            return 0;
+    return 1;
+}
+
+int ct_service_handle(ct_service_t *s, const char *method, const char *path, const char *body, size_t len, char **out,
+                      size_t *outlen)
+{
+    buf_t o = { 0 };
+    int status;
+    int post = !strcmp(method, "POST"), get = !strcmp(method, "GET");
+    if (!strcmp(path, "/healthz")) {
+        if (!get)
+            status = error_reply(&o, 405, "/healthz: use GET");
+        else {
+            snap_t *sn = snap_acquire(s);
+            puts_(&o, "{\"status\": \"ok\", \"lookup\": ");
+            put_string(&o, s->path);
+            putf(&o, ", \"classes\": %zu, \"scenarios\": %zu, \"reloads\": %lu}\n", ct_sampler_class_count(sn->smp),
+                 ct_sampler_scenario_count(sn->smp), (unsigned long)atomic_load(&s->reloads));
+            snap_release(sn);
+            status = 200;
+        }
+    } else if (!strcmp(path, "/reload")) {
+        char err[512];
+        if (!post)
+            status = error_reply(&o, 405, "/reload: use POST");
+        else if (ct_service_reload(s, err, sizeof err) != 0)
+            status = error_reply(&o, 500, "reload failed, the previous table stays: %s", err);
+        else {
+            putf(&o, "{\"status\": \"reloaded\", \"reloads\": %lu}\n", (unsigned long)atomic_load(&s->reloads));
+            status = 200;
+        }
+    } else if (!strcmp(path, "/place") || !strcmp(path, "/prioritize")) {
+        cJSON *req = NULL;
+        const char *end = NULL;
+        if (!post)
+            status = error_reply(&o, 405, "%s: use POST", path);
+        else if (len > CT_SERVICE_MAX_BODY)
+            status = error_reply(&o, 413, "body: over %zu bytes", CT_SERVICE_MAX_BODY);
+        else if (!body || !len || !(req = cJSON_ParseWithLengthOpts(body, len, &end, 0)))
+            status = error_reply(&o, 400, "body: malformed JSON%s", !body || !len ? " (empty)" : "");
+        else if (!only_space(end, body + len))
+            status = error_reply(&o, 400, "body: data after the JSON value");
+        else if (path[1] == 'p' && path[2] == 'l')
+            status = handle_place(s, req, &o);
+        else
+            status = handle_prioritize(s, req, &o);
+        cJSON_Delete(req);
+    } else
+        status = error_reply(&o, 404, "%s: no such endpoint (GET /healthz, POST /place, /prioritize, /reload)", path);
+    if (o.oom) {
+        free(o.b);
+        *out = NULL;
+        *outlen = 0;
+        return 0;
+    }
+    *out = o.b;
+    *outlen = o.n;
+    return status;
+}
