@@ -96,7 +96,7 @@ $(SVCA): $(SVC_OBJ)
 $(CLI): $(CLI_OBJ) $(SVCA) $(LIBA) $(SMPA)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(SVCA) $(LIBA) $(SMPA) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h tests/unit/ct_test_scenario.h $(SVCA) $(LIBA) $(SMPA)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h tests/unit/ct_test_scenario.h tests/unit/ct_test_lookup.h $(SVCA) $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 

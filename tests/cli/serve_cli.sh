@@ -1,0 +1,77 @@
+#!/bin/sh
+# serve_cli.sh - `contend serve` over loopback with curl: /healthz, /place
+# (counts and names), a recorded Kubernetes extender payload (one node
+# scores 10, the job's other pods agree), reloads (POST and SIGHUP) while
+# requests run, malformed and oversized requests (4xx, the server lives on),
+# option errors, and a clean stop on SIGTERM.
+set -u
+. tests/cli-lib.sh
+if ! command -v curl >/dev/null 2>&1; then
+    echo "SKIP: curl is not installed ('sh .ci/install-deps' installs it)"
+    exit 77
+fi
+$C nona sweep data/scenarios/fig1.json --scale 0.5:1.5:0.5 -o "$T/lookup.json" >/dev/null 2>&1 || fail "nona sweep"
+$C serve "$T/lookup.json" --listen 127.0.0.1:0 --threads 2 >"$T/serve.out" 2>"$T/serve.err" &
+pid=$!
+port=""
+for i in $(seq 1 200); do # valgrind starts slowly
+    port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/serve.out")
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+[ -n "$port" ] || { fail "no port: $(cat "$T/serve.out" "$T/serve.err")"; kill $pid; finish; exit 1; }
+U="http://127.0.0.1:$port"
+post() { curl -s -o "$T/body" -w '%{http_code}' -X POST -H 'Content-Type: application/json' "$@"; }
+[ "$(curl -s -o "$T/body" -w '%{http_code}' "$U/healthz")" = 200 ] || fail "healthz"
+grep -q '"scenarios": 3' "$T/body" || fail "healthz body: $(cat "$T/body")"
+[ "$(post "$U/place" -d '{"class": "fig1", "servers": 80, "rates": {"fig1": 290}}')" = 200 ] || fail "place"
+grep -q '"scenario": 2' "$T/body" || fail "nearest scenario: $(cat "$T/body")"
+[ "$(post "$U/place" -d '{"class": "fig1", "servers": ["x", "y", "z", "w"]}')" = 200 ] || fail "place by names"
+grep -q '"add": "[xyzw]"' "$T/body" || fail "names: $(cat "$T/body")"
+# The recorded extender payload: exactly one candidate scores 10; the job's
+# other pods (another task, candidates reordered) score their own nodes.
+[ "$(post "$U/prioritize" --data-binary @tests/data/extender-prioritize.json)" = 200 ] || fail "prioritize"
+[ "$(grep -o '"Score": 10' "$T/body" | wc -l)" -eq 1 ] || fail "one node scores 10: $(cat "$T/body")"
+[ "$(grep -o '"Host"' "$T/body" | wc -l)" -eq 4 ] || fail "every candidate scored"
+first=$(cat "$T/body")
+post "$U/prioritize" --data-binary @tests/data/extender-prioritize.json >/dev/null
+[ "$(cat "$T/body")" = "$first" ] || fail "the same pod twice: different scores"
+sed 's/"contend.io\/task": "det"/"contend.io\/task": "sum"/' tests/data/extender-prioritize.json >"$T/sum.json"
+[ "$(post "$U/prioritize" --data-binary @"$T/sum.json")" = 200 ] || fail "prioritize another task"
+# Hostile and malformed requests: 4xx, and the server still answers.
+[ "$(post "$U/place" -d '{"class": ')" = 400 ] || fail "malformed JSON not 400"
+[ "$(post "$U/place" -d '{"class": "nope", "servers": 3}')" = 400 ] || fail "unknown class not 400"
+[ "$(post "$U/place" -d '{"class": "fig1", "servers": 1}')" = 422 ] || fail "too few servers not 422"
+[ "$(curl -s -o "$T/body" -w '%{http_code}' "$U/place")" = 405 ] || fail "GET /place not 405"
+[ "$(curl -s -o "$T/body" -w '%{http_code}' "$U/nope")" = 404 ] || fail "unknown path not 404"
+head -c 2000000 /dev/zero | tr '\0' ' ' >"$T/big"
+[ "$(post "$U/place" --data-binary @"$T/big")" = 413 ] || fail "a 2 MB body not 413"
+printf '%0.s[' $(seq 1 3000) >"$T/deep"
+[ "$(post "$U/place" --data-binary @"$T/deep")" = 400 ] || fail "deep nesting not 400"
+# Reloads (POST and SIGHUP) while 4 clients place: every request answered.
+$C nona sweep data/scenarios/fig1.json --scale 0.5:1:0.5 -o "$T/lookup2.json" >/dev/null 2>&1
+for k in 1 2 3 4; do
+    (for i in $(seq 1 40); do
+        curl -s -o /dev/null -w '%{http_code}\n' -X POST "$U/place" -d '{"class": "fig1", "servers": 8}'
+    done >"$T/load$k") &
+done
+for r in 1 2 3 4 5; do
+    cp "$T/lookup2.json" "$T/lookup.json"
+    [ "$(post "$U/reload")" = 200 ] || fail "reload $r"
+    cp "$T/lookup2.json" "$T/lookup.json"
+    kill -HUP $pid
+done
+wait_loads() { for k in 1 2 3 4; do while [ "$(wc -l <"$T/load$k")" -lt 40 ]; do sleep 0.1; done; done; }
+wait_loads
+[ "$(cat "$T"/load* | grep -vc '^200$')" -eq 0 ] || fail "requests failed during reloads: $(sort "$T"/load* | uniq -c)"
+curl -s "$U/healthz" | grep -q '"scenarios": 2' || fail "the reloaded table (2 scenarios) is not served"
+printf '{"broken' >"$T/lookup.json"
+[ "$(post "$U/reload")" = 500 ] || fail "a broken reload not 500"
+[ "$(post "$U/place" -d '{"class": "fig1", "servers": 8}')" = 200 ] || fail "the old table stopped serving"
+kill -TERM $pid
+wait $pid || fail "serve did not exit 0 on SIGTERM"
+# Option errors.
+expect_error 2 "--listen" -- $C serve "$T/lookup2.json" --listen nowhere
+expect_error 2 "--threads" -- $C serve "$T/lookup2.json" --threads 0
+expect_error 2 "missing.json: cannot open" -- $C serve "$T/missing.json"
+finish

@@ -1,0 +1,282 @@
+/*
+ * service.c - the placement service without sockets: /healthz, /place
+ * (nearest scenario, names or a count, pooled roots, the draws' spread
+ * against the sampler's own), the Kubernetes extender (one consistent draw
+ * per job, scores, the cache's eviction), /reload while 4 threads place,
+ * and hostile or malformed requests (4xx, never a crash).
+ */
+#define _DEFAULT_SOURCE
+#include "ct_sampler.h"
+#include "ct_service.h"
+#include "ct_test.h"
+#include "ct_test_lookup.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+static char lookup_path[64];
+
+static int call(ct_service_t *s, const char *method, const char *path, const char *body, char **out)
+{
+    size_t n;
+    int st = ct_service_handle(s, method, path, body, body ? strlen(body) : 0, out, &n);
+    CHECK(*out && strlen(*out) == n);
+    return st;
+}
+
+static void write_lookup(const double *rates, size_t n)
+{
+    char *text = make_lookup(rates, n);
+    FILE *f = fopen(lookup_path, "w");
+    CHECK(f && text);
+    if (f && text)
+        fputs(text, f);
+    if (f)
+        fclose(f);
+    free(text);
+}
+
+static void basics(ct_service_t *s)
+{
+    char *o;
+    CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"scenarios\": 2") && strstr(o, "\"classes\": 1"));
+    free(o);
+    /* Nearest scenario by rates; names come back as given. */
+    CHECK(call(s, "POST", "/place", "{\"class\": \"fig1\", \"servers\": 80, \"rates\": {\"fig1\": 440}}", &o) == 200);
+    CHECK(strstr(o, "\"scenario\": 1") != NULL);
+    free(o);
+    CHECK(call(s, "POST", "/place", "{\"class\": \"fig1\", \"servers\": [\"a\", \"b\", \"c\", \"d\"]}", &o) == 200);
+    CHECK(strstr(o, "\"scenario\": 0") && strstr(o, "\"sum\": \"") && !strstr(o, "\"sum\": 0"));
+    free(o);
+    /* Pooled roots: with one empty server among loaded ones the root (sum,
+     * the first task) lands there when the table samples d > 1; at least
+     * the request is accepted and placed on a named server. */
+    CHECK(call(s, "POST", "/place",
+               "{\"class\": \"fig1\", \"servers\": [\"a\", \"b\", \"c\"], \"queue_lengths\": [5, 0, 5]}", &o) == 200);
+    free(o);
+    static const struct {
+        const char *method, *path, *body;
+        int status;
+        const char *needle;
+    } bad[] = {
+        { "POST", "/place", "{\"class\": \"fig1\"", 400, "malformed JSON" },
+        { "POST", "/place", "", 400, "(empty)" },
+        { "POST", "/place", "[1, 2]", 400, "expected a JSON object" },
+        { "POST", "/place", "{\"class\": 3, \"servers\": 4}", 400, "class: expected a string" },
+        { "POST", "/place", "{\"class\": \"nope\", \"servers\": 4}", 400, "class: unknown 'nope'" },
+        { "POST", "/place", "{\"class\": \"fig1\", \"servers\": 0}", 400, "servers" },
+        { "POST", "/place", "{\"class\": \"fig1\", \"servers\": 2.5}", 400, "servers" },
+        { "POST", "/place", "{\"class\": \"fig1\", \"servers\": [1, 2]}", 400, "array of strings" },
+        { "POST", "/place", "{\"class\": \"fig1\", \"servers\": 4, \"rates\": {\"x\": 1}}", 400, "unknown class 'x'" },
+        { "POST", "/place", "{\"class\": \"fig1\", \"servers\": 4, \"rates\": {\"fig1\": -1}}", 400, "rates.fig1" },
+        { "POST", "/place", "{\"class\": \"fig1\", \"servers\": 2, \"queue_lengths\": [1]}", 400, "queue_lengths" },
+        { "POST", "/place", "{\"class\": \"fig1\", \"servers\": 4} trailing", 400, "data after" },
+        { "POST", "/place", "{\"class\": \"fig1\", \"servers\": 1}", 422, "fewer than" },
+        { "GET", "/place", NULL, 405, "use POST" },
+        { "POST", "/healthz", "{}", 405, "use GET" },
+        { "GET", "/x", NULL, 404, "no such endpoint" },
+        { "POST", "/prioritize", "{\"Pod\": {}}", 400, "contend.io/class" },
+        { "POST", "/prioritize",
+          "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": \"j\", "
+          "\"contend.io/task\": \"sum\"}}}, \"NodeNames\": []}",
+          400, "candidate nodes" },
+        { "POST", "/prioritize",
+          "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": \"j\", "
+          "\"contend.io/task\": \"nope\"}}}, \"NodeNames\": [\"a\"]}",
+          400, "no task 'nope'" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        int st = call(s, bad[k].method, bad[k].path, bad[k].body, &o);
+        CHECK_MSG(st == bad[k].status && strstr(o, "\"error\"") && strstr(o, bad[k].needle), "case %zu: %d %s", k,
+                  st, o);
+        free(o);
+    }
+    /* Nesting deep enough to exhaust a naive parser is refused cleanly. */
+    char deep[20001];
+    memset(deep, '[', 20000);
+    deep[20000] = '\0';
+    CHECK(call(s, "POST", "/place", deep, &o) == 400);
+    free(o);
+    size_t n;
+    CHECK(ct_service_handle(s, "POST", "/place", "{}", CT_SERVICE_MAX_BODY + 1, &o, &n) == 413);
+    free(o);
+}
+
+/* The spread of a job's tasks (distinct servers) from the service against
+ * the sampler's own draws, both over 20000 jobs on 16 servers. */
+static void distribution(ct_service_t *s)
+{
+    char msg[256];
+    ct_sampler_t *smp;
+    CHECK(ct_sampler_load(lookup_path, &smp, msg, sizeof msg) == 0);
+    ct_rng_t rng;
+    ct_rng_seed(&rng, 99);
+    double hs[5] = { 0 }, hd[5] = { 0 };
+    const int N = 20000;
+    for (int i = 0; i < N; i++) {
+        uint32_t out[4];
+        CHECK(ct_sampler_place(smp, 0, 0, 16, &rng, out, NULL) == 0);
+        int d = 0;
+        for (int a = 0; a < 4; a++) {
+            int seen = 0;
+            for (int b = 0; b < a; b++)
+                seen |= out[a] == out[b];
+            d += !seen;
+        }
+        hd[d]++;
+        char *o;
+        CHECK(call(s, "POST", "/place", "{\"class\": \"fig1\", \"servers\": 16}", &o) == 200);
+        unsigned v[4];
+        CHECK(sscanf(strstr(o, "\"placement\""), "\"placement\": {\"sum\": %u, \"det\": %u, \"det_sparse\": %u, \"add\": %u",
+                     &v[0], &v[1], &v[2], &v[3]) == 4);
+        d = 0;
+        for (int a = 0; a < 4; a++) {
+            int seen = 0;
+            for (int b = 0; b < a; b++)
+                seen |= v[a] == v[b];
+            d += !seen;
+        }
+        hs[d]++;
+        free(o);
+    }
+    for (int d = 1; d <= 4; d++) /* 5 sigma of a binomial */
+        CHECK_MSG(fabs(hs[d] - hd[d]) <= 5 * sqrt(2 * fmax(hd[d], 25) * (1 - hd[d] / N)) + 1, "%d: %g vs %g", d, hs[d],
+                  hd[d]);
+    ct_sampler_free(smp);
+}
+
+static void extender(ct_service_t *s)
+{
+    static const char *const tasks[] = { "sum", "det", "det_sparse", "add" };
+    char body[1024], *o, drawn[4][16];
+    /* Four pods of one job, candidates in different orders: every task's
+     * pod gets exactly one node with 10, and the draw is the job's. */
+    for (int t = 0; t < 4; t++) {
+        snprintf(body, sizeof body,
+                 "{\"Pod\": {\"metadata\": {\"name\": \"p%d\", \"labels\": {\"contend.io/class\": \"fig1\", "
+                 "\"contend.io/job\": \"job-1\", \"contend.io/task\": \"%s\"}}}, \"Nodes\": {\"items\": ["
+                 "{\"metadata\": {\"name\": \"%s\"}}, {\"metadata\": {\"name\": \"n2\"}}, {\"metadata\": {\"name\": "
+                 "\"n3\"}}, {\"metadata\": {\"name\": \"%s\"}}]}}",
+                 t, tasks[t], t % 2 ? "n4" : "n1", t % 2 ? "n1" : "n4");
+        CHECK(call(s, "POST", "/prioritize", body, &o) == 200);
+        int tens = 0;
+        for (char *p = o; (p = strstr(p, "\"Score\": 10")); p++)
+            tens++;
+        CHECK(tens == 1);
+        char *p = strstr(o, "\"Score\": 10");
+        /* The host of that entry precedes it. */
+        char *h = p;
+        while (h > o && strncmp(h, "\"Host\": \"", 9))
+            h--;
+        CHECK(sscanf(h, "\"Host\": \"%15[^\"]", drawn[t]) == 1);
+        free(o);
+    }
+    /* Asking again (another attempt for the same pod) gives the same node. */
+    snprintf(body, sizeof body,
+             "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": \"job-1\", "
+             "\"contend.io/task\": \"det\"}}}, \"NodeNames\": [\"n1\", \"n2\", \"n3\", \"n4\"]}");
+    CHECK(call(s, "POST", "/prioritize", body, &o) == 200);
+    char want[64];
+    snprintf(want, sizeof want, "{\"Host\": \"%s\", \"Score\": 10}", drawn[1]);
+    CHECK(strstr(o, want) != NULL);
+    free(o);
+}
+
+static void eviction(void)
+{
+    ct_service_params_t p;
+    ct_service_params_init(&p);
+    p.job_cache = 3;
+    ct_service_t *s;
+    char msg[256], body[512], *o;
+    CHECK(ct_service_open(lookup_path, &p, &s, msg, sizeof msg) == 0);
+    /* 50 jobs through a 3-entry cache: every answer is well formed, and a
+     * job still cached answers as before. */
+    for (int j = 0; j < 50; j++) {
+        snprintf(body, sizeof body,
+                 "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": \"j%d\", "
+                 "\"contend.io/task\": \"add\"}}}, \"NodeNames\": [\"a\", \"b\", \"c\", \"d\", \"e\"]}",
+                 j % 7);
+        CHECK(call(s, "POST", "/prioritize", body, &o) == 200 && strstr(o, "\"Score\": 10"));
+        char *again;
+        CHECK(call(s, "POST", "/prioritize", body, &again) == 200 && !strcmp(o, again));
+        free(again);
+        free(o);
+    }
+    ct_service_free(s);
+}
+
+typedef struct {
+    ct_service_t *s;
+    int ok, n;
+} worker_t;
+
+static void *worker(void *arg)
+{
+    worker_t *w = arg;
+    for (int i = 0; i < w->n; i++) {
+        char *o;
+        size_t len;
+        const char *b = "{\"class\": \"fig1\", \"servers\": 8}";
+        int st = ct_service_handle(w->s, "POST", "/place", b, strlen(b), &o, &len);
+        w->ok += st == 200 && o && strstr(o, "\"placement\"");
+        free(o);
+    }
+    return NULL;
+}
+
+static void reload_under_load(ct_service_t *s)
+{
+    worker_t w[4];
+    pthread_t th[4];
+    for (int k = 0; k < 4; k++) {
+        w[k] = (worker_t){ s, 0, 3000 };
+        CHECK(pthread_create(&th[k], NULL, worker, &w[k]) == 0);
+    }
+    /* Swap tables back and forth while they place: one and three scenarios. */
+    static const double one[] = { 100 }, three[] = { 100, 300, 500 };
+    char *text[2] = { make_lookup(three, 3), make_lookup(one, 1) }, *o;
+    for (int r = 0; r < 20; r++) {
+        FILE *f = fopen(lookup_path, "w");
+        CHECK(f && text[r % 2]);
+        fputs(text[r % 2], f);
+        fclose(f);
+        CHECK(call(s, "POST", "/reload", "", &o) == 200);
+        free(o);
+    }
+    free(text[0]);
+    free(text[1]);
+    for (int k = 0; k < 4; k++) {
+        pthread_join(th[k], NULL);
+        CHECK(w[k].ok == w[k].n); /* no request dropped or failed */
+    }
+    CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"scenarios\": 1") && strstr(o, "\"reloads\": 20"));
+    free(o);
+    /* A broken file: 500, and the previous table keeps serving. */
+    FILE *f = fopen(lookup_path, "w");
+    fputs("{\"format\": \"contend-table/1\"", f);
+    fclose(f);
+    CHECK(call(s, "POST", "/reload", "", &o) == 500 && strstr(o, "previous table stays"));
+    free(o);
+    CHECK(call(s, "POST", "/place", "{\"class\": \"fig1\", \"servers\": 8}", &o) == 200);
+    free(o);
+}
+
+int main(void)
+{
+    snprintf(lookup_path, sizeof lookup_path, "/tmp/ct-service-%d.json", (int)getpid());
+    static const double rates[] = { 100, 450 };
+    write_lookup(rates, 2);
+    ct_service_t *s;
+    char msg[256];
+    CHECK(ct_service_open("/nonexistent/x.json", NULL, &s, msg, sizeof msg) == -1 && strstr(msg, "cannot open"));
+    CHECK(ct_service_open(lookup_path, NULL, &s, msg, sizeof msg) == 0);
+    basics(s);
+    distribution(s);
+    extender(s);
+    eviction();
+    reload_under_load(s);
+    ct_service_free(s);
+    unlink(lookup_path);
+    return ct_test_end();
+}
