@@ -9,6 +9,8 @@ BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DATADIR    ?= $(PREFIX)/share
+PYTHONDIR  ?= $(LIBDIR)/python3/dist-packages
 
 VERSION    := 0.1.0
 SOVERSION  := 0
@@ -144,7 +146,7 @@ data: $(CLI) ## regenerate the bundled model DAGs in data/dags (GPU) and data/da
 	  $(CLI) dag zoo $$m -o data/dags/$$m.json || exit 1; \
 	  $(CLI) dag zoo $$m --flops 1e11 --mem-bw 2e10 -o data/dags-cpu/$$m.json || exit 1; done
 
-install: all ## install the command, libraries, headers and pkg-config files (PREFIX, DESTDIR)
+install: all ## install the command, libraries, headers, pkg-config files and the Python binding (PREFIX, DESTDIR)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/contend $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/contend
 	install -m 644 $(LIBA) $(SMPA) $(DESTDIR)$(LIBDIR)/
@@ -153,6 +155,9 @@ install: all ## install the command, libraries, headers and pkg-config files (PR
 	ln -sf libcontend-sampler.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcontend-sampler.so
 	install -m 644 $(LIB_HDR) $(SMP_HDR) $(DESTDIR)$(INCLUDEDIR)/contend/
 	install -m 644 $(BUILD)/contend.pc $(BUILD)/contend-sampler.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	install -d $(DESTDIR)$(PYTHONDIR) $(DESTDIR)$(DATADIR)/contend/examples
+	install -m 644 sampler/python/contend_sampler.py $(DESTDIR)$(PYTHONDIR)/
+	install -m 644 sampler/python/examples/ray_place.py $(DESTDIR)$(DATADIR)/contend/examples/
 
 uninstall: ## remove what install put in place
 	rm -f $(DESTDIR)$(BINDIR)/contend
@@ -160,6 +165,8 @@ uninstall: ## remove what install put in place
 	rm -f $(DESTDIR)$(LIBDIR)/libcontend-sampler.a $(DESTDIR)$(LIBDIR)/libcontend-sampler.so $(DESTDIR)$(LIBDIR)/libcontend-sampler.so.$(SOVERSION)
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/contend
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/contend.pc $(DESTDIR)$(PKGCONFIGDIR)/contend-sampler.pc
+	rm -f $(DESTDIR)$(PYTHONDIR)/contend_sampler.py
+	rm -rf $(DESTDIR)$(DATADIR)/contend
 
 asan: ## build and run the tests with AddressSanitizer + UndefinedBehaviorSanitizer
 	$(MAKE) BUILD=build/asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \

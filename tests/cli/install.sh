@@ -43,6 +43,36 @@ ldd "$T/use" 2>/dev/null | grep -q -e igraph -e gsl -e glpk && fail "the sampler
     LD_LIBRARY_PATH="$T/root/usr/lib" "$T/root/usr/bin/contend" nona solve data/scenarios/fig1.json -o "$T/t.json" >/dev/null ||
     fail "installed contend"
 LD_LIBRARY_PATH="$T/root/usr/lib" "$T/use" "$T/t.json" | grep -q "fig1 4 tasks" || fail "the consumer runs"
+# The Python binding from the installed prefix (it finds PREFIX/lib itself)
+# draws what the installed command draws for the same seed.
+if command -v python3 >/dev/null 2>&1; then
+    PY="$T/root/usr/lib/python3/dist-packages"
+    [ -f "$PY/contend_sampler.py" ] || fail "missing the Python binding"
+    LD_LIBRARY_PATH="$T/root/usr/lib" "$T/root/usr/bin/contend" sample "$T/t.json" --class fig1 --servers 6 \
+        --count 3 --seed 9 | tail -3 >"$T/c.out"
+    PYTHONPATH="$PY" python3 -c '
+import sys
+from contend_sampler import Sampler
+with Sampler(sys.argv[1], seed=9) as s:
+    for i in range(3):
+        print(" ".join(f"{t}={v}" for t, v in s.place("fig1", servers=6).items()))
+' "$T/t.json" >"$T/py.out" 2>"$T/err" || { cat "$T/err"; fail "the Python binding"; }
+    cmp -s "$T/c.out" "$T/py.out" || fail "Python and C draws differ: $(cat "$T/c.out" "$T/py.out")"
+    PYTHONPATH="$PY" python3 "$T/root/usr/share/contend/examples/ray_place.py" "$T/t.json" fig1 n1 n2 n3 n4 \
+        --rate 100 >"$T/ray.out" || fail "the Ray-style example"
+    grep -q '"node:n[1-4]": 0.01' "$T/ray.out" || fail "the Ray-style example's output: $(cat "$T/ray.out")"
+    PYTHONPATH="$PY" python3 -c '
+from contend_sampler import Sampler, SamplerError
+try:
+    Sampler("/nonexistent.json")
+except SamplerError as e:
+    assert "cannot open" in str(e), e
+else:
+    raise SystemExit("no error for a missing file")
+' || fail "the binding reports a missing file"
+else
+    echo "SKIP: python3 absent: the Python binding is not checked"
+fi
 make -s uninstall DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>&1 || fail "make uninstall"
 [ -z "$(find "$T/root" -type f)" ] || fail "uninstall left files: $(find "$T/root" -type f | head -3)"
 finish
