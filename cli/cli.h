@@ -59,5 +59,6 @@ int cmd_sim(int argc, char **argv);
 int cmd_bco(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

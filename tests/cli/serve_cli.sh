@@ -70,6 +70,20 @@ printf '{"broken' >"$T/lookup.json"
 [ "$(post "$U/place" -d '{"class": "fig1", "servers": 8}')" = 200 ] || fail "the old table stopped serving"
 kill -TERM $pid
 wait $pid || fail "serve did not exit 0 on SIGTERM"
+# Exports: the CSV has a row per triplet; the ConfigMap carries the file
+# byte for byte (its literal block, unindented, is the file).
+$C export "$T/lookup2.json" --format csv -o "$T/rows.csv" || fail "export csv"
+head -1 "$T/rows.csv" | grep -q '^scenario,scale,class,arrival_rate,segment,source,sink,triplet,probability,k,l,parts,predicted_time_s$' ||
+    fail "csv header"
+[ "$(($(wc -l <"$T/rows.csv") - 1))" -eq "$(grep -c '"predicted_time"' "$T/lookup2.json")" ] || fail "csv: a row per triplet"
+$C export "$T/lookup2.json" --format configmap --name fig1-tables -o "$T/cm.yaml" || fail "export configmap"
+grep -q '^  name: fig1-tables$' "$T/cm.yaml" || fail "configmap name"
+sed -n '/^  lookup.json: |$/,$p' "$T/cm.yaml" | tail -n +2 | sed 's/^    //' >"$T/back.json"
+cmp -s "$T/back.json" "$T/lookup2.json" || fail "the ConfigMap does not carry the file unchanged"
+expect_error 2 "--name" -- $C export "$T/lookup2.json" --format configmap --name Bad_Name
+expect_error 2 "--format" -- $C export "$T/lookup2.json" --format yaml
+printf '{"format": "contend-table/1"}' >"$T/notalookup.json"
+expect_error 2 "notalookup.json" -- $C export "$T/notalookup.json" --format csv -o "$T/out.json"
 # Option errors.
 expect_error 2 "--listen" -- $C serve "$T/lookup2.json" --listen nowhere
 expect_error 2 "--threads" -- $C serve "$T/lookup2.json" --threads 0
