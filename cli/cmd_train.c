@@ -720,8 +720,11 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
             row_add(&rows[k], v);
             if (o->output) {
                 fprintf(out.fp, "%s,%s,%zu", files[f], rows[k].label, j.n);
-                for (int m = 0; m < TM; m++)
-                    fprintf(out.fp, ",%.6g", v[m] / 3.6e6);
+                for (int m = 0; m < TM; m++) /* no value (no large jobs, a reference's queueing): empty */
+                    if (isfinite(v[m]))
+                        fprintf(out.fp, ",%.6g", v[m] / 3.6e6);
+                    else
+                        fputc(',', out.fp);
                 fputc('\n', out.fp);
             }
         }

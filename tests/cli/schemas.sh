@@ -1,0 +1,68 @@
+#!/bin/sh
+# schemas.sh - real outputs of every command validated against the
+# versioned JSON Schemas in notebooks-export/schemas/ (python3-jsonschema),
+# and a broken output refused.
+set -u
+. tests/cli-lib.sh
+PY=""
+for p in /usr/bin/python3 python3; do
+    if command -v $p >/dev/null 2>&1 && $p -c 'import jsonschema' 2>/dev/null; then PY=$p; break; fi
+done
+if [ -z "$PY" ]; then
+    echo "SKIP: python3-jsonschema is not installed ('sh .ci/install-deps' installs it)"
+    exit 77
+fi
+V="$PY notebooks-export/validate.py"
+ok() { $V "$@" >"$T/v.out" 2>&1 || fail "$(cat "$T/v.out")"; }
+$C dag contract data/examples/fig1.json -o "$T/dag.json" >/dev/null && ok dag-v1 "$T/dag.json" data/dags/alexnet.json
+$C nona solve data/scenarios/fig1.json -o "$T/table.json" --json >"$T/solve.json" &&
+    ok contend-table-1 "$T/table.json" && ok nona-solve-json-v1 "$T/solve.json"
+$C nona sweep data/scenarios/fig1.json --scale 0.5:1.5:0.5 -o "$T/lookup.json" >/dev/null 2>&1 && ok contend-table-1 "$T/lookup.json"
+$C sample "$T/lookup.json" --class fig1 --servers 8 --count 3 --json >"$T/sample.json" && ok sample-json-v1 "$T/sample.json"
+$C sim data/scenarios/fig1.json --jobs 2000 --reps 2 --json >"$T/sim.json" && ok sim-json-v1 "$T/sim.json"
+$C sim sweep data/scenarios/fig1.json --loads 0.3:0.95:0.3 --jobs 2000 --reps 2 --policies nona,local \
+    -o "$T/sweep.csv" >/dev/null && ok sim-sweep-csv-v1 "$T/sweep.csv"
+$C bco workload --seed 1 --jobs 20 -o "$T/bco" >/dev/null && ok rar-cluster-v1 "$T/bco/cluster.json" &&
+    ok rar-jobs-v1 "$T/bco/jobs.json"
+$C bco schedule "$T/bco/cluster.json" "$T/bco/jobs.json" -o "$T/schedule.json" >/dev/null &&
+    ok contend-schedule-2 "$T/schedule.json"
+$C train workload --seed 1 --scale 100 -o "$T/tjobs.json" >/dev/null && ok train-jobs-v1 "$T/tjobs.json"
+$C train run "$T/tjobs.json" -o "$T/tres.csv" --json >"$T/trun.json" && ok train-results-csv-v1 "$T/tres.csv" &&
+    ok train-run-json-v1 "$T/trun.json"
+$C train sweep "$T/tjobs.json" --accounting exact -o "$T/tsweep.csv" >/dev/null && ok train-sweep-csv-v1 "$T/tsweep.csv"
+$C train share-workload --jobs 40 -o "$T/sw.csv" >/dev/null && ok share-workload-csv-v1 "$T/sw.csv"
+$C train run "$T/sw.csv" --policy sjf-bsbf -o "$T/sres.csv" --json >"$T/srun.json" &&
+    ok train-results-csv-v1 "$T/sres.csv" && ok train-run-json-v1 "$T/srun.json"
+$C train table "$T/sw.csv" -o "$T/stable.csv" >/dev/null && ok share-table-csv-v1 "$T/stable.csv"
+ok share-apps-v1 data/share/apps.json data/share/cx-wait/apps.json
+$C export "$T/lookup.json" --format csv -o "$T/export.csv" && ok export-csv-v1 "$T/export.csv"
+# The service's answers (without a socket: contend serve is tested in serve_cli.sh).
+if command -v curl >/dev/null 2>&1; then
+    $C serve "$T/lookup.json" --listen 127.0.0.1:0 >"$T/serve.out" 2>&1 &
+    pid=$!
+    for i in $(seq 1 200); do
+        port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/serve.out")
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    U="http://127.0.0.1:$port"
+    curl -s "$U/healthz" >"$T/h.json" && ok service-healthz-v1 "$T/h.json"
+    curl -s -X POST "$U/place" -d '{"class": "fig1", "servers": ["a", "b", "c"]}' >"$T/p.json" &&
+        ok service-place-v1 "$T/p.json"
+    curl -s -X POST "$U/prioritize" --data-binary @tests/data/extender-prioritize.json >"$T/pr.json" &&
+        ok service-prioritize-v1 "$T/pr.json"
+    curl -s -X POST "$U/place" -d '{"class": "x"}' >"$T/e.json" && ok service-error-v1 "$T/e.json"
+    kill $pid
+    wait $pid 2>/dev/null
+fi
+# A broken table and a renamed CSV column fail.
+sed 's/"probability"/"prob"/' "$T/table.json" >"$T/bad.json"
+$V contend-table-1 "$T/bad.json" >/dev/null 2>&1 && fail "a table without probabilities validated"
+sed '1s/mean_jct/mean/' "$T/sweep.csv" >"$T/bad.csv"
+$V sim-sweep-csv-v1 "$T/bad.csv" >/dev/null 2>&1 && fail "a renamed column validated"
+# Every schema is a valid draft 2020-12 schema, and each is used above.
+for s in notebooks-export/schemas/*.schema.json; do
+    n=$(basename "$s" .schema.json)
+    grep -q "ok $n \|ok $n\$" "$0" || fail "schema $n is not exercised by this test"
+done
+finish
