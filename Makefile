@@ -61,7 +61,7 @@ SMPSO    := $(BUILD)/libcontend-sampler.so.$(SOVERSION)
 SVCA     := $(BUILD)/libcontend-service.a
 CLI      := $(BUILD)/contend
 
-.PHONY: all test check bench install uninstall asan ubsan valgrind clean help data deps demo fuzz
+.PHONY: all test check bench install uninstall asan ubsan valgrind clean help data deps demo fuzz notebooks
 
 ifneq ($(filter-out deps help clean,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes),yes)
@@ -224,6 +224,20 @@ demo: $(CLI) ## the main job: contract the bundled DAGs, solve scenarios (one sp
 	  -o $(BUILD)/demo/training/online-$$p.jobs.csv || exit 1; done
 	$(CLI) train share-workload --jobs 240 --seed 1 -o $(BUILD)/demo/training/sharing-240.csv
 	$(CLI) train table $(BUILD)/demo/training/sharing-240.csv -o $(BUILD)/demo/training/sharing-240.table.csv
+
+NB_OUT := $(BUILD)/notebooks
+
+notebooks: $(CLI) ## execute notebooks-export/*.ipynb headless into build/notebooks (.ipynb, .html, figures/*.png|svg)
+	@command -v jupyter-nbconvert >/dev/null 2>&1 || { echo "notebooks: needs jupyter-nbconvert, python3-matplotlib, python3-pandas, python3-ipykernel ('sh .ci/install-deps' installs them)"; exit 1; }
+	@mkdir -p $(NB_OUT)
+	@for nb in notebooks-export/*.ipynb; do n=$$(basename $$nb .ipynb); t0=$$(date +%s); \
+	  CONTEND=$(abspath $(CLI)) CONTEND_ROOT=$(CURDIR) CONTEND_OUT=$(abspath $(NB_OUT)) \
+	    jupyter-nbconvert --to notebook --execute --ExecutePreprocessor.timeout=300 --output-dir $(NB_OUT) $$nb \
+	    >$(NB_OUT)/$$n.log 2>&1 || { cat $(NB_OUT)/$$n.log; echo "notebooks: $$nb failed"; exit 1; }; \
+	  jupyter-nbconvert --to html --output-dir $(NB_OUT) $(NB_OUT)/$$n.ipynb >>$(NB_OUT)/$$n.log 2>&1 || \
+	    { cat $(NB_OUT)/$$n.log; exit 1; }; \
+	  echo "notebooks: $$n executed in $$(( $$(date +%s) - t0 )) s: $(NB_OUT)/$$n.html"; done
+	@echo "notebooks: figures in $(NB_OUT)/figures: $$(ls $(NB_OUT)/figures | grep -c png) PNG, $$(ls $(NB_OUT)/figures | grep -c svg) SVG"
 
 clean: ## remove build outputs
 	rm -rf build

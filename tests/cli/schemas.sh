@@ -26,6 +26,11 @@ $C bco workload --seed 1 --jobs 20 -o "$T/bco" >/dev/null && ok rar-cluster-v1 "
     ok rar-jobs-v1 "$T/bco/jobs.json"
 $C bco schedule "$T/bco/cluster.json" "$T/bco/jobs.json" -o "$T/schedule.json" >/dev/null &&
     ok contend-schedule-2 "$T/schedule.json"
+$C bco sweep "$T/bco/cluster.json" "$T/bco/jobs.json" --vary servers -o "$T/bsweep.csv" >/dev/null &&
+    ok bco-sweep-csv-v1 "$T/bsweep.csv"
+$C bco validate --random 4 --family tiny -o "$T/inst.csv" >/dev/null 2>&1 && ok bco-instances-csv-v1 "$T/inst.csv"
+$C bco validate "$T/bco/cluster.json" "$T/bco/jobs.json" --json >"$T/bval.json" 2>/dev/null &&
+    ok bco-validate-json-v1 "$T/bval.json"
 $C train workload --seed 1 --scale 100 -o "$T/tjobs.json" >/dev/null && ok train-jobs-v1 "$T/tjobs.json"
 $C train run "$T/tjobs.json" -o "$T/tres.csv" --json >"$T/trun.json" && ok train-results-csv-v1 "$T/tres.csv" &&
     ok train-run-json-v1 "$T/trun.json"
