@@ -438,35 +438,38 @@ static int apply_xi(const train_opts_t *o, ct_apps_t *a)
     return 0;
 }
 
-/* 1 if path holds the online simulator's jobs (JSON, or the authors' CSV
- * with job_id), not a Pollux workload. */
-static int train_format(const char *path)
+/* The first non-blank line of path into line (empty if unreadable: the
+ * loaders report that). */
+static void first_line(const char *path, char *line, size_t n)
 {
     FILE *f = fopen(path, "r");
-    char line[512] = "";
     int c;
+    line[0] = '\0';
     if (!f)
-        return 0; /* the loader reports it */
+        return;
     while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\r' || c == '\t')
         ;
     if (c != EOF)
         ungetc(c, f);
-    if (!fgets(line, sizeof line, f))
+    if (!fgets(line, (int)n, f))
         line[0] = '\0';
     fclose(f);
+}
+
+/* 1 if path holds the online simulator's jobs (JSON, or the authors' CSV
+ * with job_id), not a Pollux workload. */
+static int train_format(const char *path)
+{
+    char line[512];
+    first_line(path, line, sizeof line);
     return line[0] == '{' || strstr(line, "job_id") != NULL;
 }
 
 /* 1 if path's first line looks like a Pollux workload header. */
 static int pollux_format(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    char line[512] = "";
-    if (!f)
-        return 0;
-    if (!fgets(line, sizeof line, f))
-        line[0] = '\0';
-    fclose(f);
+    char line[512];
+    first_line(path, line, sizeof line);
     return strstr(line, "application") && strstr(line, "num_replicas");
 }
 
