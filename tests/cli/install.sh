@@ -43,6 +43,11 @@ ldd "$T/use" 2>/dev/null | grep -q -e igraph -e gsl -e glpk && fail "the sampler
     LD_LIBRARY_PATH="$T/root/usr/lib" "$T/root/usr/bin/contend" nona solve data/scenarios/fig1.json -o "$T/t.json" >/dev/null ||
     fail "installed contend"
 LD_LIBRARY_PATH="$T/root/usr/lib" "$T/use" "$T/t.json" | grep -q "fig1 4 tasks" || fail "the consumer runs"
+# The exports from the installed command.
+LD_LIBRARY_PATH="$T/root/usr/lib" "$T/root/usr/bin/contend" export "$T/t.json" --format configmap -o "$T/cm.yaml" &&
+    grep -q '^kind: ConfigMap$' "$T/cm.yaml" || fail "installed contend export configmap"
+LD_LIBRARY_PATH="$T/root/usr/lib" "$T/root/usr/bin/contend" export "$T/t.json" --format csv | grep -q '^0,1,fig1,' ||
+    fail "installed contend export csv"
 # The Python binding from the installed prefix (it finds PREFIX/lib itself)
 # draws what the installed command draws for the same seed.
 if command -v python3 >/dev/null 2>&1; then
