@@ -5,6 +5,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "ct_json.h"
+#include "ct_nona_table.h"
 
 #include <errno.h>
 #include <math.h>
@@ -160,4 +162,99 @@ void cli_print_json_string(FILE *fp, const char *s)
             fputc(*p, fp);
     }
     fputc('"', fp);
+}
+
+int cli_parse_threads(const char *cmd, const char *s, unsigned *threads)
+{
+    size_t n;
+    if (cli_parse_size(s, &n) || n > 1024)
+        return cli_usage(cmd, "-j/--threads: expected 0 (the cores) .. 1024, got '%s'", s);
+    *threads = (unsigned)n;
+    return 0;
+}
+
+static const struct {
+    const char *kind, *header;
+} sweep_kinds[] = {
+    { "sim-sweep", "policy,load,bandwidth,class,mean_jct,mean_jct_ci95,p50_jct,p95_jct,p99_jct,jobs,link_util,"
+                   "server_util,model_mean_jct,status\n" },
+    { "train-sweep", "jobs,policy,accounting,mean_jct_ms,median_jct_ms,p95_jct_ms,makespan_ms,utilization\n" },
+    { "train-table", "workload,policy,jobs,mean_jct_h,mean_jct_large_h,mean_jct_small_h,mean_queued_h,"
+                     "mean_queued_large_h,mean_queued_small_h,makespan_h\n" },
+    { "bco-sweep", "vary,value,policy,makespan,makespan_estimate,mean_jct,theta_u,kappa\n" },
+    { "nona-sweep", NULL },
+};
+
+const char *cli_sweep_header(const char *kind)
+{
+    for (size_t k = 0; k < sizeof sweep_kinds / sizeof *sweep_kinds; k++)
+        if (!strcmp(sweep_kinds[k].kind, kind))
+            return sweep_kinds[k].header;
+    return NULL;
+}
+
+int cli_parse_shard(const char *cmd, const char *s, ct_sweep_params_t *sp)
+{
+    ct_error_t err;
+    if (ct_sweep_parse_shard(s, sp, &err) != CT_OK)
+        return cli_usage(cmd, "%s", err.msg);
+    return 0;
+}
+
+/* The lookup file of a nona sweep: every stable scale's entry (texts:
+ * compact JSON; "" for a skipped scale), numbers as the table writer
+ * prints them, so a merged file equals a single run's. */
+static int write_lookup(const char *path, size_t n, char *const *texts)
+{
+    ct_error_t err;
+    cJSON **entries = calloc(n ? n : 1, sizeof(cJSON *)), *doc = NULL;
+    size_t m = 0;
+    int rc = 0;
+    if (!entries) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        return cli_fail(&err);
+    }
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (!texts[i] || !texts[i][0])
+            continue;
+        if (ct_json_parse(texts[i], strlen(texts[i]), "sweep point", &entries[m], &err) != CT_OK)
+            rc = cli_fail(&err);
+        else if (ct_json_canonical_numbers(entries[m++]) != 0) {
+            ct_error_set(&err, CT_ENOMEM, "out of memory");
+            rc = cli_fail(&err);
+        }
+    }
+    if (!rc && !m) {
+        ct_error_set(&err, CT_EUNSTABLE, "%s: every scale in the sweep is unstable: no lookup file written", path);
+        rc = cli_fail(&err);
+    }
+    if (!rc && ct_nona_table_document(entries, m, &doc, &err) != CT_OK)
+        rc = cli_fail(&err);
+    else if (!rc && ct_json_write_file(doc, path, &err) != CT_OK)
+        rc = cli_fail(&err);
+    cJSON_Delete(doc);
+    for (size_t i = 0; i < m; i++)
+        cJSON_Delete(entries[i]);
+    free(entries);
+    return rc;
+}
+
+int cli_sweep_write(const char *kind, const char *path, size_t n, const ct_sweep_params_t *sp, char *const *texts)
+{
+    ct_error_t err;
+    if (!ct_sweep_is_writer())
+        return 0;
+    if (sp && sp->shards > 1)
+        return ct_sweep_write_part(path, kind, n, sp, texts, &err) == CT_OK ? 0 : cli_fail(&err);
+    const char *header = cli_sweep_header(kind);
+    if (!header)
+        return write_lookup(path, n, texts);
+    ct_outfile_t out;
+    if (ct_outfile_open(&out, path, &err) != CT_OK)
+        return cli_fail(&err);
+    fputs(header, out.fp);
+    for (size_t i = 0; i < n; i++)
+        if (texts[i])
+            fputs(texts[i], out.fp);
+    return ct_outfile_commit(&out, &err) == CT_OK ? 0 : cli_fail(&err);
 }

@@ -11,6 +11,7 @@
 #define CT_CLI_H
 
 #include "ct_base.h"
+#include "ct_sweep.h"
 #include <stddef.h>
 #include <stdio.h>
 
@@ -33,6 +34,23 @@ int cli_parse_u64(const char *s, unsigned long long *out);
  *  return 2 on a bad value, else 0. */
 int cli_parse_server_model(const char *cmd, const char *s, int *server_model);
 int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d);
+
+/** -j N / --threads N: points computed at once (1 .. 1024; 0 = the cores).
+ *  Prints the usage error for cmd and returns 2 on a bad value, else 0. */
+int cli_parse_threads(const char *cmd, const char *s, unsigned *threads);
+
+/* Sweeps (ct_sweep.h): -j N, --shard I/N, and their output. */
+
+/** The CSV header of a sweep kind ("sim-sweep", "train-sweep",
+ *  "train-table", "bco-sweep"), or NULL (nona-sweep writes JSON). */
+const char *cli_sweep_header(const char *kind);
+/** Writes a sweep's output: under --shard a part file; else the header
+ *  (CSV kinds) and every point's text in point order, or the lookup
+ *  document (nona-sweep). Nothing on MPI ranks other than 0. 0 or the exit
+ *  code. */
+int cli_sweep_write(const char *kind, const char *path, size_t n, const ct_sweep_params_t *sp, char *const *texts);
+/** Parses --shard I/N into sp; 2 (usage printed) on a bad value. */
+int cli_parse_shard(const char *cmd, const char *s, ct_sweep_params_t *sp);
 
 /** Parses "A:B:STEP" into a list of values (caller frees *vals). */
 int cli_parse_range(const char *s, double **vals, size_t *n);
@@ -60,5 +78,6 @@ int cmd_bco(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

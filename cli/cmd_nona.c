@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "ct_parallel.h"
 #include "ct_nona_table.h"
 
 #include <getopt.h>
@@ -38,6 +39,8 @@ static void nona_usage(FILE *out)
             "  --root-choices D        roots on the least loaded of D sampled servers (1..64;\n"
             "                          default 2; 1: uniform, the paper's rule); the table records D\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
+            "  -j, --threads N         sweep: scales solved at once (default: the cores; the output\n"
+            "                          does not depend on it)\n"
             "  --max-triplets N        refuse segments needing more than N triplets (100000)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
@@ -55,6 +58,7 @@ typedef struct {
     size_t n_scales;
     ct_nona_model_params_t model;
     ct_nona_solve_params_t solve;
+    unsigned threads;       /* sweep: scales at once (0: the cores) */
 } nona_opts_t;
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
@@ -69,6 +73,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
         { "model", required_argument, NULL, OPT_MODEL }, { "root-choices", required_argument, NULL, OPT_ROOT },
         { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
+        { "threads", required_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -77,9 +82,13 @@ static int parse(int argc, char **argv, nona_opts_t *o)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:hj:", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': o->output = optarg; break;
+        case 'j':
+            if (cli_parse_threads("nona", optarg, &o->threads))
+                return 2;
+            break;
         case OPT_JSON: o->json = 1; break;
         case OPT_METHOD:
             if (!strcmp(optarg, "exact"))
@@ -290,6 +299,43 @@ static int do_solve(const char *path, const nona_opts_t *o)
     return rc;
 }
 
+/* One scale of a sweep, computed on any thread into its own slot. */
+typedef struct {
+    cJSON *entry, *summary;
+    double mean_jct;
+    ct_status_t st;         /* CT_OK, or CT_EUNSTABLE: skipped */
+    ct_error_t err;
+} scale_slot_t;
+
+typedef struct {
+    const ct_scenario_t *s;
+    const nona_opts_t *o;
+    scale_slot_t *slot;
+} sweep_ctx_t;
+
+static ct_status_t sweep_point(size_t i, void *arg, ct_error_t *err)
+{
+    const sweep_ctx_t *c = arg;
+    scale_slot_t *sl = &c->slot[i];
+    ct_scenario_t scaled;
+    ct_status_t st = ct_scenario_scaled(c->s, c->o->scales[i], &scaled, err);
+    if (st != CT_OK)
+        return st;
+    sl->st = solve_one(&scaled, c->o->scales[i], c->o, &sl->entry, c->o->json ? &sl->summary : NULL, 0, &sl->mean_jct,
+                       &sl->err);
+    ct_scenario_destroy(&scaled);
+    if (sl->st == CT_EUNSTABLE || sl->st == CT_OK)
+        return CT_OK; /* an unstable scale is skipped, not a failure */
+    *err = sl->err;
+    return sl->st;
+}
+
+static void sweep_progress(size_t done, size_t total, void *bar)
+{
+    (void)total;
+    cli_progress_update(bar, done);
+}
+
 static int do_sweep(const char *path, const nona_opts_t *o)
 {
     if (!o->n_scales)
@@ -301,47 +347,40 @@ static int do_sweep(const char *path, const nona_opts_t *o)
     ct_scenario_init(&s);
     if (ct_scenario_load(&s, path, &err) != CT_OK)
         return cli_fail(&err);
+    scale_slot_t *slot = calloc(o->n_scales, sizeof(scale_slot_t));
     cJSON **entries = calloc(o->n_scales, sizeof(cJSON *));
     cJSON *summaries = cJSON_CreateArray();
     size_t n = 0, skipped = 0;
     int rc = 0;
-    if (!entries || !summaries) {
+    if (!slot || !entries || !summaries) {
         ct_error_set(&err, CT_ENOMEM, "out of memory");
         rc = cli_fail(&err);
         goto done;
     }
     cli_progress_t bar;
     cli_progress_start(&bar, "sweep", o->n_scales);
-    for (size_t i = 0; i < o->n_scales; i++) {
-        ct_scenario_t scaled;
-        cJSON *sum = NULL;
-        double mean_jct = 0;
-        if (ct_scenario_scaled(&s, o->scales[i], &scaled, &err) != CT_OK) {
-            cli_progress_end(&bar);
-            rc = cli_fail(&err);
-            goto done;
-        }
-        ct_status_t st = solve_one(&scaled, o->scales[i], o, &entries[n], o->json ? &sum : NULL, 0, &mean_jct, &err);
-        ct_scenario_destroy(&scaled);
-        if (st == CT_EUNSTABLE) {
-            if (bar.enabled)
-                fputc('\n', stderr);
-            fprintf(stderr, "contend: scale %g skipped: %s\n", o->scales[i], err.msg);
-            skipped++;
-        } else if (st != CT_OK) {
-            cli_progress_end(&bar);
-            rc = cli_fail(&err);
-            goto done;
-        } else {
-            n++;
-            if (sum)
-                cJSON_AddItemToArray(summaries, sum);
-            if (!o->json)
-                printf("scale %-6g mean JCT %.6g s\n", o->scales[i], mean_jct);
-        }
-        cli_progress_update(&bar, i + 1);
-    }
+    sweep_ctx_t ctx = { &s, o, slot };
+    ct_status_t st = ct_parallel_for(o->n_scales, o->threads, sweep_point, &ctx, sweep_progress, &bar, &err);
     cli_progress_end(&bar);
+    if (st != CT_OK) {
+        rc = cli_fail(&err);
+        goto done;
+    }
+    for (size_t i = 0; i < o->n_scales; i++) { /* in scale order, whatever order they were computed in */
+        if (slot[i].st == CT_EUNSTABLE) {
+            fprintf(stderr, "contend: scale %g skipped: %s\n", o->scales[i], slot[i].err.msg);
+            skipped++;
+            continue;
+        }
+        entries[n++] = slot[i].entry;
+        slot[i].entry = NULL;
+        if (slot[i].summary) {
+            cJSON_AddItemToArray(summaries, slot[i].summary);
+            slot[i].summary = NULL;
+        }
+        if (!o->json)
+            printf("scale %-6g mean JCT %.6g s\n", o->scales[i], slot[i].mean_jct);
+    }
     if (n == 0) {
         ct_error_set(&err, CT_EUNSTABLE, "%s: every scale in the sweep is unstable: no lookup file written", path);
         rc = cli_fail(&err);
@@ -362,6 +401,11 @@ done:
     if (entries)
         for (size_t i = 0; i < n; i++)
             cJSON_Delete(entries[i]);
+    for (size_t i = 0; slot && i < o->n_scales; i++) {
+        cJSON_Delete(slot[i].entry);
+        cJSON_Delete(slot[i].summary);
+    }
+    free(slot);
     free(entries);
     cJSON_Delete(summaries);
     ct_scenario_destroy(&s);

@@ -53,7 +53,9 @@ static void sim_usage(FILE *out)
             "  --model link|servers  nona tables: the paper's link-only model, or with server\n"
             "                        queueing (default servers)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
-            "  --json                sim: JSON summary\n");
+            "  --json                sim: JSON summary\n"
+            "  -j, --threads N       sweep: points simulated at once (default: the cores; 1: in order);\n"
+            "                        the output is the same for any N\n");
 }
 
 typedef struct {
@@ -66,7 +68,7 @@ typedef struct {
 } sim_opts_t;
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL };
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS };
 
 static int parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -80,15 +82,17 @@ static int parse(int argc, char **argv, sim_opts_t *o)
         { "json", no_argument, NULL, OPT_JSON }, { "help", no_argument, NULL, 'h' },
         { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
+        { "threads", required_argument, NULL, 'j' },
         { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
     o->policy = "nona";
     ct_eval_params_init(&o->ev);
+    o->ev.threads = 0; /* the cores */
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:hj:", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_POLICY: o->policy = optarg; break;
         case OPT_POLICIES:
@@ -171,6 +175,10 @@ static int parse(int argc, char **argv, sim_opts_t *o)
             break;
         case 'o': o->output = optarg; break;
         case OPT_JSON: o->json = 1; break;
+        case 'j':
+            if (cli_parse_threads("sim", optarg, &o->ev.threads))
+                return 2;
+            break;
         case 'h': sim_usage(stdout); return -1;
         default: return cli_usage("sim", "unknown or incomplete option '%s'", argv[optind - 1]);
         }

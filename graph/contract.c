@@ -18,17 +18,39 @@
 #include "ct_contract.h"
 
 #include <igraph.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+static void igraph_quiet_once(void)
+{
+    igraph_set_error_handler(igraph_error_handler_ignore);
+    igraph_set_warning_handler(igraph_warning_handler_ignore);
+}
+
+/* Debian's igraph is built without thread-local state (IGRAPH_THREAD_SAFE
+ * 0): its error stack is global, so igraph calls from several threads (a
+ * parallel sweep building models) take turns under this lock. */
+static pthread_mutex_t igraph_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void ct_igraph_lock(void)
+{
+#if !IGRAPH_THREAD_SAFE
+    pthread_mutex_lock(&igraph_mu);
+#endif
+}
+
+void ct_igraph_unlock(void)
+{
+#if !IGRAPH_THREAD_SAFE
+    pthread_mutex_unlock(&igraph_mu);
+#endif
+}
+
 void ct_igraph_quiet(void)
 {
-    static int done;
-    if (!done) {
-        igraph_set_error_handler(igraph_error_handler_ignore);
-        igraph_set_warning_handler(igraph_warning_handler_ignore);
-        done = 1;
-    }
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, igraph_quiet_once);
 }
 
 /* Is the sorted list of far ends `sub`, minus `skip`, contained in `sup`?
@@ -272,8 +294,20 @@ ct_status_t ct_dag_contract(const ct_dag_t *in, ct_dag_t *out, ct_contract_info_
     return ct_dag_contract_ex(in, NULL, out, info, err);
 }
 
+static ct_status_t contract(const ct_dag_t *in, const ct_contract_params_t *p, ct_dag_t *out,
+                            ct_contract_info_t *info, ct_error_t *err);
+
 ct_status_t ct_dag_contract_ex(const ct_dag_t *in, const ct_contract_params_t *p, ct_dag_t *out,
                                ct_contract_info_t *info, ct_error_t *err)
+{
+    ct_igraph_lock();
+    ct_status_t st = contract(in, p, out, info, err);
+    ct_igraph_unlock();
+    return st;
+}
+
+static ct_status_t contract(const ct_dag_t *in, const ct_contract_params_t *p, ct_dag_t *out,
+                            ct_contract_info_t *info, ct_error_t *err)
 {
     int single_edge = p ? p->single_edge : 0;
     ct_igraph_quiet();

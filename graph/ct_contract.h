@@ -55,6 +55,10 @@ int ct_contract_edge_qualifies(const ct_dag_t *dag, size_t e);
 /** Makes igraph report errors as return codes (its default aborts). Called
  *  by every libcontend entry that uses igraph; idempotent. */
 void ct_igraph_quiet(void);
+/** igraph calls take turns under one lock when igraph keeps global state
+ *  (IGRAPH_THREAD_SAFE 0); the contraction and split entries take it. */
+void ct_igraph_lock(void);
+void ct_igraph_unlock(void);
 
 #ifdef __cplusplus
 }

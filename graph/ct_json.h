@@ -44,6 +44,9 @@ ct_status_t ct_json_get_number(const cJSON *obj, const char *key, int required, 
  *  same double (cJSON's own printer rounds to 15 digits: 0.30000000000000004
  *  would come back as 0.3). Non-finite values print as null. NULL on OOM. */
 cJSON *ct_json_number(double v);
+/** Replaces every number in the tree by its ct_json_number form, so a
+ *  document parsed back prints as it was written. 0, or -1 on OOM. */
+int ct_json_canonical_numbers(cJSON *root);
 /** Adds ct_json_number(v) under key; returns 0 on success. */
 int ct_json_add_number(cJSON *obj, const char *key, double v);
 

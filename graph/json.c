@@ -102,6 +102,22 @@ cJSON *ct_json_number(double v)
     return cJSON_CreateRaw(buf);
 }
 
+int ct_json_canonical_numbers(cJSON *root)
+{
+    for (cJSON *x = root ? root->child : NULL, *next; x; x = next) {
+        next = x->next;
+        if (cJSON_IsNumber(x)) {
+            cJSON *n = ct_json_number(x->valuedouble);
+            if (!n || !cJSON_ReplaceItemViaPointer(root, x, n)) {
+                cJSON_Delete(n);
+                return -1;
+            }
+        } else if ((cJSON_IsObject(x) || cJSON_IsArray(x)) && ct_json_canonical_numbers(x) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int ct_json_add_number(cJSON *obj, const char *key, double v)
 {
     cJSON *n = ct_json_number(v);

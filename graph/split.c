@@ -76,7 +76,17 @@ static ct_status_t add_virtual(ct_dag_t *d, const char *base, size_t *idx, ct_er
     return CT_OK;
 }
 
+static ct_status_t split_compute(const ct_dag_t *in, ct_split_t *split, ct_error_t *err);
+
 ct_status_t ct_split_compute(const ct_dag_t *in, ct_split_t *split, ct_error_t *err)
+{
+    ct_igraph_lock(); /* igraph is not thread-safe here (see contract.c) */
+    ct_status_t st = split_compute(in, split, err);
+    ct_igraph_unlock();
+    return st;
+}
+
+static ct_status_t split_compute(const ct_dag_t *in, ct_split_t *split, ct_error_t *err)
 {
     ct_igraph_quiet();
     memset(split, 0, sizeof *split);

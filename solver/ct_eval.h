@@ -42,6 +42,7 @@ typedef struct {
     ct_fair_pick_t fair_pick; /**< fair's idle-server choice (default most recently freed) */
     unsigned root_choices;    /**< nona, nona-star: root on the least loaded of d servers (default 2; 1: the paper) */
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */
+    unsigned threads;         /**< points at once (default 1; 0: the cores); the result does not depend on it */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

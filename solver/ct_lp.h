@@ -30,6 +30,10 @@ typedef enum { CT_LP_OPTIMAL, CT_LP_INFEASIBLE, CT_LP_UNBOUNDED, CT_LP_TIME_LIMI
  *  continuous, objective 0). */
 ct_status_t ct_lp_alloc(ct_lp_t **lp, size_t rows, size_t cols, ct_error_t *err);
 void ct_lp_free(ct_lp_t *lp);
+/** Frees the calling thread's solver environment (GLPK keeps one per
+ *  thread); a worker thread calls it before it ends, after freeing its
+ *  LPs. Harmless when the thread made none. */
+void ct_lp_thread_exit(void);
 
 /** Sets row r to sum vals[i] x[cols[i]] (type) rhs. */
 ct_status_t ct_lp_set_row(ct_lp_t *lp, size_t r, size_t n, const size_t *cols, const double *vals, ct_lp_row_t type,

@@ -12,6 +12,7 @@
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #include "ct_eval.h"
+#include "ct_parallel.h"
 #include "ct_nona_table.h"
 
 #include <math.h>
@@ -37,6 +38,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
     p->fair_pick = CT_FAIR_RECENT;
     p->root_choices = 2;
     p->server_model = 1;
+    p->threads = 1;
 }
 
 void ct_eval_result_free(ct_eval_result_t *r)
@@ -191,6 +193,116 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
     return st;
 }
 
+typedef struct {
+    const ct_scenario_t *s;
+    const double *xs;
+    int bandwidth_sweep;
+    const char *const *policies;
+    size_t n_policies;
+    const ct_eval_params_t *p;
+    const ct_sampler_t *star;
+    ct_nona_solution_t *star_sol;
+    ct_eval_result_t *out;
+} eval_ctx_t;
+
+/* Point i: load (or bandwidth) i / n_policies under policy i % n_policies,
+ * into out->points[i]. Everything it builds is its own, so points run
+ * concurrently. */
+static ct_status_t eval_point(size_t i, void *arg, ct_error_t *err)
+{
+    const eval_ctx_t *ec = arg;
+    const ct_scenario_t *s = ec->s;
+    const ct_eval_params_t *p = ec->p;
+    size_t xi = i / ec->n_policies, pi = i % ec->n_policies;
+    double load = ec->bandwidth_sweep ? p->load : ec->xs[xi], bw = ec->bandwidth_sweep ? ec->xs[xi] : s->link_bandwidth;
+    ct_scenario_t sx;
+    ct_sim_config_t cfg;
+    ct_nona_model_t m;
+    ct_sim_class_t *classes = NULL;
+    size_t nc = 0;
+    memset(&cfg, 0, sizeof cfg);
+    ct_status_t st = point_setup(s, ct_eval_scale_for_load(s, load), bw, p, &sx, &cfg, &m, err);
+    if (st != CT_OK)
+        return st;
+    if ((st = ct_sim_classes_build(&sx, 1.0, &classes, &nc, err)) != CT_OK) {
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&sx);
+        return st;
+    }
+    double *rates = malloc(nc * sizeof(double)), *theta = malloc((m.n_vars ? m.n_vars : 1) * sizeof(double));
+    if (!rates || !theta)
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t c = 0; rates && c < nc; c++)
+        rates[c] = classes[c].rate;
+    ct_eval_point_t *pt = &ec->out->points[i];
+    ct_policy_t *pol = NULL;
+    ct_sampler_t *smp = NULL;
+    ct_nona_solution_t sol;
+    memset(&sol, 0, sizeof sol);
+    pt->policy = static_name(ec->policies[pi]);
+    pt->load = load;
+    pt->bandwidth = bw;
+    pt->model_mean_jct = NAN;
+    const char *name = ec->policies[pi];
+    if (st != CT_OK)
+        ;
+    else if (!strcmp(name, "random"))
+        st = ct_policy_random(&pol, err);
+    else if (!strcmp(name, "fair"))
+        st = ct_policy_fair(&pol, err);
+    else if (!strcmp(name, "nona-star")) {
+        st = ct_policy_table_d(name, ec->star, rates, classes, nc, 0, &pol, err);
+        if (st == CT_OK) { /* what the star table predicts at this point */
+            ct_nona_eval_t e;
+            ct_nona_model_set_root_share(&m, ct_nona_root_share(&m, ec->star_sol->theta));
+            ct_nona_evaluate(&m, ec->star_sol->theta, &e, NULL);
+            pt->model_mean_jct = e.mean_jct;
+        }
+    } else {
+        if (!strcmp(name, "nona")) {
+            st = ct_nona_solve(&m, NULL, &sol, err);
+        } else {
+            if (!strcmp(name, "local"))
+                ct_nona_theta_local(&m, theta);
+            else
+                ct_nona_theta_branches(&m, theta);
+            st = fixed_solution(&m, theta, &sol, err);
+        }
+        if (st == CT_OK)
+            st = table_sampler(&sx, &m, &sol, &smp, err);
+        if (st == CT_OK) /* nona: the root rule the table records; the baselines: uniform roots */
+            st = ct_policy_table_d(name, smp, rates, classes, nc, strcmp(name, "nona") ? 1 : 0, &pol, err);
+        if (!strcmp(name, "nona")) /* the baselines run uniform roots: no prediction */
+            pt->model_mean_jct = sol.eval.mean_jct;
+    }
+    if (st == CT_OK) {
+        cfg.servers = sx.servers;
+        cfg.bandwidth = bw;
+        cfg.link = p->link;
+        cfg.classes = classes;
+        cfg.n_classes = nc;
+        cfg.policy = pol;
+        cfg.max_in_flight = p->max_in_flight;
+        cfg.server_queue = p->server_queue;
+        cfg.fair_pick = p->fair_pick;
+        ct_error_t e2;
+        ct_status_t rs = ct_sim_replicate(&cfg, &p->run, &pt->sum, &e2);
+        if (rs == CT_EUNSTABLE)
+            pt->unstable = 1;
+        else if (rs != CT_OK)
+            st = ct_error_set(err, rs, "%s", e2.msg);
+    }
+    ct_policy_free(pol);
+    ct_sampler_free(smp);
+    ct_nona_solution_free(&sol);
+    free(rates);
+    free(theta);
+    ct_sim_classes_free(classes, nc);
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&sx);
+    return st;
+}
+
 ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, int bandwidth_sweep,
                           const char *const *policies, size_t n_policies, const ct_eval_params_t *p,
                           void (*progress)(size_t done, size_t total, void *ctx), void *ctx, ct_eval_result_t *out,
@@ -241,97 +353,9 @@ ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, 
             if (st != CT_OK)
                 goto done;
         }
-    size_t total = n_x * n_policies, done_points = 0;
-    for (size_t xi = 0; xi < n_x && st == CT_OK; xi++) {
-        double load = bandwidth_sweep ? p->load : xs[xi], bw = bandwidth_sweep ? xs[xi] : s->link_bandwidth;
-        ct_scenario_t sx;
-        ct_sim_config_t cfg;
-        ct_nona_model_t m;
-        ct_sim_class_t *classes = NULL;
-        size_t nc = 0;
-        memset(&cfg, 0, sizeof cfg);
-        if ((st = point_setup(s, ct_eval_scale_for_load(s, load), bw, p, &sx, &cfg, &m, err)) != CT_OK)
-            break;
-        if ((st = ct_sim_classes_build(&sx, 1.0, &classes, &nc, err)) != CT_OK) {
-            ct_nona_model_free(&m);
-            ct_scenario_destroy(&sx);
-            break;
-        }
-        double *rates = malloc(nc * sizeof(double)), *theta = malloc((m.n_vars ? m.n_vars : 1) * sizeof(double));
-        if (!rates || !theta)
-            st = ct_error_set(err, CT_ENOMEM, "out of memory");
-        for (size_t c = 0; rates && c < nc; c++)
-            rates[c] = classes[c].rate;
-        for (size_t pi = 0; pi < n_policies && st == CT_OK; pi++) {
-            ct_eval_point_t *pt = &out->points[out->n_points];
-            ct_policy_t *pol = NULL;
-            ct_sampler_t *smp = NULL;
-            ct_nona_solution_t sol;
-            memset(&sol, 0, sizeof sol);
-            pt->policy = static_name(policies[pi]);
-            pt->load = load;
-            pt->bandwidth = bw;
-            pt->model_mean_jct = NAN;
-            const char *name = policies[pi];
-            if (!strcmp(name, "random"))
-                st = ct_policy_random(&pol, err);
-            else if (!strcmp(name, "fair"))
-                st = ct_policy_fair(&pol, err);
-            else if (!strcmp(name, "nona-star")) {
-                st = ct_policy_table_d(name, star, rates, classes, nc, 0, &pol, err);
-                if (st == CT_OK) { /* what the star table predicts at this point */
-                    ct_nona_eval_t e;
-                    ct_nona_model_set_root_share(&m, ct_nona_root_share(&m, star_sol.theta));
-                    ct_nona_evaluate(&m, star_sol.theta, &e, NULL);
-                    pt->model_mean_jct = e.mean_jct;
-                }
-            } else {
-                if (!strcmp(name, "nona")) {
-                    st = ct_nona_solve(&m, NULL, &sol, err);
-                } else {
-                    if (!strcmp(name, "local"))
-                        ct_nona_theta_local(&m, theta);
-                    else
-                        ct_nona_theta_branches(&m, theta);
-                    st = fixed_solution(&m, theta, &sol, err);
-                }
-                if (st == CT_OK)
-                    st = table_sampler(&sx, &m, &sol, &smp, err);
-                if (st == CT_OK) /* nona: the root rule the table records; the baselines: uniform roots */
-                    st = ct_policy_table_d(name, smp, rates, classes, nc, strcmp(name, "nona") ? 1 : 0, &pol, err);
-                if (!strcmp(name, "nona")) /* the baselines run uniform roots: no prediction */
-                    pt->model_mean_jct = sol.eval.mean_jct;
-            }
-            if (st == CT_OK) {
-                cfg.servers = sx.servers;
-                cfg.bandwidth = bw;
-                cfg.link = p->link;
-                cfg.classes = classes;
-                cfg.n_classes = nc;
-                cfg.policy = pol;
-                cfg.max_in_flight = p->max_in_flight;
-                cfg.server_queue = p->server_queue;
-                cfg.fair_pick = p->fair_pick;
-                ct_error_t e2;
-                ct_status_t rs = ct_sim_replicate(&cfg, &p->run, &pt->sum, &e2);
-                if (rs == CT_EUNSTABLE)
-                    pt->unstable = 1;
-                else if (rs != CT_OK)
-                    st = ct_error_set(err, rs, "%s", e2.msg);
-                out->n_points++;
-            }
-            ct_policy_free(pol);
-            ct_sampler_free(smp);
-            ct_nona_solution_free(&sol);
-            if (progress)
-                progress(++done_points, total, ctx);
-        }
-        free(rates);
-        free(theta);
-        ct_sim_classes_free(classes, nc);
-        ct_nona_model_free(&m);
-        ct_scenario_destroy(&sx);
-    }
+    eval_ctx_t ec = { s, xs, bandwidth_sweep, policies, n_policies, p, star, &star_sol, out };
+    out->n_points = n_x * n_policies;
+    st = ct_parallel_for(out->n_points, p->threads, eval_point, &ec, progress, ctx, err);
 done:
     ct_sampler_free(star);
     ct_nona_solution_free(&star_sol);

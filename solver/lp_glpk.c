@@ -50,6 +50,11 @@ static void glpk_hook(void *info)
     } while (0)
 #define UNGUARD() glp_error_hook(NULL, NULL)
 
+void ct_lp_thread_exit(void)
+{
+    glp_free_env();
+}
+
 ct_status_t ct_lp_alloc(ct_lp_t **out, size_t rows, size_t cols, ct_error_t *err)
 {
     *out = NULL;

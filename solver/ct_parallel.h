@@ -1,0 +1,45 @@
+/*
+ * ct_parallel.h - runs the independent points of a sweep on a pool of
+ * threads.
+ *
+ * Points are handed out one at a time from a shared counter (dynamic
+ * assignment: points differ in cost), each writes only its own result
+ * slot, and the caller writes the results in point order afterwards, so
+ * the output is the same for any number of threads. A point's randomness
+ * must come from the point (its seed), never from the thread. GLPK keeps
+ * its environment per thread (it is built with thread-local storage); each
+ * worker frees its own before it ends.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#ifndef CT_PARALLEL_H
+#define CT_PARALLEL_H
+
+#include "ct_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One point: computes point i into the caller's slot i. Must be safe to
+ *  run concurrently with other points (no shared mutable state). */
+typedef ct_status_t (*ct_point_fn)(size_t i, void *ctx, ct_error_t *err);
+
+/** The cores this process may use (at least 1). */
+unsigned ct_parallel_cores(void);
+
+/**
+ * Runs fn(i) for every i in [0, n) on `threads` threads (0: the cores;
+ * 1: in this thread, in order). progress (may be NULL) is called, one call
+ * at a time, with the number of finished points. On failure no new points
+ * start, and the error reported is the one of the lowest failing point, so
+ * it too is the same for any number of threads. CT_ENOMEM if threads
+ * cannot be started.
+ */
+ct_status_t ct_parallel_for(size_t n, unsigned threads, ct_point_fn fn, void *ctx,
+                            void (*progress)(size_t done, size_t total, void *pctx), void *pctx, ct_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
