@@ -201,9 +201,9 @@ int cli_parse_shard(const char *cmd, const char *s, ct_sweep_params_t *sp)
     return 0;
 }
 
-/* The lookup file of a nona sweep: every stable scale's entry (texts:
- * compact JSON; "" for a skipped scale), numbers as the table writer
- * prints them, so a merged file equals a single run's. */
+/* The lookup file of a nona sweep: the "entry" of every point whose
+ * "status" is "ok" (texts: compact JSON, see cmd_nona.c), numbers as the
+ * table writer prints them, so a merged file equals a single run's. */
 static int write_lookup(const char *path, size_t n, char *const *texts)
 {
     ct_error_t err;
@@ -215,11 +215,20 @@ static int write_lookup(const char *path, size_t n, char *const *texts)
         return cli_fail(&err);
     }
     for (size_t i = 0; i < n && !rc; i++) {
-        if (!texts[i] || !texts[i][0])
+        cJSON *pt;
+        if (!texts[i] || ct_json_parse(texts[i], strlen(texts[i]), "sweep point", &pt, &err) != CT_OK) {
+            rc = texts[i] ? cli_fail(&err) : 0;
             continue;
-        if (ct_json_parse(texts[i], strlen(texts[i]), "sweep point", &entries[m], &err) != CT_OK)
-            rc = cli_fail(&err);
-        else if (ct_json_canonical_numbers(entries[m++]) != 0) {
+        }
+        const cJSON *status = cJSON_GetObjectItemCaseSensitive(pt, "status");
+        cJSON *entry = cJSON_IsString(status) && !strcmp(status->valuestring, "ok")
+                           ? cJSON_DetachItemFromObjectCaseSensitive(pt, "entry")
+                           : NULL;
+        cJSON_Delete(pt);
+        if (!entry)
+            continue;
+        entries[m] = entry;
+        if (ct_json_canonical_numbers(entries[m++]) != 0) {
             ct_error_set(&err, CT_ENOMEM, "out of memory");
             rc = cli_fail(&err);
         }

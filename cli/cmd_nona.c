@@ -5,7 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
-#include "ct_parallel.h"
+#include "ct_sweep.h"
 #include "ct_nona_table.h"
 
 #include <getopt.h>
@@ -41,6 +41,8 @@ static void nona_usage(FILE *out)
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
             "  -j, --threads N         sweep: scales solved at once (default: the cores; the output\n"
             "                          does not depend on it)\n"
+            "  --shard I/N             sweep: solve only the scales i with i %% N == I and write a\n"
+            "                          part file; contend merge joins the parts\n"
             "  --max-triplets N        refuse segments needing more than N triplets (100000)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
@@ -58,11 +60,11 @@ typedef struct {
     size_t n_scales;
     ct_nona_model_params_t model;
     ct_nona_solve_params_t solve;
-    unsigned threads;       /* sweep: scales at once (0: the cores) */
+    ct_sweep_params_t sweep; /* -j, --shard */
 } nona_opts_t;
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
-       OPT_MAXLP };
+       OPT_MAXLP, OPT_SHARD };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -73,7 +75,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
         { "model", required_argument, NULL, OPT_MODEL }, { "root-choices", required_argument, NULL, OPT_ROOT },
         { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
-        { "threads", required_argument, NULL, 'j' },
+        { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -86,7 +88,11 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         switch (c) {
         case 'o': o->output = optarg; break;
         case 'j':
-            if (cli_parse_threads("nona", optarg, &o->threads))
+            if (cli_parse_threads("nona", optarg, &o->sweep.threads))
+                return 2;
+            break;
+        case OPT_SHARD:
+            if (cli_parse_shard("nona", optarg, &o->sweep))
                 return 2;
             break;
         case OPT_JSON: o->json = 1; break;
@@ -299,35 +305,48 @@ static int do_solve(const char *path, const nona_opts_t *o)
     return rc;
 }
 
-/* One scale of a sweep, computed on any thread into its own slot. */
-typedef struct {
-    cJSON *entry, *summary;
-    double mean_jct;
-    ct_status_t st;         /* CT_OK, or CT_EUNSTABLE: skipped */
-    ct_error_t err;
-} scale_slot_t;
-
+/* One scale of a sweep, on any thread or rank: its text is a compact JSON
+ * object {"scale", "status": "ok" | "unstable", "message", "mean_jct",
+ * "entry": the lookup file's scenario, "summary": the --json summary}, so
+ * shards and ranks carry everything the output and the console need. */
 typedef struct {
     const ct_scenario_t *s;
     const nona_opts_t *o;
-    scale_slot_t *slot;
 } sweep_ctx_t;
 
-static ct_status_t sweep_point(size_t i, void *arg, ct_error_t *err)
+static ct_status_t sweep_point(size_t i, void *arg, char **text, ct_error_t *err)
 {
     const sweep_ctx_t *c = arg;
-    scale_slot_t *sl = &c->slot[i];
     ct_scenario_t scaled;
     ct_status_t st = ct_scenario_scaled(c->s, c->o->scales[i], &scaled, err);
     if (st != CT_OK)
         return st;
-    sl->st = solve_one(&scaled, c->o->scales[i], c->o, &sl->entry, c->o->json ? &sl->summary : NULL, 0, &sl->mean_jct,
-                       &sl->err);
+    cJSON *entry = NULL, *summary = NULL, *obj = cJSON_CreateObject();
+    double mean_jct = 0;
+    ct_error_t e;
+    ct_error_clear(&e);
+    st = solve_one(&scaled, c->o->scales[i], c->o, &entry, c->o->json ? &summary : NULL, 0, &mean_jct, &e);
     ct_scenario_destroy(&scaled);
-    if (sl->st == CT_EUNSTABLE || sl->st == CT_OK)
-        return CT_OK; /* an unstable scale is skipped, not a failure */
-    *err = sl->err;
-    return sl->st;
+    if (st != CT_OK && st != CT_EUNSTABLE) {
+        cJSON_Delete(obj);
+        *err = e;
+        return st;
+    }
+    if (!obj || ct_json_add_number(obj, "scale", c->o->scales[i]) ||
+        !cJSON_AddStringToObject(obj, "status", st == CT_OK ? "ok" : "unstable") ||
+        !cJSON_AddStringToObject(obj, "message", e.msg) || ct_json_add_number(obj, "mean_jct", mean_jct)) {
+        cJSON_Delete(obj);
+        cJSON_Delete(entry);
+        cJSON_Delete(summary);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    if (entry)
+        cJSON_AddItemToObject(obj, "entry", entry);
+    if (summary)
+        cJSON_AddItemToObject(obj, "summary", summary);
+    *text = cJSON_PrintUnformatted(obj);
+    cJSON_Delete(obj);
+    return *text ? CT_OK : ct_error_set(err, CT_ENOMEM, "out of memory");
 }
 
 static void sweep_progress(size_t done, size_t total, void *bar)
@@ -347,49 +366,59 @@ static int do_sweep(const char *path, const nona_opts_t *o)
     ct_scenario_init(&s);
     if (ct_scenario_load(&s, path, &err) != CT_OK)
         return cli_fail(&err);
-    scale_slot_t *slot = calloc(o->n_scales, sizeof(scale_slot_t));
-    cJSON **entries = calloc(o->n_scales, sizeof(cJSON *));
+    char **texts = calloc(o->n_scales, sizeof(char *));
     cJSON *summaries = cJSON_CreateArray();
-    size_t n = 0, skipped = 0;
     int rc = 0;
-    if (!slot || !entries || !summaries) {
+    if (!texts || !summaries) {
         ct_error_set(&err, CT_ENOMEM, "out of memory");
         rc = cli_fail(&err);
         goto done;
     }
     cli_progress_t bar;
     cli_progress_start(&bar, "sweep", o->n_scales);
-    sweep_ctx_t ctx = { &s, o, slot };
-    ct_status_t st = ct_parallel_for(o->n_scales, o->threads, sweep_point, &ctx, sweep_progress, &bar, &err);
+    ct_sweep_params_t sp = o->sweep;
+    sp.progress = sweep_progress;
+    sp.progress_ctx = &bar;
+    sweep_ctx_t ctx = { &s, o };
+    ct_status_t st = ct_sweep_run(o->n_scales, sweep_point, &ctx, &sp, texts, &err);
     cli_progress_end(&bar);
     if (st != CT_OK) {
         rc = cli_fail(&err);
         goto done;
     }
-    for (size_t i = 0; i < o->n_scales; i++) { /* in scale order, whatever order they were computed in */
-        if (slot[i].st == CT_EUNSTABLE) {
-            fprintf(stderr, "contend: scale %g skipped: %s\n", o->scales[i], slot[i].err.msg);
-            skipped++;
-            continue;
-        }
-        entries[n++] = slot[i].entry;
-        slot[i].entry = NULL;
-        if (slot[i].summary) {
-            cJSON_AddItemToArray(summaries, slot[i].summary);
-            slot[i].summary = NULL;
-        }
-        if (!o->json)
-            printf("scale %-6g mean JCT %.6g s\n", o->scales[i], slot[i].mean_jct);
-    }
-    if (n == 0) {
-        ct_error_set(&err, CT_EUNSTABLE, "%s: every scale in the sweep is unstable: no lookup file written", path);
-        rc = cli_fail(&err);
+    if (!ct_sweep_is_writer())
+        goto done;
+    if (o->sweep.shards > 1) {
+        if (!(rc = cli_sweep_write("nona-sweep", o->output, o->n_scales, &o->sweep, texts)))
+            printf("wrote %s: part %zu/%zu of %zu scales (join the parts with contend merge)\n", o->output,
+                   o->sweep.shard, o->sweep.shards, o->n_scales);
         goto done;
     }
-    if ((rc = write_doc(entries, n, o->output)) != 0)
+    /* In scale order, whatever order they were computed in. */
+    size_t n = 0, skipped = 0;
+    for (size_t i = 0; i < o->n_scales; i++) {
+        cJSON *pt = cJSON_Parse(texts[i]);
+        const cJSON *status = cJSON_GetObjectItemCaseSensitive(pt, "status");
+        const cJSON *msg = cJSON_GetObjectItemCaseSensitive(pt, "message");
+        const cJSON *mj = cJSON_GetObjectItemCaseSensitive(pt, "mean_jct");
+        if (!cJSON_IsString(status) || strcmp(status->valuestring, "ok")) {
+            fprintf(stderr, "contend: scale %g skipped: %s\n", o->scales[i],
+                    cJSON_IsString(msg) ? msg->valuestring : "unstable");
+            skipped++;
+        } else {
+            n++;
+            cJSON *sum = cJSON_DetachItemFromObjectCaseSensitive(pt, "summary");
+            if (sum)
+                cJSON_AddItemToArray(summaries, sum);
+            if (!o->json)
+                printf("scale %-6g mean JCT %.6g s\n", o->scales[i], cJSON_IsNumber(mj) ? mj->valuedouble : NAN);
+        }
+        cJSON_Delete(pt);
+    }
+    if ((rc = cli_sweep_write("nona-sweep", o->output, o->n_scales, &o->sweep, texts)) != 0)
         goto done;
     if (!o->json)
-        printf("wrote %s: %zu scenarios, %zu unstable scales skipped\n", o->output, n, skipped);
+        printf("wrote %s: %zu scenarios, %zu unstable scales skipped%s\n", o->output, n, skipped, ct_sweep_where());
     else {
         cJSON *r = cJSON_CreateObject();
         cJSON_AddItemToObject(r, "scenarios", summaries);
@@ -398,15 +427,7 @@ static int do_sweep(const char *path, const nona_opts_t *o)
         rc = print_json_and_free(r);
     }
 done:
-    if (entries)
-        for (size_t i = 0; i < n; i++)
-            cJSON_Delete(entries[i]);
-    for (size_t i = 0; slot && i < o->n_scales; i++) {
-        cJSON_Delete(slot[i].entry);
-        cJSON_Delete(slot[i].summary);
-    }
-    free(slot);
-    free(entries);
+    ct_sweep_texts_free(texts, o->n_scales);
     cJSON_Delete(summaries);
     ct_scenario_destroy(&s);
     return rc;

@@ -55,7 +55,9 @@ static void sim_usage(FILE *out)
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
             "  --json                sim: JSON summary\n"
             "  -j, --threads N       sweep: points simulated at once (default: the cores; 1: in order);\n"
-            "                        the output is the same for any N\n");
+            "                        the output is the same for any N\n"
+            "  --shard I/N           sweep: simulate only the points i with i %% N == I and write a\n"
+            "                        part file; contend merge joins the parts\n");
 }
 
 typedef struct {
@@ -65,10 +67,11 @@ typedef struct {
     size_t n_loads, n_bws;
     int json;
     ct_eval_params_t ev;
+    ct_sweep_params_t sweep; /* --shard (threads: ev.threads) */
 } sim_opts_t;
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS };
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD };
 
 static int parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -82,7 +85,7 @@ static int parse(int argc, char **argv, sim_opts_t *o)
         { "json", no_argument, NULL, OPT_JSON }, { "help", no_argument, NULL, 'h' },
         { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
-        { "threads", required_argument, NULL, 'j' },
+        { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -179,6 +182,10 @@ static int parse(int argc, char **argv, sim_opts_t *o)
             if (cli_parse_threads("sim", optarg, &o->ev.threads))
                 return 2;
             break;
+        case OPT_SHARD:
+            if (cli_parse_shard("sim", optarg, &o->sweep))
+                return 2;
+            break;
         case 'h': sim_usage(stdout); return -1;
         default: return cli_usage("sim", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -200,23 +207,22 @@ static void fmt(char *buf, size_t n, double v)
         buf[0] = '\0';
 }
 
-static ct_status_t write_csv(const ct_eval_result_t *r, const char *path, ct_error_t *err)
+/* One point's CSV rows (a row per class, then "all"). */
+static char *point_rows(const ct_eval_point_t *p, char *const *names, size_t nc)
 {
-    ct_outfile_t out;
-    ct_status_t st = ct_outfile_open(&out, path, err);
-    if (st != CT_OK)
-        return st;
-    fprintf(out.fp, "policy,load,bandwidth,class,mean_jct,mean_jct_ci95,p50_jct,p95_jct,p99_jct,jobs,link_util,"
-                    "server_util,model_mean_jct,status\n");
-    for (size_t i = 0; i < r->n_points; i++) {
-        const ct_eval_point_t *p = &r->points[i];
-        for (size_t k = 0; k <= r->n_classes; k++) {
-            const char *cls = k < r->n_classes ? r->class_names[k] : "all";
-            if (p->unstable) {
-                fprintf(out.fp, "%s,%.6g,%.9g,%s,,,,,,,,,,unstable\n", p->policy, p->load, p->bandwidth, cls);
-                continue;
-            }
-            char f[7][32];
+    size_t cap = 256 * (nc + 1) + 64, len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    out[0] = '\0';
+    for (size_t k = 0; k <= nc; k++) {
+        const char *cls = k < nc ? names[k] : "all";
+        int w;
+        if (p->unstable)
+            w = snprintf(out + len, cap - len, "%s,%.6g,%.9g,%s,,,,,,,,,,unstable\n", p->policy, p->load, p->bandwidth,
+                         cls);
+        else {
+            char f[7][32], mj[32];
             fmt(f[0], 32, p->sum.mean[k]);
             fmt(f[1], 32, p->sum.ci95[k]);
             fmt(f[2], 32, p->sum.p50[k]);
@@ -224,42 +230,128 @@ static ct_status_t write_csv(const ct_eval_result_t *r, const char *path, ct_err
             fmt(f[4], 32, p->sum.p99[k]);
             fmt(f[5], 32, p->sum.link_util);
             fmt(f[6], 32, p->sum.server_util);
-            char mj[32];
-            fmt(mj, 32, k == r->n_classes ? p->model_mean_jct : NAN);
-            fprintf(out.fp, "%s,%.6g,%.9g,%s,%s,%s,%s,%s,%s,%llu,%s,%s,%s,ok\n", p->policy, p->load, p->bandwidth, cls,
-                    f[0], f[1], f[2], f[3], f[4], (unsigned long long)p->sum.jobs[k], f[5], f[6], mj);
+            fmt(mj, 32, k == nc ? p->model_mean_jct : NAN);
+            w = snprintf(out + len, cap - len, "%s,%.6g,%.9g,%s,%s,%s,%s,%s,%s,%llu,%s,%s,%s,ok\n", p->policy, p->load,
+                         p->bandwidth, cls, f[0], f[1], f[2], f[3], f[4], (unsigned long long)p->sum.jobs[k], f[5],
+                         f[6], mj);
         }
+        if (w < 0 || (size_t)w >= cap - len) { /* a class name too long for the estimate: grow and retry */
+            cap = 2 * cap + (w > 0 ? (size_t)w : 0);
+            char *b = realloc(out, cap);
+            if (!b) {
+                free(out);
+                return NULL;
+            }
+            out = b;
+            k--;
+            continue;
+        }
+        len += (size_t)w;
     }
-    return ct_outfile_commit(&out, err);
+    return out;
 }
 
-/* The table people read: mean JCT of all jobs, as a ratio to nona's. */
-static void print_ratios(const ct_eval_result_t *r, int bw_sweep, const char *const *pols, size_t np)
+typedef struct {
+    const ct_eval_plan_t *pl;
+    char *const *names;
+    size_t nc;
+} sweep_ctx_t;
+
+static ct_status_t sweep_point(size_t i, void *arg, char **text, ct_error_t *err)
+{
+    const sweep_ctx_t *c = arg;
+    ct_eval_point_t pt;
+    ct_status_t st = ct_eval_plan_point(c->pl, i, &pt, err);
+    if (st == CT_OK && !(*text = point_rows(&pt, c->names, c->nc)))
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+    ct_sim_summary_free(&pt.sum);
+    return st;
+}
+
+/* The table people read: mean JCT of all jobs, as a ratio to nona's, from
+ * the points' "all" rows (the last row of each point's text). */
+static void print_ratios(char *const *texts, size_t n, int bw_sweep, const char *const *pols, size_t np)
 {
     printf("%-12s", bw_sweep ? "bandwidth" : "load");
     for (size_t j = 0; j < np; j++)
         printf(" %13s", pols[j]);
     printf("   (mean JCT of all jobs; in brackets: / nona)\n");
-    for (size_t i = 0; i < r->n_points; i += np) {
-        const ct_eval_point_t *row = &r->points[i];
-        double base = NAN;
-        for (size_t j = 0; j < np && i + j < r->n_points; j++)
-            if (!strcmp(row[j].policy, "nona") && !row[j].unstable)
-                base = row[j].sum.mean[r->n_classes];
-        printf(bw_sweep ? "%-12.4g" : "%-12.2f", bw_sweep ? row->bandwidth : row->load);
-        for (size_t j = 0; j < np && i + j < r->n_points; j++) {
+    for (size_t i = 0; i < n; i += np) {
+        double mean[16], x = NAN, base = NAN;
+        int unstable[16];
+        for (size_t j = 0; j < np && i + j < n; j++) {
+            const char *t = texts[i + j] ? texts[i + j] : "", *last = t;
+            for (const char *q = t; *q; q++)
+                if (*q == '\n' && q[1])
+                    last = q + 1;
+            char pol[64];
+            double load, bw;
+            mean[j] = NAN;
+            unstable[j] = strstr(last, ",unstable") != NULL;
+            if (sscanf(last, "%63[^,],%lf,%lf,all,%lf", pol, &load, &bw, &mean[j]) >= 3)
+                x = bw_sweep ? bw : load;
+            if (!strcmp(pols[j], "nona") && !unstable[j])
+                base = mean[j];
+        }
+        printf(bw_sweep ? "%-12.4g" : "%-12.2f", x);
+        for (size_t j = 0; j < np && i + j < n; j++) {
             char cell[40];
-            if (row[j].unstable)
+            if (unstable[j])
                 snprintf(cell, sizeof cell, "unstable");
             else if (isfinite(base) && base > 0)
-                snprintf(cell, sizeof cell, "%.3gs[%.3g]", row[j].sum.mean[r->n_classes],
-                         row[j].sum.mean[r->n_classes] / base);
+                snprintf(cell, sizeof cell, "%.3gs[%.3g]", mean[j], mean[j] / base);
             else
-                snprintf(cell, sizeof cell, "%.3gs", row[j].sum.mean[r->n_classes]);
+                snprintf(cell, sizeof cell, "%.3gs", mean[j]);
             printf(" %13s", cell);
         }
         printf("\n");
     }
+}
+
+/* sim sweep: the points on threads, shards or ranks (ct_sweep.h). */
+static int run_sweep(const ct_scenario_t *s, sim_opts_t *o, const char *const *pols, size_t np)
+{
+    ct_error_t err;
+    int bw_sweep = o->n_bws > 0;
+    const double *xs = bw_sweep ? o->bws : o->loads;
+    size_t nx = bw_sweep ? o->n_bws : o->n_loads, n = nx * np;
+    ct_eval_plan_t *pl;
+    if (ct_eval_plan_make(s, xs, nx, bw_sweep, pols, np, &o->ev, &pl, &err) != CT_OK)
+        return cli_fail(&err);
+    char **names = calloc(s->n_classes ? s->n_classes : 1, sizeof(char *)), **texts = calloc(n ? n : 1, sizeof(char *));
+    int rc = 0;
+    if (!names || !texts) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+        goto done;
+    }
+    for (size_t c = 0; c < s->n_classes; c++)
+        names[c] = s->classes[c].name;
+    cli_progress_t bar;
+    cli_progress_start(&bar, "simulating", n);
+    ct_sweep_params_t sp = o->sweep;
+    sp.threads = o->ev.threads;
+    sp.progress = progress_cb;
+    sp.progress_ctx = &bar;
+    sweep_ctx_t ctx = { pl, names, s->n_classes };
+    ct_status_t st = ct_sweep_run(n, sweep_point, &ctx, &sp, texts, &err);
+    cli_progress_end(&bar);
+    if (st != CT_OK)
+        rc = cli_fail(&err);
+    else if (ct_sweep_is_writer() && !(rc = cli_sweep_write("sim-sweep", o->output, n, &o->sweep, texts))) {
+        if (o->sweep.shards > 1)
+            printf("wrote %s: part %zu/%zu of %zu points (join the parts with contend merge)\n", o->output,
+                   o->sweep.shard, o->sweep.shards, n);
+        else {
+            print_ratios(texts, n, bw_sweep, pols, np);
+            printf("wrote %s%s\n", o->output, ct_sweep_where());
+        }
+    }
+done:
+    ct_sweep_texts_free(texts, n);
+    free(names);
+    ct_eval_plan_free(pl);
+    return rc;
 }
 
 static int run(const char *path, sim_opts_t *o, int sweep)
@@ -287,9 +379,14 @@ static int run(const char *path, sim_opts_t *o, int sweep)
         for (size_t i = 0; i < 6; i++)
             pols[np++] = defaults[i];
     }
-    int bw_sweep = sweep && o->n_bws > 0;
-    double one = o->ev.load, *xs = !sweep ? &one : bw_sweep ? o->bws : o->loads;
-    size_t nx = !sweep ? 1 : bw_sweep ? o->n_bws : o->n_loads;
+    if (sweep) {
+        rc = run_sweep(&s, o, pols, np);
+        ct_scenario_destroy(&s);
+        return rc;
+    }
+    int bw_sweep = 0;
+    double one = o->ev.load, *xs = &one;
+    size_t nx = 1;
     ct_eval_result_t res;
     cli_progress_t bar;
     cli_progress_start(&bar, "simulating", nx * np);
@@ -298,14 +395,7 @@ static int run(const char *path, sim_opts_t *o, int sweep)
     ct_scenario_destroy(&s);
     if (st != CT_OK)
         return cli_fail(&err);
-    if (sweep) {
-        if ((st = write_csv(&res, o->output, &err)) != CT_OK)
-            rc = cli_fail(&err);
-        else {
-            print_ratios(&res, bw_sweep, pols, np);
-            printf("wrote %s\n", o->output);
-        }
-    } else {
+    {
         const ct_eval_point_t *p = &res.points[0];
         if (p->unstable) {
             ct_error_set(&err, CT_EUNSTABLE,

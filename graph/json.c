@@ -108,7 +108,9 @@ int ct_json_canonical_numbers(cJSON *root)
         next = x->next;
         if (cJSON_IsNumber(x)) {
             cJSON *n = ct_json_number(x->valuedouble);
-            if (!n || !cJSON_ReplaceItemViaPointer(root, x, n)) {
+            cJSON_bool ok = n && (x->string ? cJSON_ReplaceItemInObjectCaseSensitive(root, x->string, n)
+                                            : cJSON_ReplaceItemViaPointer(root, x, n));
+            if (!ok) {
                 cJSON_Delete(n);
                 return -1;
             }

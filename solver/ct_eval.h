@@ -65,6 +65,22 @@ typedef struct {
 
 void ct_eval_result_free(ct_eval_result_t *r);
 
+/**
+ * The same sweep point by point, for callers that schedule the points
+ * themselves (threads, shards, MPI ranks): a plan holds the inputs and
+ * nona-star's table (solved once, in ct_eval_plan_make); point i is load
+ * (or bandwidth) i / n_policies under policy i % n_policies. The scenario
+ * must outlive the plan. ct_eval_plan_point is thread-safe; *pt is the
+ * caller's (ct_sim_summary_free(&pt->sum) afterwards).
+ */
+typedef struct ct_eval_plan ct_eval_plan_t;
+ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n_x, int bandwidth_sweep,
+                              const char *const *policies, size_t n_policies, const ct_eval_params_t *p,
+                              ct_eval_plan_t **out, ct_error_t *err);
+size_t ct_eval_plan_points(const ct_eval_plan_t *pl);
+ct_status_t ct_eval_plan_point(const ct_eval_plan_t *pl, size_t i, ct_eval_point_t *pt, ct_error_t *err);
+void ct_eval_plan_free(ct_eval_plan_t *pl);
+
 /** Names of the built-in policies, NULL-terminated. */
 const char *const *ct_eval_policy_names(void);
 

@@ -193,24 +193,22 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
     return st;
 }
 
-typedef struct {
+struct ct_eval_plan {
     const ct_scenario_t *s;
-    const double *xs;
+    double *xs;
+    size_t n_x;
     int bandwidth_sweep;
-    const char *const *policies;
+    const char **policies;  /* static names */
     size_t n_policies;
+    ct_eval_params_t params;
     const ct_eval_params_t *p;
-    const ct_sampler_t *star;
-    ct_nona_solution_t *star_sol;
-    ct_eval_result_t *out;
-} eval_ctx_t;
+    ct_sampler_t *star;     /* nona-star's table, when asked for */
+    ct_nona_solution_t star_sol;
+};
+typedef struct ct_eval_plan eval_ctx_t;
 
-/* Point i: load (or bandwidth) i / n_policies under policy i % n_policies,
- * into out->points[i]. Everything it builds is its own, so points run
- * concurrently. */
-static ct_status_t eval_point(size_t i, void *arg, ct_error_t *err)
+ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point_t *pt, ct_error_t *err)
 {
-    const eval_ctx_t *ec = arg;
     const ct_scenario_t *s = ec->s;
     const ct_eval_params_t *p = ec->p;
     size_t xi = i / ec->n_policies, pi = i % ec->n_policies;
@@ -234,7 +232,7 @@ static ct_status_t eval_point(size_t i, void *arg, ct_error_t *err)
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
     for (size_t c = 0; rates && c < nc; c++)
         rates[c] = classes[c].rate;
-    ct_eval_point_t *pt = &ec->out->points[i];
+    memset(pt, 0, sizeof *pt);
     ct_policy_t *pol = NULL;
     ct_sampler_t *smp = NULL;
     ct_nona_solution_t sol;
@@ -254,8 +252,8 @@ static ct_status_t eval_point(size_t i, void *arg, ct_error_t *err)
         st = ct_policy_table_d(name, ec->star, rates, classes, nc, 0, &pol, err);
         if (st == CT_OK) { /* what the star table predicts at this point */
             ct_nona_eval_t e;
-            ct_nona_model_set_root_share(&m, ct_nona_root_share(&m, ec->star_sol->theta));
-            ct_nona_evaluate(&m, ec->star_sol->theta, &e, NULL);
+            ct_nona_model_set_root_share(&m, ct_nona_root_share(&m, ec->star_sol.theta));
+            ct_nona_evaluate(&m, ec->star_sol.theta, &e, NULL);
             pt->model_mean_jct = e.mean_jct;
         }
     } else {
@@ -303,62 +301,109 @@ static ct_status_t eval_point(size_t i, void *arg, ct_error_t *err)
     return st;
 }
 
+void ct_eval_plan_free(ct_eval_plan_t *pl)
+{
+    if (!pl)
+        return;
+    ct_sampler_free(pl->star);
+    ct_nona_solution_free(&pl->star_sol);
+    free(pl->xs);
+    free(pl->policies);
+    free(pl);
+}
+
+size_t ct_eval_plan_points(const ct_eval_plan_t *pl)
+{
+    return pl->n_x * pl->n_policies;
+}
+
+ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n_x, int bandwidth_sweep,
+                              const char *const *policies, size_t n_policies, const ct_eval_params_t *p,
+                              ct_eval_plan_t **out, ct_error_t *err)
+{
+    *out = NULL;
+    for (size_t i = 0; i < n_policies; i++)
+        if (!policy_known(policies[i]))
+            return ct_error_set(err, CT_EINPUT, "--policies: unknown policy '%s' (known: nona, nona-star, random, "
+                                "opportunistic, local, fair)", policies[i]);
+    ct_eval_plan_t *pl = calloc(1, sizeof *pl);
+    if (!pl || !(pl->xs = malloc((n_x ? n_x : 1) * sizeof(double))) ||
+        !(pl->policies = malloc((n_policies ? n_policies : 1) * sizeof(char *)))) {
+        ct_eval_plan_free(pl);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    pl->s = s;
+    memcpy(pl->xs, xs, n_x * sizeof(double));
+    pl->n_x = n_x;
+    pl->bandwidth_sweep = bandwidth_sweep;
+    for (size_t i = 0; i < n_policies; i++)
+        pl->policies[i] = static_name(policies[i]);
+    pl->n_policies = n_policies;
+    if (p)
+        pl->params = *p;
+    else
+        ct_eval_params_init(&pl->params);
+    pl->p = &pl->params;
+    p = pl->p;
+    /* nona-star: one table, solved at star_load and the scenario's bandwidth. */
+    for (size_t i = 0; i < n_policies; i++)
+        if (!strcmp(policies[i], "nona-star") && !pl->star) {
+            ct_scenario_t sx;
+            ct_sim_config_t cfg;
+            ct_nona_model_t m;
+            memset(&cfg, 0, sizeof cfg);
+            ct_status_t st = point_setup(s, ct_eval_scale_for_load(s, p->star_load), s->link_bandwidth, p, &sx, &cfg,
+                                         &m, err);
+            if (st == CT_OK) {
+                st = ct_nona_solve(&m, NULL, &pl->star_sol, err);
+                if (st == CT_OK)
+                    st = table_sampler(&sx, &m, &pl->star_sol, &pl->star, err);
+                ct_nona_model_free(&m);
+                ct_scenario_destroy(&sx);
+            }
+            if (st != CT_OK) {
+                ct_eval_plan_free(pl);
+                return st;
+            }
+        }
+    *out = pl;
+    return CT_OK;
+}
+
+typedef struct {
+    const ct_eval_plan_t *pl;
+    ct_eval_result_t *out;
+} sweep_ctx_t;
+
+static ct_status_t sweep_point(size_t i, void *arg, ct_error_t *err)
+{
+    const sweep_ctx_t *c = arg;
+    return ct_eval_plan_point(c->pl, i, &c->out->points[i], err);
+}
+
 ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, int bandwidth_sweep,
                           const char *const *policies, size_t n_policies, const ct_eval_params_t *p,
                           void (*progress)(size_t done, size_t total, void *ctx), void *ctx, ct_eval_result_t *out,
                           ct_error_t *err)
 {
-    ct_eval_params_t defaults;
-    if (!p) {
-        ct_eval_params_init(&defaults);
-        p = &defaults;
-    }
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < n_policies; i++)
-        if (!policy_known(policies[i]))
-            return ct_error_set(err, CT_EINPUT, "--policies: unknown policy '%s' (known: nona, nona-star, random, "
-                                "opportunistic, local, fair)", policies[i]);
+    ct_eval_plan_t *pl;
+    ct_status_t st = ct_eval_plan_make(s, xs, n_x, bandwidth_sweep, policies, n_policies, p, &pl, err);
+    if (st != CT_OK)
+        return st;
     out->n_classes = s->n_classes;
     out->class_names = calloc(s->n_classes, sizeof(char *));
-    size_t n_points = n_x * n_policies;
-    out->points = calloc(n_points ? n_points : 1, sizeof(ct_eval_point_t));
-    if (!out->class_names || !out->points) {
-        ct_eval_result_free(out);
-        return ct_error_set(err, CT_ENOMEM, "out of memory");
-    }
-    for (size_t c = 0; c < s->n_classes; c++)
-        if (!(out->class_names[c] = ct_strdup(s->classes[c].name, err))) {
-            ct_eval_result_free(out);
-            return CT_ENOMEM;
-        }
-    ct_status_t st = CT_OK;
-    ct_sampler_t *star = NULL;
-    ct_nona_solution_t star_sol;
-    memset(&star_sol, 0, sizeof star_sol);
-    /* nona-star: one table, solved at star_load and the scenario's bandwidth. */
-    for (size_t i = 0; i < n_policies; i++)
-        if (!strcmp(policies[i], "nona-star") && !star) {
-            ct_scenario_t sx;
-            ct_sim_config_t cfg;
-            ct_nona_model_t m;
-            memset(&cfg, 0, sizeof cfg);
-            if ((st = point_setup(s, ct_eval_scale_for_load(s, p->star_load), s->link_bandwidth, p, &sx, &cfg, &m,
-                                  err)) != CT_OK)
-                goto done;
-            st = ct_nona_solve(&m, NULL, &star_sol, err);
-            if (st == CT_OK)
-                st = table_sampler(&sx, &m, &star_sol, &star, err);
-            ct_nona_model_free(&m);
-            ct_scenario_destroy(&sx);
-            if (st != CT_OK)
-                goto done;
-        }
-    eval_ctx_t ec = { s, xs, bandwidth_sweep, policies, n_policies, p, star, &star_sol, out };
     out->n_points = n_x * n_policies;
-    st = ct_parallel_for(out->n_points, p->threads, eval_point, &ec, progress, ctx, err);
-done:
-    ct_sampler_free(star);
-    ct_nona_solution_free(&star_sol);
+    out->points = calloc(out->n_points ? out->n_points : 1, sizeof(ct_eval_point_t));
+    if (!out->class_names || !out->points)
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t c = 0; st == CT_OK && c < s->n_classes; c++)
+        if (!(out->class_names[c] = ct_strdup(s->classes[c].name, err)))
+            st = CT_ENOMEM;
+    sweep_ctx_t c = { pl, out };
+    if (st == CT_OK)
+        st = ct_parallel_for(out->n_points, pl->p->threads, sweep_point, &c, progress, ctx, err);
+    ct_eval_plan_free(pl);
     if (st != CT_OK)
         ct_eval_result_free(out);
     return st;
