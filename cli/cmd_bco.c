@@ -65,11 +65,13 @@ typedef struct {
     uint64_t seed;
     size_t random;
     int json, strict, kappa_set;
+    ct_sweep_params_t sweep; /* sweep: -j, --shard */
 } bco_opts_t;
 
 enum {
     OPT_SEED = 256, OPT_SERVERS, OPT_POLICY, OPT_KAPPA, OPT_LAMBDA, OPT_FAFFP, OPT_JSON, OPT_VARY, OPT_RANDOM,
-    OPT_JOBS, OPT_CALIBRATION, OPT_SEARCH, OPT_HORIZON, OPT_RESIM, OPT_FAMILY, OPT_ILP_SECONDS, OPT_SAVE, OPT_STRICT
+    OPT_JOBS, OPT_CALIBRATION, OPT_SEARCH, OPT_HORIZON, OPT_RESIM, OPT_FAMILY, OPT_ILP_SECONDS, OPT_SAVE, OPT_STRICT,
+    OPT_SHARD
 };
 
 static int parse(int argc, char **argv, bco_opts_t *o)
@@ -85,6 +87,7 @@ static int parse(int argc, char **argv, bco_opts_t *o)
         { "resim", required_argument, NULL, OPT_RESIM }, { "family", required_argument, NULL, OPT_FAMILY },
         { "ilp-seconds", required_argument, NULL, OPT_ILP_SECONDS },
         { "save-counterexamples", required_argument, NULL, OPT_SAVE }, { "strict", no_argument, NULL, OPT_STRICT },
+        { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -97,7 +100,7 @@ static int parse(int argc, char **argv, bco_opts_t *o)
     opterr = 0;
     int c, ok;
     unsigned long long u;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:hj:", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_SEED:
             if (cli_parse_u64(optarg, &u))
@@ -174,6 +177,14 @@ static int parse(int argc, char **argv, bco_opts_t *o)
                 return cli_usage("bco", "--random: expected an integer in 1 .. 100000, got '%s'", optarg);
             break;
         case 'o': o->output = optarg; break;
+        case 'j':
+            if (cli_parse_threads("bco", optarg, &o->sweep.threads))
+                return 2;
+            break;
+        case OPT_SHARD:
+            if (cli_parse_shard("bco", optarg, &o->sweep))
+                return 2;
+            break;
         case 'h': bco_usage(stdout); return -1;
         default: return cli_usage("bco", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -279,6 +290,58 @@ done:
     return rc;
 }
 
+/* bco sweep: point = (value, policy); kappa and lambda concern SJF-BCO
+ * only. Each point loads its own cluster (the servers sweep changes it).
+ * Its text is the CSV row; the console line is printed from it. */
+typedef struct {
+    const bco_opts_t *o;
+    const char *cpath;
+    const ct_rar_jobs_t *jobs;
+    const double *values;
+    int npol;
+} bsweep_ctx_t;
+
+static ct_status_t bsweep_point(size_t i, void *arg, char **text, ct_error_t *err)
+{
+    const bsweep_ctx_t *x = arg;
+    const bco_opts_t *o = x->o;
+    size_t v = i / (size_t)x->npol;
+    int pol = (int)(i % (size_t)x->npol);
+    ct_rar_cluster_t c;
+    ct_status_t st = ct_rar_cluster_load(&c, x->cpath, err);
+    if (st != CT_OK)
+        return st;
+    ct_bco_params_t bp = o->bp;
+    bp.policy = (ct_bco_policy_t)pol;
+    if (!strcmp(o->vary, "kappa"))
+        bp.kappa = (long)x->values[v];
+    if (!strcmp(o->vary, "lambda")) {
+        bp.lambda = x->values[v];
+        if (!o->kappa_set)
+            bp.kappa = 1; /* Fig. 7 fixes kappa = 1: every multi-GPU job goes through LBSGF */
+    }
+    if (!strcmp(o->vary, "servers")) {
+        c.n_servers = (size_t)x->values[v];
+        c.horizon = c.horizon > 1500 ? c.horizon : 1500; /* the paper's T for this sweep */
+        ct_rar_cluster_index(&c, err);
+    }
+    ct_bco_result_t r;
+    char row[256];
+    st = ct_bco_schedule(&c, x->jobs, &bp, &r, err);
+    if (st == CT_EINPUT || st == CT_ELIMIT) { /* infeasible at this point: an empty row */
+        snprintf(row, sizeof row, "%s,%g,%s,,,,,\n", o->vary, x->values[v], ct_bco_policy_name(bp.policy));
+        st = CT_OK;
+    } else if (st == CT_OK) {
+        snprintf(row, sizeof row, "%s,%g,%s,%.9g,%.9g,%.9g,%ld,%ld\n", o->vary, x->values[v],
+                 ct_bco_policy_name(bp.policy), r.makespan, r.makespan_est, r.mean_jct, r.theta_u, r.kappa);
+        ct_bco_result_free(&r);
+    }
+    ct_rar_cluster_free(&c);
+    if (st == CT_OK && !(*text = strdup(row)))
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+    return st;
+}
+
 static int do_sweep(const char *cpath, const char *jpath, const bco_opts_t *o)
 {
     if (!o->vary || (strcmp(o->vary, "kappa") && strcmp(o->vary, "servers") && strcmp(o->vary, "lambda")))
@@ -291,12 +354,6 @@ static int do_sweep(const char *cpath, const char *jpath, const bco_opts_t *o)
     int rc = load_inputs(cpath, jpath, &c, &j);
     if (rc)
         return rc;
-    ct_outfile_t out;
-    if (ct_outfile_open(&out, o->output, &err) != CT_OK) {
-        rc = cli_fail(&err);
-        goto done;
-    }
-    fprintf(out.fp, "vary,value,policy,makespan,makespan_estimate,mean_jct,theta_u,kappa\n");
     uint32_t max_g = 0;
     for (size_t i = 0; i < j.n; i++)
         if (j.jobs[i].gpus > max_g)
@@ -312,56 +369,37 @@ static int do_sweep(const char *cpath, const char *jpath, const bco_opts_t *o)
     else
         for (size_t s = 10; s <= 20 && s <= c.n_servers; s++)
             values[nv++] = (double)s;
-    int servers = !strcmp(o->vary, "servers");
-    size_t saved_n = c.n_servers;
-    long saved_h = c.horizon;
-    printf("%-8s %-8s %10s %10s %10s\n", o->vary, "policy", "makespan", "estimate", "mean JCT");
-    for (size_t v = 0; v < nv && rc == 0; v++) {
-        for (int pol = 0; pol < 4 && rc == 0; pol++) {
-            if (!servers && pol > 0)
-                break; /* kappa and lambda concern SJF-BCO */
-            ct_bco_params_t bp = o->bp;
-            bp.policy = (ct_bco_policy_t)pol;
-            if (!strcmp(o->vary, "kappa"))
-                bp.kappa = (long)values[v];
-            if (!strcmp(o->vary, "lambda")) {
-                bp.lambda = values[v];
-                if (!o->kappa_set)
-                    bp.kappa = 1; /* Fig. 7 fixes kappa = 1: every multi-GPU job goes through LBSGF */
-            }
-            if (servers) {
-                c.n_servers = (size_t)values[v];
-                c.horizon = saved_h > 1500 ? saved_h : 1500; /* the paper's T for this sweep */
-                ct_rar_cluster_index(&c, &err);
-            }
-            ct_bco_result_t r;
-            ct_status_t st = ct_bco_schedule(&c, &j, &bp, &r, &err);
-            if (st == CT_EINPUT || st == CT_ELIMIT) {
-                fprintf(out.fp, "%s,%g,%s,,,,,\n", o->vary, values[v], ct_bco_policy_name(bp.policy));
-                printf("%-8g %-8s %10s\n", values[v], ct_bco_policy_name(bp.policy), "infeasible");
-                continue;
-            }
-            if (st != CT_OK) {
-                rc = cli_fail(&err);
-                break;
-            }
-            fprintf(out.fp, "%s,%g,%s,%.9g,%.9g,%.9g,%ld,%ld\n", o->vary, values[v], ct_bco_policy_name(bp.policy),
-                    r.makespan, r.makespan_est, r.mean_jct, r.theta_u, r.kappa);
-            printf("%-8g %-8s %10.1f %10.1f %10.1f\n", values[v], ct_bco_policy_name(bp.policy), r.makespan,
-                   r.makespan_est, r.mean_jct);
-            ct_bco_result_free(&r);
+    bsweep_ctx_t x = { o, cpath, &j, values, !strcmp(o->vary, "servers") ? 4 : 1 };
+    size_t total = nv * (size_t)x.npol;
+    char **texts = calloc(total ? total : 1, sizeof(char *));
+    if (!texts) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+        goto done;
+    }
+    if (ct_sweep_run(total, bsweep_point, &x, &o->sweep, texts, &err) != CT_OK) {
+        rc = cli_fail(&err);
+        goto done;
+    }
+    if (!ct_sweep_is_writer())
+        goto done;
+    if (o->sweep.shards <= 1) {
+        printf("%-8s %-8s %10s %10s %10s\n", o->vary, "policy", "makespan", "estimate", "mean JCT");
+        for (size_t i = 0; i < total; i++) {
+            char vary[16], pol[16];
+            double value, mk, est, mj;
+            int k = sscanf(texts[i], "%15[^,],%lf,%15[^,],%lf,%lf,%lf", vary, &value, pol, &mk, &est, &mj);
+            if (k == 6)
+                printf("%-8g %-8s %10.1f %10.1f %10.1f\n", value, pol, mk, est, mj);
+            else if (k >= 3)
+                printf("%-8g %-8s %10s\n", value, pol, "infeasible");
         }
     }
-    c.n_servers = saved_n;
-    c.horizon = saved_h;
-    ct_rar_cluster_index(&c, &err);
-    if (rc)
-        ct_outfile_abort(&out);
-    else if (ct_outfile_commit(&out, &err) != CT_OK)
-        rc = cli_fail(&err);
-    else
-        printf("wrote %s\n", o->output);
+    if (!(rc = cli_sweep_write("bco-sweep", o->output, total, &o->sweep, texts)))
+        printf("wrote %s%s%s\n", o->output, o->sweep.shards > 1 ? " (a part: contend merge joins the parts)" : "",
+               ct_sweep_where());
 done:
+    ct_sweep_texts_free(texts, total);
     ct_rar_cluster_free(&c);
     ct_rar_jobs_free(&j);
     return rc;

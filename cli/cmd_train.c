@@ -78,6 +78,7 @@ typedef struct {
     double xi_lo, xi_hi, mem_static;
     size_t njobs;
     ct_train_params_t tp;
+    ct_sweep_params_t sweep;    /* sweep, table: -j, --shard */
     ct_train_cluster_t c;
     const char *cluster, *output, *accounting;
     uint64_t seed;
@@ -88,7 +89,7 @@ typedef struct {
 
 enum { OPT_SEED = 256, OPT_SCALE, OPT_CLUSTER, OPT_PLACEMENT, OPT_KAPPA, OPT_ADMISSION, OPT_SRSF_N, OPT_GPU_MODE,
        OPT_COMPAT, OPT_JSON, OPT_ACCOUNTING, OPT_POLICY, OPT_POLICIES, OPT_APPS, OPT_XI, OPT_RESTART, OPT_QUEUES,
-       OPT_JOBS, OPT_MEM_STATIC, OPT_FFS_BATCH, OPT_REFERENCE, OPT_INTERVAL, OPT_FIFO };
+       OPT_JOBS, OPT_MEM_STATIC, OPT_FFS_BATCH, OPT_REFERENCE, OPT_INTERVAL, OPT_FIFO, OPT_SHARD };
 
 static int parse(int argc, char **argv, train_opts_t *o)
 {
@@ -107,6 +108,7 @@ static int parse(int argc, char **argv, train_opts_t *o)
         { "ffs-batch", required_argument, NULL, OPT_FFS_BATCH },
         { "reference", required_argument, NULL, OPT_REFERENCE },
         { "interval", required_argument, NULL, OPT_INTERVAL }, { "fifo", required_argument, NULL, OPT_FIFO },
+        { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -123,7 +125,7 @@ static int parse(int argc, char **argv, train_opts_t *o)
     opterr = 0;
     int ch;
     unsigned long long u;
-    while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "o:hj:", longopts, NULL)) != -1) {
         switch (ch) {
         case OPT_SEED:
             if (cli_parse_u64(optarg, &u))
@@ -230,6 +232,14 @@ static int parse(int argc, char **argv, train_opts_t *o)
             if (strcmp(optarg, "full") && strcmp(optarg, "fit"))
                 return cli_usage("train", "--ffs-batch: expected full or fit, got '%s'", optarg);
             o->sp.ffs_fit = !strcmp(optarg, "fit");
+            break;
+        case 'j':
+            if (cli_parse_threads("train", optarg, &o->sweep.threads))
+                return 2;
+            break;
+        case OPT_SHARD:
+            if (cli_parse_shard("train", optarg, &o->sweep))
+                return 2;
             break;
         case OPT_FIFO:
             if (strcmp(optarg, "strict") && strcmp(optarg, "backfill"))
@@ -346,6 +356,39 @@ done:
     return rc;
 }
 
+/* train sweep: point = (file, accounting, placement x admission). */
+enum { NM = 16 }; /* every placement x (AdaDUAL, SRSF(1), SRSF(2), SRSF(3)) */
+
+typedef struct {
+    const train_opts_t *o;
+    char **files;
+    const ct_train_jobs_t *jobs;    /* one per file */
+    int accs[2], nacc;
+} tsweep_ctx_t;
+
+static ct_status_t tsweep_point(size_t i, void *arg, char **text, ct_error_t *err)
+{
+    const tsweep_ctx_t *c = arg;
+    size_t f = i / ((size_t)c->nacc * NM), rest = i % ((size_t)c->nacc * NM), m = rest % NM;
+    int acc = c->accs[rest / NM];
+    ct_train_params_t p = c->o->tp;
+    p.place = (ct_place_t)(m / 4);
+    p.kappa = 1;
+    p.admit = m % 4 == 0 ? CT_ADMIT_ADADUAL : CT_ADMIT_SRSF;
+    p.srsf_n = m % 4 ? (uint32_t)(m % 4) : 1;
+    p.compat = acc;
+    p.progress = NULL;
+    ct_train_result_t r;
+    ct_status_t st = ct_train_run(&c->o->c, &c->jobs[f], &p, &r, err);
+    if (st != CT_OK)
+        return st;
+    char label[64], row[1024];
+    snprintf(row, sizeof row, "%s,%s,%s,%.9g,%.9g,%.9g,%.9g,%.6g\n", c->files[f], policy_label(&p, label, sizeof label),
+             acc ? "compat" : "exact", r.mean_jct, r.median_jct, r.p95_jct, r.makespan, r.utilization);
+    ct_train_result_free(&r);
+    return (*text = strdup(row)) ? CT_OK : ct_error_set(err, CT_ENOMEM, "out of memory");
+}
+
 static int do_sweep(int nfiles, char **files, train_opts_t *o)
 {
     ct_error_t err;
@@ -354,51 +397,44 @@ static int do_sweep(int nfiles, char **files, train_opts_t *o)
     int rc = load_cluster(o);
     if (rc)
         return rc;
-    ct_outfile_t out;
-    if (ct_outfile_open(&out, o->output, &err) != CT_OK)
-        return cli_fail(&err);
-    fprintf(out.fp, "jobs,policy,accounting,mean_jct_ms,median_jct_ms,p95_jct_ms,makespan_ms,utilization\n");
-    enum { NM = 16 }; /* every placement x (AdaDUAL, SRSF(1), SRSF(2), SRSF(3)) */
-    size_t total = (size_t)nfiles * NM * (strcmp(o->accounting, "both") ? 1 : 2), k = 0;
+    tsweep_ctx_t c = { o, files, NULL, { 0, 1 }, 0 };
+    if (strcmp(o->accounting, "compat"))
+        c.accs[c.nacc++] = 0;
+    if (strcmp(o->accounting, "exact"))
+        c.accs[c.nacc++] = 1;
+    ct_train_jobs_t *jobs = calloc((size_t)nfiles, sizeof(ct_train_jobs_t));
+    size_t total = (size_t)nfiles * (size_t)c.nacc * NM;
+    char **texts = calloc(total, sizeof(char *));
+    int loaded = 0;
+    if (!jobs || !texts) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+        goto done;
+    }
+    for (; loaded < nfiles; loaded++)
+        if (ct_train_jobs_load(&jobs[loaded], files[loaded], &err) != CT_OK) {
+            rc = cli_fail(&err);
+            goto done;
+        }
+    c.jobs = jobs;
     cli_progress_t bar;
     cli_progress_start(&bar, "runs", total);
-    for (int f = 0; f < nfiles && rc == 0; f++) {
-        ct_train_jobs_t j;
-        if (ct_train_jobs_load(&j, files[f], &err) != CT_OK) {
-            rc = cli_fail(&err);
-            break;
-        }
-        for (int acc = 0; acc < 2 && rc == 0; acc++) {
-            if ((acc == 0 && !strcmp(o->accounting, "compat")) || (acc == 1 && !strcmp(o->accounting, "exact")))
-                continue;
-            for (size_t m = 0; m < NM && rc == 0; m++) {
-                ct_train_params_t p = o->tp;
-                p.place = (ct_place_t)(m / 4);
-                p.kappa = 1;
-                p.admit = m % 4 == 0 ? CT_ADMIT_ADADUAL : CT_ADMIT_SRSF;
-                p.srsf_n = m % 4 ? (uint32_t)(m % 4) : 1;
-                p.compat = acc;
-                ct_train_result_t r;
-                if (ct_train_run(&o->c, &j, &p, &r, &err) != CT_OK) {
-                    rc = cli_fail(&err);
-                    break;
-                }
-                char label[64];
-                fprintf(out.fp, "%s,%s,%s,%.9g,%.9g,%.9g,%.9g,%.6g\n", files[f], policy_label(&p, label, sizeof label),
-                        acc ? "compat" : "exact", r.mean_jct, r.median_jct, r.p95_jct, r.makespan, r.utilization);
-                ct_train_result_free(&r);
-                cli_progress_update(&bar, ++k);
-            }
-        }
-        ct_train_jobs_free(&j);
-    }
+    ct_sweep_params_t sp = o->sweep;
+    sp.progress = progress_cb;
+    sp.progress_ctx = &bar;
+    ct_status_t st = ct_sweep_run(total, tsweep_point, &c, &sp, texts, &err);
     cli_progress_end(&bar);
-    if (rc)
-        ct_outfile_abort(&out);
-    else if (ct_outfile_commit(&out, &err) != CT_OK)
+    if (st != CT_OK)
         rc = cli_fail(&err);
-    else
-        printf("wrote %s (%zu runs)\n", o->output, total);
+    else if (ct_sweep_is_writer() && !(rc = cli_sweep_write("train-sweep", o->output, total, &o->sweep, texts)))
+        printf("wrote %s (%zu runs%s%s)\n", o->output, total, o->sweep.shards > 1 ? ", a part: contend merge joins "
+                                                                                    "the parts" : "",
+               ct_sweep_where());
+done:
+    for (int f = 0; jobs && f < loaded; f++)
+        ct_train_jobs_free(&jobs[f]);
+    free(jobs);
+    ct_sweep_texts_free(texts, total);
     return rc;
 }
 
@@ -643,13 +679,83 @@ typedef struct {
     size_t cnt[TM];
 } table_row_t;
 
-static void row_add(table_row_t *row, const double *v_ms)
+/* train table: point = (file, policy or published reference); its text is
+ * the CSV row. */
+typedef struct {
+    const train_opts_t *o;
+    char **files;
+    ct_apps_t **apps;           /* per file (shared for Pollux files) */
+    ct_share_jobs_t *jobs;      /* per file */
+    const ct_share_policy_t *pols;
+    size_t np;
+    table_row_t *rows;          /* labels */
+} table_ctx_t;
+
+static ct_status_t table_point(size_t i, void *arg, char **text, ct_error_t *err)
 {
-    for (int m = 0; m < TM; m++)
-        if (isfinite(v_ms[m])) {
-            row->sum[m] += v_ms[m] / 3.6e6;
-            row->cnt[m]++;
-        }
+    const table_ctx_t *c = arg;
+    size_t per = c->np + c->o->nrefs, f = i / per, k = i % per;
+    double v[TM];
+    if (k < c->np) {
+        ct_share_params_t sp = c->o->sp;
+        sp.policy = c->pols[k];
+        sp.progress = NULL;
+        ct_train_result_t r;
+        ct_status_t st = ct_share_run(&c->o->c, c->apps[f], &c->jobs[f], &sp, &r, err);
+        if (st != CT_OK)
+            return st;
+        double w[TM] = { r.mean_jct, r.mean_jct_large, r.mean_jct_small, r.mean_queued, r.mean_queued_large,
+                         r.mean_queued_small, r.makespan };
+        memcpy(v, w, sizeof v);
+        ct_train_result_free(&r);
+    } else {
+        char key[256];
+        double mean[3];
+        workload_key(c->files[f], key, sizeof key);
+        ct_status_t st = ct_share_reference_jct(strchr(c->o->refs[k - c->np], '=') + 1, key, &c->jobs[f], mean, err);
+        if (st != CT_OK)
+            return st;
+        for (int m = 0; m < TM; m++)
+            v[m] = m < 3 ? 1e3 * mean[m] : NAN;
+    }
+    size_t cap = strlen(c->files[f]) + 256;
+    char *row = malloc(cap);
+    if (!row)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    size_t len = (size_t)snprintf(row, cap, "%s,%s,%zu", c->files[f], c->rows[k].label, c->jobs[f].n);
+    for (int m = 0; m < TM; m++) /* no value (no large jobs, a reference's queueing): empty */
+        len += isfinite(v[m]) ? (size_t)snprintf(row + len, cap - len, ",%.6g", v[m] / 3.6e6)
+                              : (size_t)snprintf(row + len, cap - len, ",");
+    snprintf(row + len, cap - len, "\n");
+    *text = row;
+    return CT_OK;
+}
+
+/* Adds a CSV row's values (its last TM fields, hours) to its label's sums
+ * (the field before the job count). */
+static void table_add(table_row_t *rows, size_t nrows, const char *text)
+{
+    const char *field[64];
+    size_t nf = 0;
+    field[nf++] = text;
+    for (const char *q = text; *q && nf < 64; q++)
+        if (*q == ',')
+            field[nf++] = q + 1;
+    if (nf < TM + 3)
+        return;
+    const char *label = field[nf - TM - 2];
+    size_t llen = (size_t)(field[nf - TM - 1] - label) - 1;
+    for (size_t r = 0; r < nrows; r++)
+        if (strlen(rows[r].label) == llen && !strncmp(rows[r].label, label, llen))
+            for (int m = 0; m < TM; m++) {
+                const char *v = field[nf - TM + (size_t)m];
+                char *end;
+                double x = strtod(v, &end);
+                if (end != v && isfinite(x)) {
+                    rows[r].sum[m] += x;
+                    rows[r].cnt[m]++;
+                }
+            }
 }
 
 static int do_table(int nfiles, char **files, train_opts_t *o)
@@ -669,9 +775,13 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
     free(copy);
     if (!np)
         return cli_usage("train", "--policies: empty");
-    ct_apps_t a;
+    if (o->sweep.shards > 1 && !o->output)
+        return cli_usage("train", "table --shard: -o PART is required");
+    for (size_t k = 0; k < o->nrefs; k++)
+        if (memchr(o->refs[k], ',', (size_t)(strchr(o->refs[k], '=') - o->refs[k])))
+            return cli_usage("train", "--reference: the label may not contain ','");
     ct_error_t err;
-    int loaded = 0, rc = load_cluster(o);
+    int rc = load_cluster(o);
     if (rc)
         return rc;
     table_row_t rows[12];
@@ -682,66 +792,65 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
         snprintf(rows[np + k].label, sizeof rows[np + k].label, "%.*s (published)",
                  (int)(strchr(o->refs[k], '=') - o->refs[k]) > 40 ? 40 : (int)(strchr(o->refs[k], '=') - o->refs[k]),
                  o->refs[k]);
-    ct_outfile_t out;
-    if (o->output && ct_outfile_open(&out, o->output, &err) != CT_OK)
-        return cli_fail(&err);
-    if (o->output)
-        fprintf(out.fp, "workload,policy,jobs,mean_jct_h,mean_jct_large_h,mean_jct_small_h,mean_queued_h,"
-                        "mean_queued_large_h,mean_queued_small_h,makespan_h\n");
-    cli_progress_t bar;
-    cli_progress_start(&bar, "runs", (size_t)nfiles * np);
-    for (int f = 0; f < nfiles && !rc; f++) {
-        ct_share_jobs_t j;
-        if ((rc = load_workload(files[f], o, &a, &loaded, &j)))
-            break;
-        for (size_t k = 0; k < np + o->nrefs && !rc; k++) {
-            double v[TM];
-            if (k < np) {
-                ct_share_params_t sp = o->sp;
-                sp.policy = pols[k];
-                ct_train_result_t r;
-                if (ct_share_run(&o->c, &a, &j, &sp, &r, &err) != CT_OK) {
-                    rc = cli_fail(&err);
-                    break;
-                }
-                double w[TM] = { r.mean_jct, r.mean_jct_large, r.mean_jct_small, r.mean_queued, r.mean_queued_large,
-                                 r.mean_queued_small, r.makespan };
-                memcpy(v, w, sizeof v);
-                ct_train_result_free(&r);
-                cli_progress_update(&bar, (size_t)f * np + k + 1);
-            } else {
-                char key[256];
-                double mean[3];
-                workload_key(files[f], key, sizeof key);
-                if (ct_share_reference_jct(strchr(o->refs[k - np], '=') + 1, key, &j, mean, &err) != CT_OK) {
-                    rc = cli_fail(&err);
-                    break;
-                }
-                for (int m = 0; m < TM; m++)
-                    v[m] = m < 3 ? 1e3 * mean[m] : NAN;
+    /* Every workload first (Pollux files share the apps file; the online
+     * simulator's files bring their own), then the points. */
+    ct_apps_t shared, **apps = calloc((size_t)nfiles, sizeof(ct_apps_t *));
+    ct_share_jobs_t *jobs = calloc((size_t)nfiles, sizeof(ct_share_jobs_t));
+    size_t per = np + o->nrefs, total = (size_t)nfiles * per;
+    char **texts = calloc(total, sizeof(char *));
+    int have_shared = 0, f = 0;
+    if (!apps || !jobs || !texts) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+        goto done;
+    }
+    for (; f < nfiles; f++) {
+        int loaded = 0;
+        if (train_format(files[f])) {
+            if (!(apps[f] = calloc(1, sizeof(ct_apps_t)))) {
+                ct_error_set(&err, CT_ENOMEM, "out of memory");
+                rc = cli_fail(&err);
+                goto done;
             }
-            row_add(&rows[k], v);
-            if (o->output) {
-                fprintf(out.fp, "%s,%s,%zu", files[f], rows[k].label, j.n);
-                for (int m = 0; m < TM; m++) /* no value (no large jobs, a reference's queueing): empty */
-                    if (isfinite(v[m]))
-                        fprintf(out.fp, ",%.6g", v[m] / 3.6e6);
-                    else
-                        fputc(',', out.fp);
-                fputc('\n', out.fp);
+            if ((rc = load_workload(files[f], o, apps[f], &loaded, &jobs[f]))) {
+                free(apps[f]);
+                apps[f] = NULL;
+                goto done;
+            }
+        } else {
+            if (!have_shared && (rc = load_apps(o, &shared)))
+                goto done;
+            have_shared = 1;
+            apps[f] = &shared;
+            if (ct_share_jobs_load(&jobs[f], &shared, files[f], &err) != CT_OK) {
+                rc = cli_fail(&err);
+                goto done;
             }
         }
-        ct_share_jobs_free(&j);
     }
+    cli_progress_t bar;
+    cli_progress_start(&bar, "runs", total);
+    ct_sweep_params_t sp = o->sweep;
+    sp.progress = progress_cb;
+    sp.progress_ctx = &bar;
+    table_ctx_t c = { o, files, apps, jobs, pols, np, rows };
+    ct_status_t st = ct_sweep_run(total, table_point, &c, &sp, texts, &err);
     cli_progress_end(&bar);
-    if (loaded)
-        ct_apps_free(&a);
-    if (rc) {
-        if (o->output)
-            ct_outfile_abort(&out);
-        return rc;
+    if (st != CT_OK) {
+        rc = cli_fail(&err);
+        goto done;
     }
-    printf("%d workload file%s; hours, mean over the files\n", nfiles, nfiles == 1 ? "" : "s");
+    if (!ct_sweep_is_writer())
+        goto done;
+    if (o->sweep.shards > 1) {
+        if (!(rc = cli_sweep_write("train-table", o->output, total, &o->sweep, texts)))
+            printf("wrote %s: part %zu/%zu of %zu runs (join the parts with contend merge)\n", o->output,
+                   o->sweep.shard, o->sweep.shards, total);
+        goto done;
+    }
+    for (size_t i = 0; i < total; i++)
+        table_add(rows, np + o->nrefs, texts[i]);
+    printf("%d workload file%s; hours, mean over the files%s\n", nfiles, nfiles == 1 ? "" : "s", ct_sweep_where());
     printf("%-22s %8s %8s %8s   %8s %8s %8s   %8s\n", "policy", "JCT", "large", "small", "queued", "large", "small",
            "makespan");
     for (size_t k = 0; k < np + o->nrefs; k++) {
@@ -755,12 +864,22 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
         }
         printf("\n");
     }
-    if (o->output) {
-        if (ct_outfile_commit(&out, &err) != CT_OK)
-            return cli_fail(&err);
+    if (o->output && !(rc = cli_sweep_write("train-table", o->output, total, &o->sweep, texts)))
         printf("wrote %s\n", o->output);
+done:
+    for (int k = 0; k < f && jobs; k++) {
+        ct_share_jobs_free(&jobs[k]);
+        if (apps[k] && apps[k] != &shared) {
+            ct_apps_free(apps[k]);
+            free(apps[k]);
+        }
     }
-    return 0;
+    if (have_shared)
+        ct_apps_free(&shared);
+    free(apps);
+    free(jobs);
+    ct_sweep_texts_free(texts, total);
+    return rc;
 }
 
 int cmd_train(int argc, char **argv)
