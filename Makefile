@@ -23,6 +23,12 @@ WARNINGS += -Werror
 endif
 MOREFLAGS ?=
 BUILD    ?= build
+# make MPI=1: sweeps spread over mpirun's ranks (Debian's OpenMPI: mpicc), built in build/mpi.
+ifdef MPI
+CC       := mpicc
+BUILD    := build/mpi
+MPI_FLAGS := -DCT_MPI
+endif
 
 PKGS     := igraph gsl libcjson libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -31,7 +37,7 @@ CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
 
 INCDIRS  := -Igraph -Imodels -Isolver -Isampler -Iservice
-ALL_CFLAGS = -std=c11 -fPIC $(WARNINGS) $(CFLAGS) $(INCDIRS) $(PKG_CFLAGS) $(MOREFLAGS)
+ALL_CFLAGS = -std=c11 -fPIC $(WARNINGS) $(CFLAGS) $(INCDIRS) $(PKG_CFLAGS) $(MPI_FLAGS) $(MOREFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(MOREFLAGS)
 
 LIB_SRC  := $(wildcard graph/*.c models/*.c solver/*.c)
@@ -61,7 +67,7 @@ SMPSO    := $(BUILD)/libcontend-sampler.so.$(SOVERSION)
 SVCA     := $(BUILD)/libcontend-service.a
 CLI      := $(BUILD)/contend
 
-.PHONY: all test check bench install uninstall asan ubsan valgrind clean help data deps demo fuzz notebooks
+.PHONY: all test check bench install uninstall asan ubsan valgrind clean help data deps demo fuzz notebooks test-mpi
 
 ifneq ($(filter-out deps help clean,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes),yes)
@@ -140,6 +146,8 @@ check: test
 
 bench: $(CLI) $(BENCH_BIN) ## run the benchmarks (ratios against baselines, in one run)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
+	@if command -v mpicc >/dev/null 2>&1; then $(MAKE) -s MPI=1 build/mpi/contend >/dev/null; fi
+	@CONTEND=$(CLI) sh tests/bench/sweeps.sh
 
 data: $(CLI) ## regenerate the bundled model DAGs in data/dags (GPU) and data/dags-cpu from the zoo generator
 	@for m in alexnet vgg16 resnet18 densenet121 gpt2; do \
@@ -224,6 +232,11 @@ demo: $(CLI) ## the main job: contract the bundled DAGs, solve scenarios (one sp
 	  -o $(BUILD)/demo/training/online-$$p.jobs.csv || exit 1; done
 	$(CLI) train share-workload --jobs 240 --seed 1 -o $(BUILD)/demo/training/sharing-240.csv
 	$(CLI) train table $(BUILD)/demo/training/sharing-240.csv -o $(BUILD)/demo/training/sharing-240.table.csv
+
+test-mpi: $(CLI) ## build with MPI (build/mpi) and check that 2 ranks write what one process writes
+	@command -v mpicc >/dev/null 2>&1 || { echo "test-mpi: needs OpenMPI (openmpi-bin libopenmpi-dev; 'sh .ci/install-deps' installs them)"; exit 1; }
+	$(MAKE) MPI=1 build/mpi/contend
+	@CONTEND=build/mpi/contend SERIAL=$(CLI) sh tests/mpi.sh
 
 NB_OUT := $(BUILD)/notebooks
 

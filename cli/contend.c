@@ -15,6 +15,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifdef CT_MPI
+#include <mpi.h>
+#endif
+
 #ifndef CT_VERSION
 #define CT_VERSION "0.1.0"
 #endif
@@ -98,9 +102,30 @@ static int dispatch(int argc, char **argv)
     return 2;
 }
 
+#ifdef CT_MPI
+/* Under mpirun (make MPI=1) the sweeps spread their points over the ranks
+ * (ct_sweep.h); any other command runs on rank 0 alone. */
+static int is_sweep(int argc, char **argv)
+{
+    return argc >= 3 && ((!strcmp(argv[2], "sweep") && (!strcmp(argv[1], "nona") || !strcmp(argv[1], "sim") ||
+                                                         !strcmp(argv[1], "bco") || !strcmp(argv[1], "train"))) ||
+                         (!strcmp(argv[1], "train") && !strcmp(argv[2], "table")));
+}
+#endif
+
 int main(int argc, char **argv)
 {
     /* A closed pipe is reported as EPIPE with the path, not a silent death. */
     signal(SIGPIPE, SIG_IGN);
+#ifdef CT_MPI
+    MPI_Init(&argc, &argv);
+    int rank = 0, rc = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0 || is_sweep(argc, argv))
+        rc = finish_stdout(dispatch(argc, argv));
+    MPI_Finalize();
+    return rc;
+#else
     return finish_stdout(dispatch(argc, argv));
+#endif
 }

@@ -1,0 +1,39 @@
+#!/bin/sh
+# sweeps.sh - every sweep gives the same file at -j 1, at -j 2, and as
+# shards joined by contend merge (nona sweep: but for its measured solve
+# times); merge refuses a missing or repeated shard, parts of different
+# sweeps and files that are no parts.
+set -u
+. tests/cli-lib.sh
+same() { # name file-a file-b [filter]
+    if [ -n "${4:-}" ]; then grep -v "$4" "$2" >"$T/a.cmp"; grep -v "$4" "$3" >"$T/b.cmp"; else cp "$2" "$T/a.cmp"; cp "$3" "$T/b.cmp"; fi
+    cmp -s "$T/a.cmp" "$T/b.cmp" || fail "$1: $(diff "$T/a.cmp" "$T/b.cmp" | head -4)"
+}
+check() { # name output-extension filter command...
+    name=$1 ext=$2 filter=$3
+    shift 3
+    "$@" -j 1 -o "$T/$name-1.$ext" >/dev/null 2>&1 || fail "$name -j 1"
+    "$@" -j 2 -o "$T/$name-2.$ext" >/dev/null 2>&1 || fail "$name -j 2"
+    same "$name: -j 2 differs from -j 1" "$T/$name-1.$ext" "$T/$name-2.$ext" "$filter"
+    for k in 0 1 2; do "$@" -j 2 --shard $k/3 -o "$T/$name.part$k" >/dev/null 2>&1 || fail "$name --shard $k/3"; done
+    $C merge "$T/$name.part2" "$T/$name.part0" "$T/$name.part1" -o "$T/$name-m.$ext" >/dev/null || fail "$name merge"
+    same "$name: merged shards differ from one run" "$T/$name-1.$ext" "$T/$name-m.$ext" "$filter"
+}
+check nona json solve_seconds $C nona sweep data/scenarios/fig1.json --scale 0.5:4:0.5
+check sim csv "" $C sim sweep data/scenarios/fig1.json --loads 0.2:0.95:0.25 --policies nona,random,local --reps 2 --jobs 1000
+$C bco workload --seed 2 --jobs 40 -o "$T/bco" >/dev/null
+check bco csv "" $C bco sweep "$T/bco/cluster.json" "$T/bco/jobs.json" --vary servers
+$C train workload --seed 3 --scale 100 -o "$T/ada.json" >/dev/null
+check train csv "" $C train sweep "$T/ada.json" --accounting exact
+$C train share-workload --jobs 60 --seed 2 -o "$T/w.csv" >/dev/null
+check table csv "" $C train table "$T/w.csv" "$T/ada.json"
+# Unstable scales are skipped the same way in every mode.
+check unstable json solve_seconds $C nona sweep data/scenarios/fig1.json --scale 10:40:10
+# merge's refusals.
+expect_error 2 "shard 2/3 is missing" -- $C merge "$T/nona.part0" "$T/nona.part1" -o "$T/out.json"
+expect_error 2 "given twice" -- $C merge "$T/nona.part0" "$T/nona.part0" "$T/nona.part1" "$T/nona.part2" -o "$T/out.json"
+expect_error 2 "a part of another sweep" -- $C merge "$T/nona.part0" "$T/sim.part1" -o "$T/out.json"
+expect_error 2 "not a contend part file" -- $C merge "$T/nona-1.json" -o "$T/out.json"
+expect_error 2 "--shard" -- $C sim sweep data/scenarios/fig1.json --loads 0.2:0.4:0.2 --shard 3/3 -o "$T/out.json"
+expect_error 2 "-j" -- $C nona sweep data/scenarios/fig1.json --scale 1:2:1 -j -1 -o "$T/out.json"
+finish
