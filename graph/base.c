@@ -10,6 +10,9 @@
 #define _GNU_SOURCE /* realpath, fopencookie */
 #include "ct_base.h"
 
+#include <gsl/gsl_errno.h>
+#include <pthread.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -533,4 +536,15 @@ ct_status_t ct_read_text_file(const char *path, char **text, size_t *len, ct_err
     *text = buf;
     *len = n;
     return CT_OK;
+}
+
+static void gsl_quiet_once(void)
+{
+    gsl_set_error_handler_off();
+}
+
+void ct_gsl_quiet(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, gsl_quiet_once);
 }

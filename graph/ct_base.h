@@ -149,6 +149,10 @@ ct_status_t ct_write_text_file(const char *path, const char *text, ct_error_t *e
  *  NUL). The caller frees *text. */
 ct_status_t ct_read_text_file(const char *path, char **text, size_t *len, ct_error_t *err);
 
+/** Turns GSL's abort-on-error handler off, once per process (safe from any
+ *  thread: sweeps run solvers on several). Every GSL user calls it. */
+void ct_gsl_quiet(void);
+
 /** FNV-1a 64-bit hash of a byte string, for the scenario input hashes. */
 unsigned long long ct_hash64(const void *data, size_t len, unsigned long long seed);
 

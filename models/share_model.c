@@ -858,7 +858,7 @@ ct_status_t ct_apps_fit_dir(const char *dir, double mem_static, ct_apps_t *out, 
 {
     memset(out, 0, sizeof *out);
     out->window = 8 * 3600.0;
-    gsl_set_error_handler_off();
+    ct_gsl_quiet();
     size_t plen = strlen(dir) + 300;
     char *path = malloc(plen), **names = NULL;
     size_t nn = 0;

@@ -620,7 +620,7 @@ static ct_status_t solve_once(const ct_nona_model_t *m, const ct_nona_solve_para
         ct_nona_solve_params_init(&defaults);
         p = &defaults;
     }
-    gsl_set_error_handler_off();
+    ct_gsl_quiet();
     memset(sol, 0, sizeof *sol);
     sol->method = p->method;
     sol->theta = calloc(m->n_vars ? m->n_vars : 1, sizeof(double));
