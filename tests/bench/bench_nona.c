@@ -43,7 +43,7 @@ typedef struct {
     size_t lps;
 } result_t;
 
-static result_t solve(const ct_nona_model_t *m, ct_nona_method_t method)
+static result_t solve(ct_nona_model_t *m, ct_nona_method_t method)
 {
     ct_nona_solve_params_t p;
     ct_nona_solve_params_init(&p);

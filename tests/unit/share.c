@@ -544,7 +544,7 @@ static void from_train(void)
     ct_train_jobs_t tj = { 3, calloc(3, sizeof(ct_train_job_t)) };
     const char *models[] = { "vgg16", "vgg16", "lstm" };
     for (int i = 0; i < 3; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "%d", i);
         tj.jobs[i] = (ct_train_job_t){ ct_strdup(id, &err), ct_strdup(models[i], &err), 1000.0 * (3 - i), 2, 50,
                                        100, 10, 20, 8192 };
