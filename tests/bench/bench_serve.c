@@ -24,7 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { CLIENTS = 64, PER_CLIENT = 200 };
+enum { CLIENTS = 64, PER_CLIENT = 200, MAX_CLIENTS = 64 };
+static int n_clients = CLIENTS, per_client = PER_CLIENT;
 
 static uint16_t port;
 static const char *body;
@@ -53,7 +54,7 @@ static void *client(void *arg)
                        "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
                        "%zu\r\n\r\n%s",
                        path, strlen(body), body);
-    double next = bench_now() + pace * c->index / CLIENTS; /* staggered starts */
+    double next = bench_now() + pace * c->index / n_clients; /* staggered starts */
     for (int i = 0; i < c->n; i++) {
         if (pace > 0) { /* open loop: wait for this request's slot */
             double now = bench_now();
@@ -97,6 +98,55 @@ out:
     return NULL;
 }
 
+static int cmp(const void *a, const void *b);
+
+/* The floor: a TCP echo over loopback, one client, back to back (a
+ * thread wake-up on each side, as for an HTTP request). */
+static int echo_fd;
+
+static void *echo_server(void *arg)
+{
+    (void)arg;
+    int fd = accept(echo_fd, NULL, NULL), one = 1;
+    char b[256];
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    for (ssize_t r; (r = read(fd, b, sizeof b)) > 0;)
+        if (write(fd, b, (size_t)r) != r)
+            break;
+    close(fd);
+    return NULL;
+}
+
+static void echo_floor(double *p50, double *p99)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    socklen_t len = sizeof a;
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    echo_fd = socket(AF_INET, SOCK_STREAM, 0);
+    bind(echo_fd, (struct sockaddr *)&a, sizeof a);
+    listen(echo_fd, 1);
+    getsockname(echo_fd, (struct sockaddr *)&a, &len);
+    pthread_t th;
+    pthread_create(&th, NULL, echo_server, NULL);
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    static double lat[5000];
+    char b = 'x';
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0)
+        for (int i = 0; i < 5000; i++) {
+            double t0 = bench_now();
+            if (write(fd, &b, 1) != 1 || read(fd, &b, 1) != 1)
+                break;
+            lat[i] = bench_now() - t0;
+        }
+    close(fd);
+    pthread_join(th, NULL);
+    close(echo_fd);
+    qsort(lat, 5000, sizeof(double), cmp);
+    *p50 = lat[2500];
+    *p99 = lat[4950];
+}
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -105,21 +155,21 @@ static int cmp(const void *a, const void *b)
 
 static void run(const char *label)
 {
-    static client_t c[CLIENTS];
-    pthread_t th[CLIENTS];
-    double *all = malloc(sizeof(double) * CLIENTS * PER_CLIENT);
+    static client_t c[MAX_CLIENTS];
+    pthread_t th[MAX_CLIENTS];
+    double *all = malloc(sizeof(double) * (size_t)n_clients * (size_t)per_client);
     double t0 = bench_now();
-    for (int k = 0; k < CLIENTS; k++) {
-        c[k] = (client_t){ all + k * PER_CLIENT, PER_CLIENT, 0, k };
+    for (int k = 0; k < n_clients; k++) {
+        c[k] = (client_t){ all + k * per_client, per_client, 0, k };
         pthread_create(&th[k], NULL, client, &c[k]);
     }
     int errors = 0;
-    for (int k = 0; k < CLIENTS; k++) {
+    for (int k = 0; k < n_clients; k++) {
         pthread_join(th[k], NULL);
         errors += c[k].errors;
     }
     double wall = bench_now() - t0;
-    size_t n = CLIENTS * PER_CLIENT;
+    size_t n = (size_t)n_clients * (size_t)per_client;
     qsort(all, n, sizeof(double), cmp);
     double p99 = all[(size_t)(0.99 * (double)n)];
     printf("  %-24s %8.1f us %8.1f us %8.1f us %9.0f/s %7.2fx %s\n", label, 1e6 * all[n / 2], 1e6 * p99,
@@ -199,6 +249,17 @@ int main(void)
         pace = runs[k].pace;
         run(runs[k].label);
     }
+    /* One client back to back, and the raw TCP floor beside it. */
+    n_clients = 1;
+    per_client = 5000;
+    body = place;
+    path = "/place";
+    pace = 0;
+    run("/place, 1 client");
+    double e50, e99;
+    echo_floor(&e50, &e99);
+    printf("  %-24s %8.1f us %8.1f us   (baseline: a TCP echo, the same path without HTTP)\n", "tcp echo, 1 client",
+           1e6 * e50, 1e6 * e99);
     ct_http_stop(h);
     ct_service_free(svc);
     unlink(path_buf);
