@@ -193,9 +193,11 @@ const char *cli_sweep_header(const char *kind)
     return NULL;
 }
 
-int cli_parse_shard(const char *cmd, const char *s, ct_sweep_params_t *sp)
+int cli_parse_sweep_option(const char *cmd, int threads, const char *s, ct_sweep_params_t *sp)
 {
     ct_error_t err;
+    if (threads)
+        return cli_parse_threads(cmd, s, &sp->threads);
     if (ct_sweep_parse_shard(s, sp, &err) != CT_OK)
         return cli_usage(cmd, "%s", err.msg);
     return 0;

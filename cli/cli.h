@@ -49,8 +49,9 @@ const char *cli_sweep_header(const char *kind);
  *  document (nona-sweep). Nothing on MPI ranks other than 0. 0 or the exit
  *  code. */
 int cli_sweep_write(const char *kind, const char *path, size_t n, const ct_sweep_params_t *sp, char *const *texts);
-/** Parses --shard I/N into sp; 2 (usage printed) on a bad value. */
-int cli_parse_shard(const char *cmd, const char *s, ct_sweep_params_t *sp);
+/** A sweep option into sp: -j N (threads 1) or --shard I/N (threads 0).
+ *  2 (usage printed) on a bad value, else 0. */
+int cli_parse_sweep_option(const char *cmd, int threads, const char *s, ct_sweep_params_t *sp);
 
 /** Parses "A:B:STEP" into a list of values (caller frees *vals). */
 int cli_parse_range(const char *s, double **vals, size_t *n);

@@ -178,11 +178,8 @@ static int parse(int argc, char **argv, bco_opts_t *o)
             break;
         case 'o': o->output = optarg; break;
         case 'j':
-            if (cli_parse_threads("bco", optarg, &o->sweep.threads))
-                return 2;
-            break;
-        case OPT_SHARD:
-            if (cli_parse_shard("bco", optarg, &o->sweep))
+        case OPT_SHARD: /* -j N, --shard I/N */
+            if (cli_parse_sweep_option("bco", c == 'j', optarg, &o->sweep))
                 return 2;
             break;
         case 'h': bco_usage(stdout); return -1;

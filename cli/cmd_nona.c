@@ -88,11 +88,8 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         switch (c) {
         case 'o': o->output = optarg; break;
         case 'j':
-            if (cli_parse_threads("nona", optarg, &o->sweep.threads))
-                return 2;
-            break;
-        case OPT_SHARD:
-            if (cli_parse_shard("nona", optarg, &o->sweep))
+        case OPT_SHARD: /* -j N, --shard I/N */
+            if (cli_parse_sweep_option("nona", c == 'j', optarg, &o->sweep))
                 return 2;
             break;
         case OPT_JSON: o->json = 1; break;

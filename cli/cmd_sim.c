@@ -67,7 +67,7 @@ typedef struct {
     size_t n_loads, n_bws;
     int json;
     ct_eval_params_t ev;
-    ct_sweep_params_t sweep; /* --shard (threads: ev.threads) */
+    ct_sweep_params_t sweep; /* sweep: -j, --shard */
 } sim_opts_t;
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
@@ -90,8 +90,7 @@ static int parse(int argc, char **argv, sim_opts_t *o)
     };
     memset(o, 0, sizeof *o);
     o->policy = "nona";
-    ct_eval_params_init(&o->ev);
-    o->ev.threads = 0; /* the cores */
+    ct_eval_params_init(&o->ev); /* sweeps: threads in o->sweep (0: the cores) */
     optind = 1;
     opterr = 0;
     int c;
@@ -179,11 +178,8 @@ static int parse(int argc, char **argv, sim_opts_t *o)
         case 'o': o->output = optarg; break;
         case OPT_JSON: o->json = 1; break;
         case 'j':
-            if (cli_parse_threads("sim", optarg, &o->ev.threads))
-                return 2;
-            break;
-        case OPT_SHARD:
-            if (cli_parse_shard("sim", optarg, &o->sweep))
+        case OPT_SHARD: /* -j N, --shard I/N */
+            if (cli_parse_sweep_option("sim", c == 'j', optarg, &o->sweep))
                 return 2;
             break;
         case 'h': sim_usage(stdout); return -1;
@@ -330,7 +326,6 @@ static int run_sweep(const ct_scenario_t *s, sim_opts_t *o, const char *const *p
     cli_progress_t bar;
     cli_progress_start(&bar, "simulating", n);
     ct_sweep_params_t sp = o->sweep;
-    sp.threads = o->ev.threads;
     sp.progress = progress_cb;
     sp.progress_ctx = &bar;
     sweep_ctx_t ctx = { pl, names, s->n_classes };

@@ -234,11 +234,8 @@ static int parse(int argc, char **argv, train_opts_t *o)
             o->sp.ffs_fit = !strcmp(optarg, "fit");
             break;
         case 'j':
-            if (cli_parse_threads("train", optarg, &o->sweep.threads))
-                return 2;
-            break;
-        case OPT_SHARD:
-            if (cli_parse_shard("train", optarg, &o->sweep))
+        case OPT_SHARD: /* -j N, --shard I/N */
+            if (cli_parse_sweep_option("train", ch == 'j', optarg, &o->sweep))
                 return 2;
             break;
         case OPT_FIFO:
