@@ -54,8 +54,8 @@ static void sim_usage(FILE *out)
             "                        queueing (default servers)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
             "  --json                sim: JSON summary\n"
-            "  -j, --threads N       sweep: points simulated at once (default: the cores; 1: in order);\n"
-            "                        the output is the same for any N\n"
+            "  -j, --threads N       points simulated at once (sweep), or replications (one run)\n"
+            "                        (default: the cores; 1: in order); the output is the same for any N\n"
             "  --shard I/N           sweep: simulate only the points i with i %% N == I and write a\n"
             "                        part file; contend merge joins the parts\n");
 }
@@ -91,6 +91,7 @@ static int parse(int argc, char **argv, sim_opts_t *o)
     memset(o, 0, sizeof *o);
     o->policy = "nona";
     ct_eval_params_init(&o->ev); /* sweeps: threads in o->sweep (0: the cores) */
+
     optind = 1;
     opterr = 0;
     int c;
@@ -312,6 +313,7 @@ static int run_sweep(const ct_scenario_t *s, sim_opts_t *o, const char *const *p
     const double *xs = bw_sweep ? o->bws : o->loads;
     size_t nx = bw_sweep ? o->n_bws : o->n_loads, n = nx * np;
     ct_eval_plan_t *pl;
+    o->ev.rep_threads = 1; /* a sweep's threads take points; a point's replications run in order */
     if (ct_eval_plan_make(s, xs, nx, bw_sweep, pols, np, &o->ev, &pl, &err) != CT_OK)
         return cli_fail(&err);
     char **names = calloc(s->n_classes ? s->n_classes : 1, sizeof(char *)), **texts = calloc(n ? n : 1, sizeof(char *));
@@ -379,6 +381,7 @@ static int run(const char *path, sim_opts_t *o, int sweep)
         ct_scenario_destroy(&s);
         return rc;
     }
+    o->ev.rep_threads = o->sweep.threads; /* one point: -j runs its replications at once */
     int bw_sweep = 0;
     double one = o->ev.load, *xs = &one;
     size_t nx = 1;

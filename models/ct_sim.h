@@ -224,6 +224,13 @@ void ct_sim_summary_free(ct_sim_summary_t *s);
  *  freed with ct_sim_summary_free as after success; on other errors it is
  *  already empty. */
 #define CT_SIM_GROWTH_LIMIT 0.02
+/** The same with replication r placed by policies[r] (R distinct policy
+ *  objects, or NULL: cfg->policy for all) on up to `threads` threads (0:
+ *  the cores; 1, or no policies: one after the other). Policies carry
+ *  state, so replications run at once only with one each. The summary is
+ *  the same for any number of threads. */
+ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *policies, unsigned threads,
+                                const ct_sim_run_params_t *p, ct_sim_summary_t *out, ct_error_t *err);
 ct_status_t ct_sim_replicate(const ct_sim_config_t *cfg, const ct_sim_run_params_t *p, ct_sim_summary_t *out,
                              ct_error_t *err);
 

@@ -7,6 +7,7 @@
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "ct_parallel.h"
 #include "ct_sim.h"
 
 #include <math.h>
@@ -35,10 +36,58 @@ void ct_sim_summary_free(ct_sim_summary_t *s)
     memset(s, 0, sizeof *s);
 }
 
+/* One replication, run to its end: *sim is the caller's (NULL on failure
+ * before it exists). */
+static ct_status_t rep_run(const ct_sim_config_t *cfg, ct_policy_t *policy, uint64_t seed, double t0, double t1,
+                           double span, ct_sim_t **sim, ct_error_t *err)
+{
+    ct_sim_config_t c = *cfg;
+    c.seed = seed;
+    if (policy)
+        c.policy = policy;
+    *sim = NULL;
+    ct_status_t st = ct_sim_alloc(&c, sim, err);
+    if (st != CT_OK)
+        return st;
+    ct_sim_set_window(*sim, t0, t1);
+    /* Drain: after t1 nothing arrives; counted jobs finish. */
+    return ct_sim_run(*sim, t1 + 1000.0 * span, err);
+}
+
+typedef struct {
+    const ct_sim_config_t *cfg;
+    ct_policy_t *const *policies;
+    const ct_sim_run_params_t *p;
+    double t0, t1, span;
+    ct_sim_t **sims;
+    ct_status_t *st;
+    ct_error_t *errs;
+} reps_ctx_t;
+
+/* Replication r on a pool thread: its outcome is kept for the merge in
+ * order, never reported to the pool (a later replication failing must not
+ * hide an earlier one's result). */
+static ct_status_t rep_point(size_t r, void *arg, ct_error_t *err)
+{
+    (void)err;
+    const reps_ctx_t *c = arg;
+    c->st[r] = rep_run(c->cfg, c->policies[r], c->p->seed + r, c->t0, c->t1, c->span, &c->sims[r], &c->errs[r]);
+    return CT_OK;
+}
+
 ct_status_t ct_sim_replicate(const ct_sim_config_t *cfg, const ct_sim_run_params_t *p, ct_sim_summary_t *out,
                              ct_error_t *err)
 {
+    return ct_sim_replicate_ex(cfg, NULL, 1, p, out, err);
+}
+
+ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *policies, unsigned threads,
+                                const ct_sim_run_params_t *p, ct_sim_summary_t *out, ct_error_t *err)
+{
     memset(out, 0, sizeof *out);
+    ct_sim_t **sims = NULL;
+    ct_status_t *rep_st = NULL;
+    ct_error_t *rep_err = NULL;
     size_t K = cfg->n_classes + 1, R = p->reps ? p->reps : 1;
     double rate = 0;
     for (size_t c = 0; c < cfg->n_classes; c++)
@@ -66,16 +115,32 @@ ct_status_t ct_sim_replicate(const ct_sim_config_t *cfg, const ct_sim_run_params
         ct_stats_init(&pool[k]);
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
+    if (policies && threads != 1 && R > 1) {
+        /* Every replication at once (each with its own policy object),
+         * then merged below in replication order, as the serial loop does. */
+        sims = calloc(R, sizeof(ct_sim_t *));
+        rep_st = calloc(R, sizeof(ct_status_t));
+        rep_err = calloc(R, sizeof(ct_error_t));
+        if (!sims || !rep_st || !rep_err) {
+            st = ct_error_set(err, CT_ENOMEM, "out of memory");
+            goto done;
+        }
+        reps_ctx_t rc = { cfg, policies, p, t0, t1, span, sims, rep_st, rep_err };
+        if ((st = ct_parallel_for(R, threads, rep_point, &rc, NULL, NULL, err)) != CT_OK)
+            goto done;
+    }
     for (size_t r = 0; r < R && st == CT_OK; r++) {
-        ct_sim_config_t c = *cfg;
         ct_sim_t *sim;
         ct_sim_result_t res;
-        c.seed = p->seed + r;
-        if ((st = ct_sim_alloc(&c, &sim, err)) != CT_OK)
+        if (sims) {
+            sim = sims[r];
+            sims[r] = NULL;
+            if ((st = rep_st[r]) != CT_OK && err)
+                *err = rep_err[r];
+        } else
+            st = rep_run(cfg, policies ? policies[r] : NULL, p->seed + r, t0, t1, span, &sim, err);
+        if (!sim)
             break;
-        ct_sim_set_window(sim, t0, t1);
-        /* Drain: after t1 nothing arrives; counted jobs finish. */
-        st = ct_sim_run(sim, t1 + 1000.0 * span, err);
         if (st == CT_OK) {
             ct_sim_result_get(sim, &res);
             for (size_t k = 0; k < K; k++) {
@@ -142,6 +207,11 @@ ct_status_t ct_sim_replicate(const ct_sim_config_t *cfg, const ct_sim_run_params
     out->link_wait = m;
     out->link_wait_ci95 = R > 1 ? ct_stats_ci95(sqrt(v / (double)(R - 1)), R) : NAN;
 done:
+    for (size_t r = 0; sims && r < R; r++)
+        ct_sim_free(sims[r]);
+    free(sims);
+    free(rep_st);
+    free(rep_err);
     for (size_t k = 0; pool && k < K; k++)
         ct_stats_free(&pool[k]);
     free(pool);

@@ -43,6 +43,7 @@ typedef struct {
     unsigned root_choices;    /**< nona, nona-star: root on the least loaded of d servers (default 2; 1: the paper) */
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */
     unsigned threads;         /**< points at once (default 1; 0: the cores); the result does not depend on it */
+    unsigned rep_threads;     /**< a point's replications at once (default 1; 0: the cores); nor on this */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

@@ -39,6 +39,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
     p->root_choices = 2;
     p->server_model = 1;
     p->threads = 1;
+    p->rep_threads = 1;
 }
 
 void ct_eval_result_free(ct_eval_result_t *r)
@@ -283,8 +284,30 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
         cfg.max_in_flight = p->max_in_flight;
         cfg.server_queue = p->server_queue;
         cfg.fair_pick = p->fair_pick;
+        /* Replications at once need a policy object each (policies keep
+         * scratch state): the same policy built again per replication. */
+        size_t R = p->run.reps ? p->run.reps : 1;
+        ct_policy_t **pols = NULL;
+        if (p->rep_threads != 1 && R > 1 && (pols = calloc(R, sizeof(ct_policy_t *)))) {
+            pols[0] = pol;
+            for (size_t r = 1; r < R && st == CT_OK; r++) {
+                if (!strcmp(name, "random"))
+                    st = ct_policy_random(&pols[r], err);
+                else if (!strcmp(name, "fair"))
+                    st = ct_policy_fair(&pols[r], err);
+                else
+                    st = ct_policy_table_d(name, !strcmp(name, "nona-star") ? ec->star : smp, rates, classes, nc,
+                                           !strcmp(name, "nona-star") || !strcmp(name, "nona") ? 0 : 1, &pols[r],
+                                           err);
+            }
+        }
         ct_error_t e2;
-        ct_status_t rs = ct_sim_replicate(&cfg, &p->run, &pt->sum, &e2);
+        ct_status_t rs = CT_OK;
+        if (st == CT_OK)
+            rs = ct_sim_replicate_ex(&cfg, pols, p->rep_threads, &p->run, &pt->sum, &e2);
+        for (size_t r = 1; pols && r < R; r++)
+            ct_policy_free(pols[r]);
+        free(pols);
         if (rs == CT_EUNSTABLE)
             pt->unstable = 1;
         else if (rs != CT_OK)

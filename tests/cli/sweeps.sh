@@ -29,6 +29,14 @@ $C train share-workload --jobs 60 --seed 2 -o "$T/w.csv" >/dev/null
 check table csv "" $C train table "$T/w.csv" "$T/ada.json"
 # Unstable scales are skipped the same way in every mode.
 check unstable json solve_seconds $C nona sweep data/scenarios/fig1.json --scale 10:40:10
+# One run's replications at once (-j): the same summary (but for its timing).
+for pol in nona fair local; do
+    $C sim data/scenarios/fig1.json --policy $pol --load 0.4 --reps 3 --jobs 1500 -j 1 --json |
+        sed 's/"seconds": [0-9.e+-]*//' >"$T/r1" || fail "sim -j 1 $pol"
+    $C sim data/scenarios/fig1.json --policy $pol --load 0.4 --reps 3 --jobs 1500 -j 3 --json |
+        sed 's/"seconds": [0-9.e+-]*//' >"$T/r3" || fail "sim -j 3 $pol"
+    cmp -s "$T/r1" "$T/r3" || fail "sim $pol: replications at once differ from in order"
+done
 # merge's refusals.
 expect_error 2 "shard 2/3 is missing" -- $C merge "$T/nona.part0" "$T/nona.part1" -o "$T/out.json"
 expect_error 2 "given twice" -- $C merge "$T/nona.part0" "$T/nona.part0" "$T/nona.part1" "$T/nona.part2" -o "$T/out.json"
