@@ -76,6 +76,10 @@ size_t ct_sampler_segment_count(const ct_sampler_t *s, size_t scenario, size_t c
 size_t ct_sampler_triplet_count(const ct_sampler_t *s, size_t scenario, size_t c, size_t seg);
 double ct_sampler_triplet_probability(const ct_sampler_t *s, size_t scenario, size_t c, size_t seg, size_t t);
 
+/** One triplet of segment seg drawn by its table probability (the alias
+ *  method: one 64-bit random number). O(1). */
+uint32_t ct_sampler_draw_triplet(const ct_sampler_t *s, size_t scenario, size_t c, size_t seg, ct_rng_t *rng);
+
 /**
  * Places one job of class c using scenario's table on servers 0..n_servers-1.
  * servers[t] receives the server of task t (ct_sampler_task_count entries);

@@ -41,7 +41,10 @@ static uint64_t rotl(uint64_t x, int k)
     return (x << k) | (x >> (64 - k));
 }
 
-uint64_t ct_rng_next(ct_rng_t *r)
+/* The generator and the bounded draw, inlined into the placement loop
+ * (the exported names below are for callers; a call through them cannot
+ * be inlined in a shared library). */
+static inline uint64_t rng_next(ct_rng_t *r)
 {
     uint64_t *s = r->s, result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
     s[2] ^= s[0];
@@ -53,24 +56,34 @@ uint64_t ct_rng_next(ct_rng_t *r)
     return result;
 }
 
-double ct_rng_uniform(ct_rng_t *r)
-{
-    return (double)(ct_rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-uint64_t ct_rng_below(ct_rng_t *r, uint64_t n)
+static inline uint64_t rng_below(ct_rng_t *r, uint64_t n)
 {
     /* Lemire's multiply-shift with rejection of the biased low zone. */
-    unsigned __int128 m = (unsigned __int128)ct_rng_next(r) * n;
+    unsigned __int128 m = (unsigned __int128)rng_next(r) * n;
     uint64_t low = (uint64_t)m;
     if (low < n) {
         uint64_t thresh = (0 - n) % n;
         while (low < thresh) {
-            m = (unsigned __int128)ct_rng_next(r) * n;
+            m = (unsigned __int128)rng_next(r) * n;
             low = (uint64_t)m;
         }
     }
     return (uint64_t)(m >> 64);
+}
+
+uint64_t ct_rng_next(ct_rng_t *r)
+{
+    return rng_next(r);
+}
+
+double ct_rng_uniform(ct_rng_t *r)
+{
+    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+uint64_t ct_rng_below(ct_rng_t *r, uint64_t n)
+{
+    return rng_below(r, n);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -94,8 +107,8 @@ typedef struct {
     uint32_t *sink_tasks;
     uint32_t n_trip;
     triplet_t *trip;
-    double *alias_prob;     /* Vose: keep i with this probability ... */
-    uint32_t *alias_idx;    /* ... else take alias_idx[i] */
+    uint64_t *alias;        /* Vose, packed: keep i when 32 random bits are below the low 32
+                               bits, else take the high 32 (an always-kept slot aliases itself) */
 } segment_t;
 
 typedef struct {
@@ -263,15 +276,23 @@ static int read_number(loader_t *L, const cJSON *o, const char *key, const char 
     return 0;
 }
 
+/* A keep probability as a threshold on 32 random bits (keep when below):
+ * at most 2^32 - 1, so a slot kept with probability ~1 loses at most
+ * 2^-32 to its alias. */
+static uint32_t keep_threshold(double p)
+{
+    double t = p * 4294967296.0;
+    return t <= 0 ? 0 : t >= 4294967295.0 ? 0xffffffffu : (uint32_t)t;
+}
+
 /* Vose's alias method. */
 static int build_alias(loader_t *L, segment_t *g)
 {
     uint32_t n = g->n_trip;
-    g->alias_prob = arena_alloc(L->s, n * sizeof(double));
-    g->alias_idx = arena_alloc(L->s, n * sizeof(uint32_t));
+    g->alias = arena_alloc(L->s, n * sizeof(uint64_t));
     uint32_t *small = malloc(n * sizeof(uint32_t)), *large = malloc(n * sizeof(uint32_t));
     double *p = malloc(n * sizeof(double));
-    if (!g->alias_prob || !g->alias_idx || !small || !large || !p) {
+    if (!g->alias || !small || !large || !p) {
         free(small);
         free(large);
         free(p);
@@ -287,8 +308,7 @@ static int build_alias(loader_t *L, segment_t *g)
     }
     while (ns && nl) {
         uint32_t a = small[--ns], b = large[--nl];
-        g->alias_prob[a] = p[a];
-        g->alias_idx[a] = b;
+        g->alias[a] = (uint64_t)b << 32 | keep_threshold(p[a]);
         p[b] = (p[b] + p[a]) - 1.0;
         if (p[b] < 1.0)
             small[ns++] = b;
@@ -297,13 +317,11 @@ static int build_alias(loader_t *L, segment_t *g)
     }
     while (nl) { /* round-off leftovers keep themselves */
         uint32_t b = large[--nl];
-        g->alias_prob[b] = 1.0;
-        g->alias_idx[b] = b;
+        g->alias[b] = (uint64_t)b << 32 | 0xffffffffu;
     }
     while (ns) {
         uint32_t a = small[--ns];
-        g->alias_prob[a] = 1.0;
-        g->alias_idx[a] = a;
+        g->alias[a] = (uint64_t)a << 32 | 0xffffffffu;
     }
     free(small);
     free(large);
@@ -764,11 +782,27 @@ double ct_sampler_triplet_probability(const ct_sampler_t *s, size_t sc, size_t c
     return s->scenarios[sc].classes[c].seg[seg].trip[t].prob;
 }
 
+/* One alias draw from one 64-bit random number: the slot from its high 32
+ * bits (multiply-shift: bias below n / 2^32), the keep test from its low
+ * 32 bits against an integer threshold. */
+static inline uint32_t alias_draw(const segment_t *seg, ct_rng_t *rng)
+{
+    uint64_t x = rng_next(rng);
+    uint32_t i = (uint32_t)(((x >> 32) * seg->n_trip) >> 32);
+    uint64_t e = seg->alias[i];
+    return (uint32_t)x < (uint32_t)e ? i : (uint32_t)(e >> 32);
+}
+
+uint32_t ct_sampler_draw_triplet(const ct_sampler_t *s, size_t sc, size_t c, size_t seg, ct_rng_t *rng)
+{
+    return alias_draw(&s->scenarios[sc].classes[c].seg[seg], rng);
+}
+
 /* Draws a server uniformly among those not in chosen[0..n) (sorted), and
  * inserts it: skip over the taken ones in ascending order. O(n). */
 static uint32_t draw_distinct(ct_rng_t *rng, uint32_t n_servers, uint32_t *chosen, uint32_t n)
 {
-    uint32_t r = (uint32_t)ct_rng_below(rng, n_servers - n), i = 0;
+    uint32_t r = (uint32_t)rng_below(rng, n_servers - n), i = 0;
     while (i < n && chosen[i] <= r) {
         r++;
         i++;
@@ -801,10 +835,10 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t
     uint32_t part_server[256], chosen[257];
     if (n_servers == 0 || s->scenarios[sc].max_parts > n_servers)
         return -1;
-    uint32_t cur = (uint32_t)ct_rng_below(rng, n_servers);
+    uint32_t cur = (uint32_t)rng_below(rng, n_servers);
     if (loads) /* power of d choices: the least loaded of d uniform draws (ties: the first) */
         for (uint32_t i = 1; i < d; i++) {
-            uint32_t v = (uint32_t)ct_rng_below(rng, n_servers);
+            uint32_t v = (uint32_t)rng_below(rng, n_servers);
             if (loads[v] < loads[cur])
                 cur = v;
         }
@@ -812,9 +846,7 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t
         servers[ct->root_tasks[i]] = cur;
     for (uint32_t g = 0; g < ct->n_seg; g++) {
         const segment_t *seg = &ct->seg[g];
-        uint32_t i = (uint32_t)ct_rng_below(rng, seg->n_trip);
-        if (ct_rng_uniform(rng) >= seg->alias_prob[i])
-            i = seg->alias_idx[i];
+        uint32_t i = alias_draw(seg, rng);
         if (choices)
             choices[g] = i;
         const triplet_t *t = &seg->trip[i];

@@ -7,7 +7,7 @@ writes; a placement gives every original task of a job its server.
     from contend_sampler import Sampler
     with Sampler("fig1.lookup.json", seed=7) as s:
         s.place("fig1", servers=["node-a", "node-b", "node-c", "node-d"], rates={"fig1": 450})
-        # {'sum': 'node-c', 'det': 'node-c', 'det_sparse': 'node-a', 'add': 'node-a'}
+        # {'sum': 'node-c', 'det': 'node-c', 'det_sparse': 'node-c', 'add': 'node-c'}  (a draw: seed 7)
 
 The library is found through $CONTEND_SAMPLER_LIB, the system's library
 path, or next to this file's install prefix (PREFIX/lib). A Sampler is not
