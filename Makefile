@@ -131,7 +131,7 @@ $(BUILD)/contend.pc: Makefile $(PC_STAMP)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(PC_LIBDIR)' 'includedir=$(PC_INCDIR)' '' \
 	  'Name: contend' 'Description: precomputed scheduling policies for GPU clusters with network contention' \
 	  'Version: $(VERSION)' 'Requires.private: igraph gsl libcjson' \
-	  'Libs: -L$${libdir} -lcontend -lcontend-sampler' 'Libs.private: -lglpk -lm' 'Cflags: -I$${includedir}/contend' > $@
+	  'Libs: -L$${libdir} -lcontend -lcontend-sampler' 'Libs.private: -lglpk -lm -lpthread' 'Cflags: -I$${includedir}/contend' > $@
 
 $(BUILD)/contend-sampler.pc: Makefile $(PC_STAMP)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(PC_LIBDIR)' 'includedir=$(PC_INCDIR)' '' \
