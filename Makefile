@@ -33,6 +33,8 @@ endif
 PKGS     := igraph gsl libcjson libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lglpk -lm -lpthread
+# libcontend itself does not use libmicrohttpd (only the service linked into contend)
+CORE_LIBS  := $(shell pkg-config --libs igraph gsl libcjson 2>/dev/null) -lglpk -lm -lpthread
 CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
 
@@ -88,7 +90,7 @@ $(LIBA): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(LIBSO): $(LIB_OBJ) $(SMPSO)
-	$(CC) -shared -Wl,-soname,libcontend.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $(LIB_OBJ) $(SMPSO) $(PKG_LIBS)
+	$(CC) -shared -Wl,-soname,libcontend.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $(LIB_OBJ) $(SMPSO) $(CORE_LIBS)
 
 $(SMPA): $(SMP_OBJ)
 	@rm -f $@
