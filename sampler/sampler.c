@@ -100,11 +100,15 @@ typedef struct {
     uint32_t k, l, n_parts;
     uint32_t *part_start;   /* n_parts + 1 offsets into part_tasks */
     uint32_t *part_tasks;
+    uint32_t *run_start;    /* n_parts + 1 offsets into runs, counted in runs */
+    uint32_t *runs;         /* each part's tasks as runs (first task, length) */
 } triplet_t;
 
 typedef struct {
     uint32_t n_sink;
     uint32_t *sink_tasks;
+    uint32_t n_sink_runs;
+    uint32_t *sink_runs;    /* the sink tasks as runs (first task, length) */
     uint32_t n_trip;
     triplet_t *trip;
     uint64_t *alias;        /* Vose, packed: keep i when 32 random bits are below the low 32
@@ -115,6 +119,8 @@ typedef struct {
     double rate;
     uint32_t n_root;
     uint32_t *root_tasks;
+    uint32_t n_root_runs;
+    uint32_t *root_runs;    /* the root tasks as runs (first task, length) */
     uint32_t n_seg;
     segment_t *seg;
 } class_table_t;
@@ -276,6 +282,44 @@ static int read_number(loader_t *L, const cJSON *o, const char *key, const char 
     return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts tasks[0..n) (the order of the writes does not matter) and counts
+ * its runs of consecutive numbers; with out, writes them as (first,
+ * length) pairs. Placement fills a run with a loop the compiler turns into
+ * vector stores, where a task list costs a dependent load per task. */
+static uint32_t task_runs(uint32_t *tasks, uint32_t n, uint32_t *out)
+{
+    qsort(tasks, n, sizeof(uint32_t), cmp_u32);
+    uint32_t nr = 0;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i + 1;
+        while (j < n && tasks[j] == tasks[j - 1] + 1)
+            j++;
+        if (out) {
+            out[2 * nr] = tasks[i];
+            out[2 * nr + 1] = j - i;
+        }
+        nr++;
+        i = j;
+    }
+    return nr;
+}
+
+/* The runs of a task list into the arena. */
+static int list_runs(loader_t *L, uint32_t *tasks, uint32_t n, uint32_t **runs, uint32_t *nruns)
+{
+    *nruns = task_runs(tasks, n, NULL);
+    if (!(*runs = arena_alloc(L->s, (*nruns ? 2 * (size_t)*nruns : 1) * sizeof(uint32_t))))
+        return fail(L, "out of memory");
+    task_runs(tasks, n, *runs);
+    return 0;
+}
+
 /* A keep probability as a threshold on 32 random bits (keep when below):
  * at most 2^32 - 1, so a slot kept with probability ~1 loses at most
  * 2^-32 to its alias. */
@@ -335,7 +379,8 @@ static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *wher
     if (!cJSON_IsObject(sj))
         return fail(L, "%s: expected an object", where);
     snprintf(w2, sizeof w2, "%s.sink", where);
-    if (read_tasks(L, c, get(sj, "sink"), w2, &g->sink_tasks, &g->n_sink, placed))
+    if (read_tasks(L, c, get(sj, "sink"), w2, &g->sink_tasks, &g->n_sink, placed) ||
+        list_runs(L, g->sink_tasks, g->n_sink, &g->sink_runs, &g->n_sink_runs))
         return -1;
     const cJSON *ts = get(sj, "triplets");
     if (!cJSON_IsArray(ts) || cJSON_GetArraySize(ts) == 0)
@@ -424,6 +469,25 @@ static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *wher
         if (rc)
             break;
         t->part_start[t->n_parts] = (uint32_t)off;
+        /* Each part's tasks as runs. */
+        t->run_start = arena_alloc(L->s, (t->n_parts + 1) * sizeof(uint32_t));
+        if (!t->run_start) {
+            rc = fail(L, "out of memory");
+            break;
+        }
+        uint32_t nruns = 0;
+        for (uint32_t q = 0; q < t->n_parts; q++) {
+            t->run_start[q] = nruns;
+            nruns += task_runs(t->part_tasks + t->part_start[q], t->part_start[q + 1] - t->part_start[q], NULL);
+        }
+        t->run_start[t->n_parts] = nruns;
+        if (!(t->runs = arena_alloc(L->s, (nruns ? 2 * (size_t)nruns : 1) * sizeof(uint32_t)))) {
+            rc = fail(L, "out of memory");
+            break;
+        }
+        for (uint32_t q = 0; q < t->n_parts; q++)
+            task_runs(t->part_tasks + t->part_start[q], t->part_start[q + 1] - t->part_start[q],
+                      t->runs + 2 * (size_t)t->run_start[q]);
         if (!first) {
             first = malloc(nt ? nt : 1);
             if (!first) {
@@ -520,6 +584,8 @@ static int read_class(loader_t *L, size_t sc, size_t c, const cJSON *cj, class_t
     char w2[160];
     snprintf(w2, sizeof w2, "%s.root", where);
     int rc = read_tasks(L, c, get(cj, "root"), w2, &ct->root_tasks, &ct->n_root, placed);
+    if (!rc)
+        rc = list_runs(L, ct->root_tasks, ct->n_root, &ct->root_runs, &ct->n_root_runs);
     const cJSON *segs = get(cj, "segments");
     if (!rc && !cJSON_IsArray(segs))
         rc = fail(L, "%s.segments: %s", where, segs ? "expected an array" : "missing");
@@ -793,6 +859,22 @@ static inline uint32_t alias_draw(const segment_t *seg, ct_rng_t *rng)
     return (uint32_t)x < (uint32_t)e ? i : (uint32_t)(e >> 32);
 }
 
+/* Every task of nruns runs (first, length) gets server v: four tasks per
+ * 16-byte store (a memcpy of a 16-byte pattern is one unaligned vector
+ * move on x86-64 and arm64), so a long run costs a quarter of the stores. */
+static inline void fill_runs(uint32_t *restrict out, const uint32_t *restrict runs, uint32_t nruns, uint32_t v)
+{
+    const uint32_t quad[4] = { v, v, v, v };
+    for (uint32_t r = 0; r < nruns; r++) {
+        uint32_t *restrict o = out + runs[2 * r];
+        uint32_t n = runs[2 * r + 1], j = 0;
+        for (; j + 4 <= n; j += 4)
+            memcpy(o + j, quad, sizeof quad);
+        for (; j < n; j++)
+            o[j] = v;
+    }
+}
+
 uint32_t ct_sampler_draw_triplet(const ct_sampler_t *s, size_t sc, size_t c, size_t seg, ct_rng_t *rng)
 {
     return alias_draw(&s->scenarios[sc].classes[c].seg[seg], rng);
@@ -842,8 +924,8 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t
             if (loads[v] < loads[cur])
                 cur = v;
         }
-    for (uint32_t i = 0; i < ct->n_root; i++)
-        servers[ct->root_tasks[i]] = cur;
+    uint32_t *restrict out = servers;
+    fill_runs(out, ct->root_runs, ct->n_root_runs, cur);
     for (uint32_t g = 0; g < ct->n_seg; g++) {
         const segment_t *seg = &ct->seg[g];
         uint32_t i = alias_draw(seg, rng);
@@ -853,13 +935,12 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t
         chosen[0] = cur;
         uint32_t nch = 1;
         for (uint32_t p = 0; p < t->n_parts; p++) {
-            part_server[p] = p == t->k ? cur : draw_distinct(rng, n_servers, chosen, nch++);
-            for (uint32_t k = t->part_start[p]; k < t->part_start[p + 1]; k++)
-                servers[t->part_tasks[k]] = part_server[p];
+            const uint32_t v = p == t->k ? cur : draw_distinct(rng, n_servers, chosen, nch++);
+            part_server[p] = v;
+            fill_runs(out, t->runs + 2 * (size_t)t->run_start[p], t->run_start[p + 1] - t->run_start[p], v);
         }
         cur = t->n_parts ? part_server[t->l] : cur;
-        for (uint32_t k = 0; k < seg->n_sink; k++)
-            servers[seg->sink_tasks[k]] = cur;
+        fill_runs(out, seg->sink_runs, seg->n_sink_runs, cur);
     }
     return 0;
 }
