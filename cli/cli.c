@@ -269,3 +269,36 @@ int cli_sweep_write(const char *kind, const char *path, size_t n, const ct_sweep
             fputs(texts[i], out.fp);
     return ct_outfile_commit(&out, &err) == CT_OK ? 0 : cli_fail(&err);
 }
+
+static void sweep_progress(size_t done, size_t total, void *bar)
+{
+    (void)total;
+    cli_progress_update(bar, done);
+}
+
+int cli_sweep_run(const char *what, const char *kind, const char *path, size_t n, ct_sweep_point_fn fn, void *ctx,
+                  const ct_sweep_params_t *sp, char **texts, int *rc)
+{
+    ct_error_t err;
+    cli_progress_t bar;
+    cli_progress_start(&bar, what, n);
+    ct_sweep_params_t p = *sp;
+    p.progress = sweep_progress;
+    p.progress_ctx = &bar;
+    ct_status_t st = ct_sweep_run(n, fn, ctx, &p, texts, &err);
+    cli_progress_end(&bar);
+    *rc = 0;
+    if (st != CT_OK) {
+        *rc = cli_fail(&err);
+        return 1;
+    }
+    if (!ct_sweep_is_writer())
+        return 1;
+    if (sp->shards > 1) {
+        if (!(*rc = cli_sweep_write(kind, path, n, sp, texts)))
+            printf("wrote %s: part %zu/%zu of %zu points (join the parts with contend merge)\n", path, sp->shard,
+                   sp->shards, n);
+        return 1;
+    }
+    return 0;
+}

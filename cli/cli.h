@@ -53,6 +53,14 @@ int cli_sweep_write(const char *kind, const char *path, size_t n, const ct_sweep
  *  2 (usage printed) on a bad value, else 0. */
 int cli_parse_sweep_option(const char *cmd, int threads, const char *s, ct_sweep_params_t *sp);
 
+/** Runs a sweep's points (ct_sweep_run) under a progress bar titled what,
+ *  then: on failure reports it; on an MPI rank other than 0 does nothing
+ *  more; under --shard writes the part file to path and says so. Returns 1
+ *  when the caller is done (*rc: its exit code), 0 when texts hold every
+ *  point and the caller presents and writes the result. */
+int cli_sweep_run(const char *what, const char *kind, const char *path, size_t n, ct_sweep_point_fn fn, void *ctx,
+                  const ct_sweep_params_t *sp, char **texts, int *rc);
+
 /** Parses "A:B:STEP" into a list of values (caller frees *vals). */
 int cli_parse_range(const char *s, double **vals, size_t *n);
 

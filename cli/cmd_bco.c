@@ -374,27 +374,20 @@ static int do_sweep(const char *cpath, const char *jpath, const bco_opts_t *o)
         rc = cli_fail(&err);
         goto done;
     }
-    if (ct_sweep_run(total, bsweep_point, &x, &o->sweep, texts, &err) != CT_OK) {
-        rc = cli_fail(&err);
+    if (cli_sweep_run("points", "bco-sweep", o->output, total, bsweep_point, &x, &o->sweep, texts, &rc))
         goto done;
-    }
-    if (!ct_sweep_is_writer())
-        goto done;
-    if (o->sweep.shards <= 1) {
-        printf("%-8s %-8s %10s %10s %10s\n", o->vary, "policy", "makespan", "estimate", "mean JCT");
-        for (size_t i = 0; i < total; i++) {
-            char vary[16], pol[16];
-            double value, mk, est, mj;
-            int k = sscanf(texts[i], "%15[^,],%lf,%15[^,],%lf,%lf,%lf", vary, &value, pol, &mk, &est, &mj);
-            if (k == 6)
-                printf("%-8g %-8s %10.1f %10.1f %10.1f\n", value, pol, mk, est, mj);
-            else if (k >= 3)
-                printf("%-8g %-8s %10s\n", value, pol, "infeasible");
-        }
+    printf("%-8s %-8s %10s %10s %10s\n", o->vary, "policy", "makespan", "estimate", "mean JCT");
+    for (size_t i = 0; i < total; i++) { /* the console table, from the rows */
+        char vary[16], pol[16];
+        double value, mk, est, mj;
+        int k = sscanf(texts[i], "%15[^,],%lf,%15[^,],%lf,%lf,%lf", vary, &value, pol, &mk, &est, &mj);
+        if (k == 6)
+            printf("%-8g %-8s %10.1f %10.1f %10.1f\n", value, pol, mk, est, mj);
+        else if (k >= 3)
+            printf("%-8g %-8s %10s\n", value, pol, "infeasible");
     }
     if (!(rc = cli_sweep_write("bco-sweep", o->output, total, &o->sweep, texts)))
-        printf("wrote %s%s%s\n", o->output, o->sweep.shards > 1 ? " (a part: contend merge joins the parts)" : "",
-               ct_sweep_where());
+        printf("wrote %s%s\n", o->output, ct_sweep_where());
 done:
     ct_sweep_texts_free(texts, total);
     ct_rar_cluster_free(&c);

@@ -346,12 +346,6 @@ static ct_status_t sweep_point(size_t i, void *arg, char **text, ct_error_t *err
     return *text ? CT_OK : ct_error_set(err, CT_ENOMEM, "out of memory");
 }
 
-static void sweep_progress(size_t done, size_t total, void *bar)
-{
-    (void)total;
-    cli_progress_update(bar, done);
-}
-
 static int do_sweep(const char *path, const nona_opts_t *o)
 {
     if (!o->n_scales)
@@ -371,26 +365,9 @@ static int do_sweep(const char *path, const nona_opts_t *o)
         rc = cli_fail(&err);
         goto done;
     }
-    cli_progress_t bar;
-    cli_progress_start(&bar, "sweep", o->n_scales);
-    ct_sweep_params_t sp = o->sweep;
-    sp.progress = sweep_progress;
-    sp.progress_ctx = &bar;
     sweep_ctx_t ctx = { &s, o };
-    ct_status_t st = ct_sweep_run(o->n_scales, sweep_point, &ctx, &sp, texts, &err);
-    cli_progress_end(&bar);
-    if (st != CT_OK) {
-        rc = cli_fail(&err);
+    if (cli_sweep_run("sweep", "nona-sweep", o->output, o->n_scales, sweep_point, &ctx, &o->sweep, texts, &rc))
         goto done;
-    }
-    if (!ct_sweep_is_writer())
-        goto done;
-    if (o->sweep.shards > 1) {
-        if (!(rc = cli_sweep_write("nona-sweep", o->output, o->n_scales, &o->sweep, texts)))
-            printf("wrote %s: part %zu/%zu of %zu scales (join the parts with contend merge)\n", o->output,
-                   o->sweep.shard, o->sweep.shards, o->n_scales);
-        goto done;
-    }
     /* In scale order, whatever order they were computed in. */
     size_t n = 0, skipped = 0;
     for (size_t i = 0; i < o->n_scales; i++) {

@@ -325,24 +325,12 @@ static int run_sweep(const ct_scenario_t *s, sim_opts_t *o, const char *const *p
     }
     for (size_t c = 0; c < s->n_classes; c++)
         names[c] = s->classes[c].name;
-    cli_progress_t bar;
-    cli_progress_start(&bar, "simulating", n);
-    ct_sweep_params_t sp = o->sweep;
-    sp.progress = progress_cb;
-    sp.progress_ctx = &bar;
     sweep_ctx_t ctx = { pl, names, s->n_classes };
-    ct_status_t st = ct_sweep_run(n, sweep_point, &ctx, &sp, texts, &err);
-    cli_progress_end(&bar);
-    if (st != CT_OK)
-        rc = cli_fail(&err);
-    else if (ct_sweep_is_writer() && !(rc = cli_sweep_write("sim-sweep", o->output, n, &o->sweep, texts))) {
-        if (o->sweep.shards > 1)
-            printf("wrote %s: part %zu/%zu of %zu points (join the parts with contend merge)\n", o->output,
-                   o->sweep.shard, o->sweep.shards, n);
-        else {
-            print_ratios(texts, n, bw_sweep, pols, np);
-            printf("wrote %s%s\n", o->output, ct_sweep_where());
-        }
+    if (cli_sweep_run("simulating", "sim-sweep", o->output, n, sweep_point, &ctx, &o->sweep, texts, &rc))
+        goto done;
+    if (!(rc = cli_sweep_write("sim-sweep", o->output, n, &o->sweep, texts))) {
+        print_ratios(texts, n, bw_sweep, pols, np);
+        printf("wrote %s%s\n", o->output, ct_sweep_where());
     }
 done:
     ct_sweep_texts_free(texts, n);

@@ -414,19 +414,10 @@ static int do_sweep(int nfiles, char **files, train_opts_t *o)
             goto done;
         }
     c.jobs = jobs;
-    cli_progress_t bar;
-    cli_progress_start(&bar, "runs", total);
-    ct_sweep_params_t sp = o->sweep;
-    sp.progress = progress_cb;
-    sp.progress_ctx = &bar;
-    ct_status_t st = ct_sweep_run(total, tsweep_point, &c, &sp, texts, &err);
-    cli_progress_end(&bar);
-    if (st != CT_OK)
-        rc = cli_fail(&err);
-    else if (ct_sweep_is_writer() && !(rc = cli_sweep_write("train-sweep", o->output, total, &o->sweep, texts)))
-        printf("wrote %s (%zu runs%s%s)\n", o->output, total, o->sweep.shards > 1 ? ", a part: contend merge joins "
-                                                                                    "the parts" : "",
-               ct_sweep_where());
+    if (cli_sweep_run("runs", "train-sweep", o->output, total, tsweep_point, &c, &o->sweep, texts, &rc))
+        goto done;
+    if (!(rc = cli_sweep_write("train-sweep", o->output, total, &o->sweep, texts)))
+        printf("wrote %s (%zu runs%s)\n", o->output, total, ct_sweep_where());
 done:
     for (int f = 0; jobs && f < loaded; f++)
         ct_train_jobs_free(&jobs[f]);
@@ -825,26 +816,9 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
             }
         }
     }
-    cli_progress_t bar;
-    cli_progress_start(&bar, "runs", total);
-    ct_sweep_params_t sp = o->sweep;
-    sp.progress = progress_cb;
-    sp.progress_ctx = &bar;
     table_ctx_t c = { o, files, apps, jobs, pols, np, rows };
-    ct_status_t st = ct_sweep_run(total, table_point, &c, &sp, texts, &err);
-    cli_progress_end(&bar);
-    if (st != CT_OK) {
-        rc = cli_fail(&err);
+    if (cli_sweep_run("runs", "train-table", o->output, total, table_point, &c, &o->sweep, texts, &rc))
         goto done;
-    }
-    if (!ct_sweep_is_writer())
-        goto done;
-    if (o->sweep.shards > 1) {
-        if (!(rc = cli_sweep_write("train-table", o->output, total, &o->sweep, texts)))
-            printf("wrote %s: part %zu/%zu of %zu runs (join the parts with contend merge)\n", o->output,
-                   o->sweep.shard, o->sweep.shards, total);
-        goto done;
-    }
     for (size_t i = 0; i < total; i++)
         table_add(rows, np + o->nrefs, texts[i]);
     printf("%d workload file%s; hours, mean over the files%s\n", nfiles, nfiles == 1 ? "" : "s", ct_sweep_where());
