@@ -14,6 +14,7 @@
 #include <pthread.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -109,6 +110,13 @@ int ct_csv_next(char **cursor, size_t *line, char **cells, size_t max, size_t *n
     }
     *cursor = NULL;
     return 0;
+}
+
+int ct_csv_number(const char *cell, double *out)
+{
+    char *end;
+    *out = strtod(cell, &end);
+    return end != cell && *end == '\0' && isfinite(*out);
 }
 
 void ct_csv_columns(char *const *cells, size_t nc, const char *const *names, size_t n, int *col)

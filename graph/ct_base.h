@@ -84,6 +84,8 @@ char *ct_strdup(const char *s, ct_error_t *err);
  *  so messages name the real line), cells receives up to max cells. A
  *  final \r is dropped. Returns 0 at the end of the text. */
 int ct_csv_next(char **cursor, size_t *line, char **cells, size_t max, size_t *ncells);
+/** A CSV cell as a number: the whole cell, finite. 1 on success. */
+int ct_csv_number(const char *cell, double *out);
 /** For each of names[0..n), its column among cells[0..nc) (or -1) in col. */
 void ct_csv_columns(char *const *cells, size_t nc, const char *const *names, size_t n, int *col);
 

@@ -316,9 +316,8 @@ static ct_status_t jobs_load_csv(ct_rar_jobs_t *js, char *text, const char *path
         for (size_t f = 1; f < 8; f++) {
             if (col[f] < 0)
                 continue;
-            char *end;
-            double v = (size_t)col[f] < nc ? strtod(cells[col[f]], &end) : NAN;
-            if ((size_t)col[f] >= nc || end == cells[col[f]] || *end || !isfinite(v) || job_set(j, f, v) != CT_OK)
+            double v;
+            if ((size_t)col[f] >= nc || !ct_csv_number(cells[col[f]], &v) || job_set(j, f, v) != CT_OK)
                 return ct_error_set(err, CT_EINPUT, "%s:%zu: %s: expected a number%s", path, line, job_fields[f],
                                     f == 1 ? " (whole, >= 1)" : "");
         }

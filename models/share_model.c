@@ -544,13 +544,6 @@ static ct_status_t rows_push(rows_t *r, row_t x, ct_error_t *err)
     return CT_OK;
 }
 
-static int parse_num(const char *s, double *out)
-{
-    char *end;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0' && isfinite(*out);
-}
-
 /* placements.csv (placement,local_bsz,step_time,sync_time) or, scal = 1,
  * scalability.csv (num_nodes,num_replicas,local_bsz,step_time,sync_time). */
 static ct_status_t read_rows(const char *path, int scal, int required, rows_t *rows, ct_error_t *err)
@@ -579,7 +572,7 @@ static ct_status_t read_rows(const char *path, int scal, int required, rows_t *r
     while (ct_csv_next(&cur, &line, cells, 16, &nc)) {
         double v[5];
         for (size_t k = 0; k < nn; k++)
-            if ((size_t)col[k] >= nc || !parse_num(cells[col[k]], &v[k]) || v[k] < 0) {
+            if ((size_t)col[k] >= nc || !ct_csv_number(cells[col[k]], &v[k]) || v[k] < 0) {
                 st = ct_error_set(err, CT_EINPUT, "%s: line %zu: %s: expected a number >= 0", path, line, names[k]);
                 goto done;
             }
@@ -698,7 +691,7 @@ static ct_status_t read_iterations(const char *dir, ct_app_t *app, ct_error_t *e
             if (ct_csv_next(&cur, &line, cells, 16, &nc))
                 ct_csv_columns(cells, nc, want, 1, &col);
             while (col >= 0 && ct_csv_next(&cur, &line, cells, 16, &nc))
-                if ((size_t)col >= nc || !parse_num(cells[col], &last))
+                if ((size_t)col >= nc || !ct_csv_number(cells[col], &last))
                     last = NAN;
             if (col < 0 || !(last > 0))
                 st = ct_error_set(err, CT_EINPUT, "%s: iteration: expected a last row with iterations > 0", path);
@@ -973,15 +966,15 @@ ct_status_t ct_share_jobs_load(ct_share_jobs_t *js, const ct_apps_t *apps, const
         int a = ct_apps_find(apps, cells[col[2]]);
         if (!cells[col[0]][0] || strlen(cells[col[0]]) > CT_MAX_ID_BYTES)
             st = ct_error_set(err, CT_EINPUT, "%s: line %zu: name: expected 1 .. %u bytes", path, line, CT_MAX_ID_BYTES);
-        else if (!parse_num(cells[col[1]], &t) || t < 0)
+        else if (!ct_csv_number(cells[col[1]], &t) || t < 0)
             st = ct_error_set(err, CT_EINPUT, "%s: line %zu: time: expected seconds >= 0", path, line);
         else if (a < 0)
             st = ct_error_set(err, CT_EINPUT, "%s: line %zu: application: unknown '%s'", path, line, cells[col[2]]);
-        else if (!parse_num(cells[col[3]], &g) || g < 1 || g > 1e6 || g != floor(g))
+        else if (!ct_csv_number(cells[col[3]], &g) || g < 1 || g > 1e6 || g != floor(g))
             st = ct_error_set(err, CT_EINPUT, "%s: line %zu: num_replicas: expected a whole number >= 1", path, line);
-        else if (!parse_num(cells[col[4]], &b) || b < 1)
+        else if (!ct_csv_number(cells[col[4]], &b) || b < 1)
             st = ct_error_set(err, CT_EINPUT, "%s: line %zu: batch_size: expected a number >= 1", path, line);
-        else if (col[5] >= 0 && (!parse_num(cells[col[5]], &it) || !(it > 0)))
+        else if (col[5] >= 0 && (!ct_csv_number(cells[col[5]], &it) || !(it > 0)))
             st = ct_error_set(err, CT_EINPUT, "%s: line %zu: iterations: expected a number > 0", path, line);
         if (st != CT_OK)
             goto done;

@@ -141,9 +141,8 @@ static ct_status_t set_field(ct_train_job_t *j, int f, const char *cell, ct_erro
         return (j->id = ct_strdup(cell, err)) ? CT_OK : CT_ENOMEM;
     if (f == 1)
         return (j->model = ct_strdup(cell, err)) ? CT_OK : CT_ENOMEM;
-    char *end;
-    double v = strtod(cell, &end);
-    if (end == cell || *end || !isfinite(v))
+    double v;
+    if (!ct_csv_number(cell, &v))
         return CT_EINPUT;
     switch (f) {
     case 2:

@@ -7,7 +7,6 @@
 #include "ct_parallel.h"
 #include "ct_sweep.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
