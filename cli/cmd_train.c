@@ -497,40 +497,32 @@ static int pollux_format(const char *path)
     return strstr(line, "application") && strstr(line, "num_replicas");
 }
 
-/* A workload for the sharing simulator: a Pollux CSV against the apps file
- * (loaded into *a once: *loaded), or the online simulator's jobs converted
- * with their own applications. *a and *j are the caller's to free. */
-static int load_workload(const char *path, const train_opts_t *o, ct_apps_t *a, int *loaded, ct_share_jobs_t *j)
+/* A workload for the sharing simulator with its applications: a Pollux
+ * CSV against the apps file, or the online simulator's jobs converted with
+ * applications of their own. On success the caller frees *a and *j; on
+ * failure nothing is left to free. */
+static int load_workload(const char *path, const train_opts_t *o, ct_apps_t *a, ct_share_jobs_t *j)
 {
     ct_error_t err;
     int rc;
     if (train_format(path)) {
         ct_train_jobs_t tj;
-        if (*loaded)
-            ct_apps_free(a);
-        *loaded = 0;
         if (ct_train_jobs_load(&tj, path, &err) != CT_OK)
             return cli_fail(&err);
         ct_status_t st = ct_share_from_train(&o->c, &tj, a, j, &err);
         ct_train_jobs_free(&tj);
         if (st != CT_OK)
             return cli_fail(&err);
-        if ((rc = apply_xi(o, a))) {
+        if ((rc = apply_xi(o, a))) /* frees a */
             ct_share_jobs_free(j);
-            return rc;
-        }
-        *loaded = 2; /* converted: reload the apps file for the next Pollux workload */
-        return 0;
-    }
-    if (*loaded == 2) {
-        ct_apps_free(a);
-        *loaded = 0;
-    }
-    if (!*loaded && (rc = load_apps(o, a)))
         return rc;
-    *loaded = 1;
-    if (ct_share_jobs_load(j, a, path, &err) != CT_OK)
+    }
+    if ((rc = load_apps(o, a)))
+        return rc;
+    if (ct_share_jobs_load(j, a, path, &err) != CT_OK) {
+        ct_apps_free(a);
         return cli_fail(&err);
+    }
     return 0;
 }
 
@@ -591,14 +583,9 @@ static int do_share_run(const char *path, train_opts_t *o)
     ct_share_jobs_t j;
     ct_train_result_t r;
     ct_error_t err;
-    int loaded = 0, rc = load_cluster(o);
-    if (rc)
+    int rc = load_cluster(o);
+    if (rc || (rc = load_workload(path, o, &a, &j)))
         return rc;
-    if ((rc = load_workload(path, o, &a, &loaded, &j))) {
-        if (loaded)
-            ct_apps_free(&a);
-        return rc;
-    }
     cli_progress_t bar;
     cli_progress_start(&bar, "jobs done", j.n);
     o->sp.progress = progress_cb;
@@ -793,14 +780,13 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
         goto done;
     }
     for (; f < nfiles; f++) {
-        int loaded = 0;
         if (train_format(files[f])) {
             if (!(apps[f] = calloc(1, sizeof(ct_apps_t)))) {
                 ct_error_set(&err, CT_ENOMEM, "out of memory");
                 rc = cli_fail(&err);
                 goto done;
             }
-            if ((rc = load_workload(files[f], o, apps[f], &loaded, &jobs[f]))) {
+            if ((rc = load_workload(files[f], o, apps[f], &jobs[f]))) {
                 free(apps[f]);
                 apps[f] = NULL;
                 goto done;

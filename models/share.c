@@ -404,11 +404,13 @@ static void schedule(sim_t *s)
     const ct_share_policy_t pol = s->p->policy;
     uint32_t *order = s->scratch + s->N, n = 0;
     if (pol == CT_SHARE_FIFO) {
-        for (uint32_t k = 0; k < s->npending;) /* a start removes pending[k] */
-            if (!place_exclusive(s, s->pending[k]) && !s->p->fifo_backfill)
-                break;
-            else if (s->p->fifo_backfill && s->js[s->pending[k]].phase == PH_PENDING)
-                k++;
+        for (uint32_t k = 0; k < s->npending;) {
+            if (place_exclusive(s, s->pending[k]))
+                continue; /* started: pending[k] is now the next job */
+            if (!s->p->fifo_backfill)
+                break; /* strict: the head blocks the queue */
+            k++;
+        }
         return;
     }
     if (pol == CT_SHARE_TIRESIAS) {
