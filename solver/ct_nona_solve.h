@@ -4,7 +4,8 @@
  * J(theta) = sum_j beta_j tau_j (see ct_nona.h).
  *
  * exact (spec s.7 and s.11): for fixed waits (phi on the link, W at the
- *   servers) the problem is an LP (GLPK) with two wait rows; J* = min over
+ *   servers) the problem is an LP with two wait rows, solved by the block
+ *   LP solver (or GLPK, params.lp); J* = min over
  *   (phi, W) of its value. A best-first branch-and-bound over boxes of
  *   (phi, W) proves the answer: for a box, the LP with branch times at its
  *   lower corner and wait rows at its upper corner bounds from below every
@@ -33,6 +34,11 @@ extern "C" {
 
 typedef enum { CT_NONA_EXACT, CT_NONA_PENALTY, CT_NONA_GRID } ct_nona_method_t;
 
+/** The LP at fixed waits: the block solver (ct_block_lp.h: exact, shaped
+ *  like the problem, the default) or GLPK's general simplex (the reference,
+ *  and the place for extra constraints). */
+typedef enum { CT_NONA_LP_BLOCK, CT_NONA_LP_GLPK } ct_nona_lp_t;
+
 /** Solver options; fill with ct_nona_solve_params_init(). */
 typedef struct {
     ct_nona_method_t method;
@@ -44,6 +50,7 @@ typedef struct {
     size_t max_iter;        /**< penalty: BFGS iterations per start (default 400) */
     unsigned long long seed;/**< penalty: random starts (default 1) */
     double prune;           /**< drop probabilities below this from the result (default 1e-9) */
+    ct_nona_lp_t lp;        /**< exact, grid: the LP solver (default CT_NONA_LP_BLOCK) */
 } ct_nona_solve_params_t;
 
 void ct_nona_solve_params_init(ct_nona_solve_params_t *p);

@@ -20,6 +20,7 @@
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "ct_block_lp.h"
 #include "ct_lp.h"
 #include "nona_internal.h"
 
@@ -41,6 +42,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->max_iter = 400;
     p->seed = 1;
     p->prune = 1e-9;
+    p->lp = CT_NONA_LP_BLOCK;
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -59,6 +61,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%sstarts: expected 1 .. 1000 (got %zu)", pre, p->starts);
     if (p->max_iter < 1 || p->max_iter > 1000000)
         return ct_error_set(err, CT_EINPUT, "%smax-iter: expected 1 .. 1000000 (got %zu)", pre, p->max_iter);
+    if (p->lp != CT_NONA_LP_BLOCK && p->lp != CT_NONA_LP_GLPK)
+        return ct_error_set(err, CT_EINPUT, "%slp: unknown LP solver %d", pre, (int)p->lp);
     if (!(p->prune >= 0 && p->prune < 0.5))
         return ct_error_set(err, CT_EINPUT, "%sprune: expected 0 .. 0.5 (got %g)", pre, p->prune);
     return CT_OK;
@@ -78,11 +82,14 @@ void ct_nona_solution_free(ct_nona_solution_t *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The LP, kept across solves. c, v1, v2, r1, r2: the scaled objective and
- * rows of the last solve, for the Lagrangian bound. */
+/* The LP, kept across solves: the block solver's workspace, or one GLPK
+ * problem whose simplex warm-starts from the previous basis. c, v1, v2, r1,
+ * r2: the scaled objective and rows of the last solve, for the Lagrangian
+ * bound. */
 typedef struct {
     const ct_nona_model_t *m;
-    ct_lp_t *lp;
+    ct_block_lp_t *blp;     /* the block solver (params lp = block) */
+    ct_lp_t *lp;            /* or GLPK (lp = glpk) */
     size_t *cols;
     double *vals, *x, *c, *v1, *v2;
     double r1, r2;
@@ -91,7 +98,7 @@ typedef struct {
     size_t solves;
 } wait_lp_t;
 
-static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_error_t *err)
+static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_nona_lp_t which, ct_error_t *err)
 {
     memset(s, 0, sizeof *s);
     s->m = m;
@@ -108,8 +115,19 @@ static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_error
         s->constant += m->beta[j] * m->classes[j].base;
         s->beta_sum += m->beta[j];
     }
-    ct_status_t st = ct_lp_alloc(&s->lp, m->n_blocks + 2, m->n_vars, err);
-    if (st != CT_OK)
+    ct_status_t st;
+    if (which == CT_NONA_LP_BLOCK) { /* blocks are consecutive runs of theta */
+        size_t *start = malloc((m->n_blocks + 1) * sizeof(size_t));
+        if (!start)
+            return ct_error_set(err, CT_ENOMEM, "out of memory");
+        for (size_t b = 0; b < m->n_blocks; b++)
+            start[b] = m->blocks[b].var_start;
+        start[m->n_blocks] = m->n_vars;
+        st = ct_block_lp_alloc(&s->blp, m->n_blocks, start, err);
+        free(start);
+        return st;
+    }
+    if ((st = ct_lp_alloc(&s->lp, m->n_blocks + 2, m->n_vars, err)) != CT_OK)
         return st;
     for (size_t b = 0; b < m->n_blocks; b++) {
         const ct_block_t *bl = &m->blocks[b];
@@ -125,6 +143,7 @@ static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_error
 
 static void wait_lp_free(wait_lp_t *s)
 {
+    ct_block_lp_free(s->blp);
     ct_lp_free(s->lp);
     free(s->cols);
     free(s->vals);
@@ -134,8 +153,8 @@ static void wait_lp_free(wait_lp_t *s)
     free(s->v2);
 }
 
-/* Sets row r to coef . theta <= rhs, scaled; keeps the scaled coefficients
- * in v, rhs in *rs. */
+/* Scales the row coef . theta <= rhs into v (may be coef) and *rs; with
+ * GLPK, sets it as row r. */
 static ct_status_t set_wait_row(wait_lp_t *s, size_t r, const double *coef, double rhs, double *v, double *rs,
                                 ct_error_t *err)
 {
@@ -151,6 +170,12 @@ static ct_status_t set_wait_row(wait_lp_t *s, size_t r, const double *coef, doub
     if (!(scale > 0))
         scale = 1;
     size_t nz = 0;
+    *rs = rhs / scale;
+    if (!s->lp) {
+        for (size_t w = 0; w < m->n_vars; w++)
+            v[w] = coef[w] / scale;
+        return CT_OK;
+    }
     for (size_t w = 0; w < m->n_vars; w++) {
         v[w] = coef[w] / scale;
         if (v[w] != 0) {
@@ -158,7 +183,6 @@ static ct_status_t set_wait_row(wait_lp_t *s, size_t r, const double *coef, doub
             s->vals[nz++] = v[w];
         }
     }
-    *rs = rhs / scale;
     return ct_lp_set_row(s->lp, r, nz, s->cols, s->vals, CT_LP_LE, *rs, err);
 }
 
@@ -189,7 +213,7 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
         double share = m->beta[bl->cls] / s->beta_sum;
         for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
             s->c[w] = share * s->c[w] / tscale;
-            if ((st = ct_lp_set_obj(s->lp, w, s->c[w], err)) != CT_OK)
+            if (s->lp && (st = ct_lp_set_obj(s->lp, w, s->c[w], err)) != CT_OK)
                 return st;
             s->v1[w] = m->beta[bl->cls] * (m->trip[w].a2 + 2.0 * pr * m->trip[w].a1);
             s->v2[w] = m->server_model ? m->beta[bl->cls] * m->trip[w].q / (double)m->servers : 0.0;
@@ -199,19 +223,34 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
     if ((st = set_wait_row(s, m->n_blocks, s->v1, rhs1, s->v1, &s->r1, err)) != CT_OK ||
         (st = set_wait_row(s, m->n_blocks + 1, s->v2, rhs2, s->v2, &s->r2, err)) != CT_OK)
         return st;
-    ct_lp_result_t res;
-    double obj = 0;
-    if ((st = ct_lp_solve(s->lp, &res, &obj, s->x, err)) != CT_OK)
-        return st;
-    s->solves++;
-    if (res == CT_LP_INFEASIBLE)
-        return CT_OK;
-    if (res != CT_LP_OPTIMAL)
-        return ct_error_set(err, CT_ESOLVER, "the wait LP is unbounded (a bug: the objective is bounded below)");
+    double y1, y2;
+    if (s->blp) {
+        const double *A[2] = { s->v1, s->v2 };
+        double r[2] = { s->r1, s->r2 };
+        ct_block_lp_result_t res;
+        if ((st = ct_block_lp_solve(s->blp, m->server_model ? 2 : 1, s->c, A, r, s->x, &res, err)) != CT_OK)
+            return st;
+        s->solves++;
+        if (res.result != CT_LP_OPTIMAL)
+            return CT_OK;
+        y1 = res.y[0];
+        y2 = res.y[1];
+    } else {
+        ct_lp_result_t res;
+        double obj = 0;
+        if ((st = ct_lp_solve(s->lp, &res, &obj, s->x, err)) != CT_OK)
+            return st;
+        s->solves++;
+        if (res == CT_LP_INFEASIBLE)
+            return CT_OK;
+        if (res != CT_LP_OPTIMAL)
+            return ct_error_set(err, CT_ESOLVER, "the wait LP is unbounded (a bug: the objective is bounded below)");
+        y1 = -ct_lp_row_dual(s->lp, m->n_blocks);
+        y2 = -ct_lp_row_dual(s->lp, m->n_blocks + 1);
+    }
     *feasible = 1;
     double root = s->beta_sum * m->r_root * (m->server_model ? wo : 0.0);
     if (bound) {
-        double y1 = -ct_lp_row_dual(s->lp, m->n_blocks), y2 = -ct_lp_row_dual(s->lp, m->n_blocks + 1);
         y1 = y1 > 0 ? y1 : 0;
         y2 = y2 > 0 ? y2 : 0;
         double L = -y1 * s->r1 - y2 * s->r2;
@@ -223,7 +262,7 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
                 if (t < best)
                     best = t;
             }
-            L += best;
+        L += best;
         }
         *bound = s->constant + root + s->beta_sum * tscale * L;
     }
@@ -244,7 +283,7 @@ ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, double phi, double W, dou
 {
     wait_lp_t s;
     int feasible;
-    ct_status_t st = wait_lp_init(&s, m, err);
+    ct_status_t st = wait_lp_init(&s, m, CT_NONA_LP_BLOCK, err);
     if (st == CT_OK)
         st = wait_lp_solve(&s, phi, W, phi, W, &feasible, value, NULL, theta, err);
     if (st == CT_OK && !feasible)
@@ -418,7 +457,7 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
     sol->gap = 0;
     if (m->n_vars == m->n_blocks)
         goto done; /* nothing to decide */
-    if ((st = wait_lp_init(&s.lp, m, err)) != CT_OK)
+    if ((st = wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK)
         goto done;
     box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0 };
     if ((st = box_process(&s, root, err)) != CT_OK)
@@ -456,7 +495,7 @@ done:
         memcpy(sol->theta, s.best, m->n_vars * sizeof(double));
         sol->lp_solves = s.lp.solves;
     }
-    if (s.lp.lp || s.lp.cols)
+    if (s.lp.lp || s.lp.blp || s.lp.cols)
         wait_lp_free(&s.lp);
     free(s.theta);
     free(s.best);
@@ -532,7 +571,7 @@ static ct_status_t solve_grid(const ct_nona_model_t *m, const ct_nona_solve_para
     sol->phi_hi = hi > lo ? hi : lo;
     if (m->n_vars == m->n_blocks || !(hi > lo))
         goto done; /* nothing to decide, or nothing can beat local */
-    if ((st = wait_lp_init(&s.lp, m, err)) != CT_OK)
+    if ((st = wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK)
         goto done;
     /* Grid: half geometric from just above phi_lo (the optimum often sits
      * near the bottom), half uniform. */
@@ -603,7 +642,7 @@ done:
     }
     if (fm)
         gsl_min_fminimizer_free(fm);
-    if (s.lp.lp || s.lp.cols)
+    if (s.lp.lp || s.lp.blp || s.lp.cols)
         wait_lp_free(&s.lp);
     free(s.theta);
     free(s.best);

@@ -456,21 +456,22 @@ static void server_model_vs_exhaustive(void)
 }
 
 /* E[max] of branches with server waits, against a direct numerical
- * integral of P(max > t) (three parts, two of them remote). */
-static void expected_max(void)
+ * integral of P(max > t): forks of `tasks` parallel tasks, triplets with at
+ * least min_remote remote parts (2: the closed form; 7: Gauss-Legendre). */
+static void expected_max(size_t tasks, size_t min_remote)
 {
     unsigned long long st = 99;
-    ct_dag_t d = random_fork(&st, 3);
-    double rate = 100;
+    ct_dag_t d = random_fork(&st, tasks);
+    double rate = 300.0 / (double)tasks; /* stable on 4 servers */
     ct_scenario_t s;
     ct_test_scenario(&s, &d, &rate, 1, 4, 1e9, 0, 0);
     ct_nona_model_t m;
     ct_error_t err;
-    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+    CHECK_MSG(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK, "%s", err.msg);
     size_t checked = 0;
     for (size_t w = 0; w < m.n_vars; w++) {
         const ct_tripinfo_t *ti = &m.trip[w];
-        if (ti->n_remote < 2)
+        if (ti->n_remote < min_remote)
             continue;
         double phi = 0.0007, W = 0.004, rho = m.rho_s, mu = rho / (m.r_part * W);
         double amax = 0;
@@ -583,7 +584,9 @@ int main(void)
     fig1_by_hand();
     solvers_vs_exhaustive();
     server_model_vs_exhaustive();
-    expected_max();
+    expected_max(3, 2);
+    expected_max(8, 5);
+    expected_max(8, 7);
     errors();
     return ct_test_end();
 }

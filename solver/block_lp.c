@@ -1,0 +1,514 @@
+/*
+ * block_lp.c - the exact block LP solver (see ct_block_lp.h for the method).
+ *
+ * Layout of the workspace: every per-column array is indexed like the
+ * problem's columns; a block's lower envelope is stored in hcol/hy at its
+ * own columns' positions (an envelope never has more entries than its
+ * block has columns): hcol[start[b] + i] is the i-th column of the
+ * envelope, hy[...] the multiplier from which it is the cheapest (0 for the
+ * first). by/bd hold every envelope breakpoint (its multiplier and the drop
+ * in A it brings) for the weighted selection, which reorders them.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "ct_block_lp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The two-row search's guard; it settles in a handful of steps. */
+#define MAX_STEPS 200
+
+struct ct_block_lp {
+    size_t nb, n;
+    size_t *start;          /* nb + 1 column offsets */
+    size_t *hcol, *hlen;    /* envelopes: columns (n), lengths (nb) */
+    double *hy;             /* envelopes: entry multipliers (n) */
+    double *by, *bd;        /* breakpoints: multiplier, drop in A (n) */
+    double *d;              /* the one-row solve's costs c + y2 A2 (n) */
+    double *xa, *xb, *xc;   /* the two-row search's points (n) */
+    size_t *work;           /* purification: extras (n) and bases (nb) */
+    size_t *base;
+};
+
+void ct_block_lp_free(ct_block_lp_t *w)
+{
+    if (!w)
+        return;
+    free(w->start);
+    free(w->hcol);
+    free(w->hlen);
+    free(w->hy);
+    free(w->by);
+    free(w->bd);
+    free(w->d);
+    free(w->xa);
+    free(w->xb);
+    free(w->xc);
+    free(w->work);
+    free(w->base);
+    free(w);
+}
+
+ct_status_t ct_block_lp_alloc(ct_block_lp_t **out, size_t nb, const size_t *start, ct_error_t *err)
+{
+    *out = NULL;
+    if (start[0] != 0)
+        return ct_error_set(err, CT_EINPUT, "block LP: the first block must start at column 0");
+    for (size_t b = 0; b < nb; b++)
+        if (start[b + 1] <= start[b])
+            return ct_error_set(err, CT_EINPUT, "block LP: block %zu has no columns", b);
+    ct_block_lp_t *w = calloc(1, sizeof *w);
+    if (!w)
+        return ct_error_set(err, CT_ENOMEM, "out of memory (block LP)");
+    size_t n = start[nb], n1 = n ? n : 1, nb1 = nb ? nb : 1;
+    w->nb = nb;
+    w->n = n;
+    w->start = malloc((nb + 1) * sizeof(size_t));
+    w->hcol = malloc(n1 * sizeof(size_t));
+    w->hlen = malloc(nb1 * sizeof(size_t));
+    w->hy = malloc(n1 * sizeof(double));
+    w->by = malloc(n1 * sizeof(double));
+    w->bd = malloc(n1 * sizeof(double));
+    w->d = malloc(n1 * sizeof(double));
+    w->xa = malloc(n1 * sizeof(double));
+    w->xb = malloc(n1 * sizeof(double));
+    w->xc = malloc(n1 * sizeof(double));
+    w->work = malloc(n1 * sizeof(size_t));
+    w->base = malloc(nb1 * sizeof(size_t));
+    if (!w->start || !w->hcol || !w->hlen || !w->hy || !w->by || !w->bd || !w->d || !w->xa || !w->xb || !w->xc ||
+        !w->work || !w->base) {
+        ct_block_lp_free(w);
+        return ct_error_set(err, CT_ENOMEM, "out of memory (block LP)");
+    }
+    memcpy(w->start, start, (nb + 1) * sizeof(size_t));
+    *out = w;
+    return CT_OK;
+}
+
+static double dot(const double *u, const double *x, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != 0)
+            s += u[i] * x[i];
+    return s;
+}
+
+/* Builds every block's lower envelope of d_w + y a_w over y >= 0 by gift
+ * wrapping from the cheapest column at y = 0 (ties: the smaller a). Returns
+ * the breakpoint count; *s0 = sum of a at y = 0, *smin = the least sum of a
+ * (every block on its last envelope column), *sabs a magnitude for
+ * tolerances. */
+static size_t envelopes(ct_block_lp_t *w, const double *d, const double *a, double *s0, double *smin, double *sabs)
+{
+    size_t K = 0;
+    double S0 = 0, Smin = 0, Sabs = 0;
+    for (size_t b = 0; b < w->nb; b++) {
+        size_t lo = w->start[b], hi = w->start[b + 1], cur = lo, h = lo;
+        for (size_t j = lo + 1; j < hi; j++)
+            if (d[j] < d[cur] || (d[j] == d[cur] && a[j] < a[cur]))
+                cur = j;
+        w->hcol[h] = cur;
+        w->hy[h++] = 0;
+        S0 += a[cur];
+        Sabs += fabs(a[cur]);
+        double ycur = 0;
+        for (;;) {
+            size_t next = hi;
+            double tbest = INFINITY;
+            for (size_t j = lo; j < hi; j++) {
+                if (!(a[j] < a[cur]))
+                    continue;
+                /* cur is cheapest at ycur, so j crosses it at or after ycur
+                 * (before only by round-off). */
+                double t = (d[j] - d[cur]) / (a[cur] - a[j]);
+                if (t < ycur)
+                    t = ycur;
+                if (t < tbest || (t == tbest && a[j] < a[next])) {
+                    tbest = t;
+                    next = j;
+                }
+            }
+            if (next == hi)
+                break;
+            w->hcol[h] = next;
+            w->hy[h++] = tbest;
+            w->by[K] = tbest;
+            w->bd[K++] = a[cur] - a[next];
+            cur = next;
+            ycur = tbest;
+        }
+        w->hlen[b] = h - lo;
+        Smin += a[cur];
+        Sabs += fabs(a[cur]);
+    }
+    *s0 = S0;
+    *smin = Smin;
+    *sabs = Sabs;
+    return K;
+}
+
+/* The least y among the breakpoints such that the drops at multipliers <= y
+ * add up to at least need; the largest breakpoint if they never do (round-
+ * off). Expected O(K): a quickselect that partitions by value in three. */
+static double select_multiplier(double *y, double *dl, size_t K, double need)
+{
+    double ymax = 0;
+    for (size_t i = 0; i < K; i++)
+        if (y[i] > ymax)
+            ymax = y[i];
+    size_t lo = 0, hi = K;
+    while (lo < hi) {
+        double p0 = y[lo], p1 = y[lo + (hi - lo) / 2], p2 = y[hi - 1], pivot;
+        if (p0 < p1)
+            pivot = p1 < p2 ? p1 : (p0 < p2 ? p2 : p0);
+        else
+            pivot = p0 < p2 ? p0 : (p1 < p2 ? p2 : p1);
+        /* [lo, lt): < pivot, [lt, i): == pivot, [gt, hi): > pivot */
+        size_t lt = lo, i = lo, gt = hi;
+        double sum_lt = 0, sum_eq = 0;
+        while (i < gt) {
+            double v = y[i], dv = dl[i];
+            if (v < pivot) {
+                y[i] = y[lt];
+                dl[i] = dl[lt];
+                y[lt] = v;
+                dl[lt] = dv;
+                sum_lt += dv;
+                lt++;
+                i++;
+            } else if (v > pivot) {
+                gt--;
+                y[i] = y[gt];
+                dl[i] = dl[gt];
+                y[gt] = v;
+                dl[gt] = dv;
+            } else {
+                sum_eq += dv;
+                i++;
+            }
+        }
+        if (sum_lt >= need)
+            hi = lt;
+        else if (sum_lt + sum_eq >= need)
+            return pivot;
+        else {
+            need -= sum_lt + sum_eq;
+            lo = gt;
+        }
+    }
+    return ymax;
+}
+
+/* The one-row problem min d . x s.t. a . x <= r. Returns 0 if infeasible;
+ * else fills x (every column), *y (the row's multiplier). */
+static int solve_one_row(ct_block_lp_t *w, const double *d, const double *a, double r, double *x, double *y)
+{
+    double S0, Smin, Sabs;
+    size_t K = envelopes(w, d, a, &S0, &Smin, &Sabs);
+    double tol = 1e-12 * (fabs(r) + Sabs);
+    if (Smin > r + tol)
+        return 0;
+    memset(x, 0, w->n * sizeof(double));
+    if (S0 <= r) { /* the row is slack at the blocks' cheapest columns */
+        for (size_t b = 0; b < w->nb; b++)
+            x[w->hcol[w->start[b]]] = 1;
+        *y = 0;
+        return 1;
+    }
+    double ys = select_multiplier(w->by, w->bd, K, S0 - r);
+    /* Every block past its breakpoints below y*; then the ones at y* move
+     * in turn until the row is met, the last by a fraction. */
+    double S = 0;
+    for (size_t b = 0; b < w->nb; b++) {
+        size_t p = w->start[b], end = p + w->hlen[b];
+        while (p + 1 < end && w->hy[p + 1] < ys)
+            p++;
+        w->base[b] = p;
+        S += a[w->hcol[p]];
+        x[w->hcol[p]] = 1;
+    }
+    for (size_t b = 0; b < w->nb && S > r; b++) {
+        size_t p = w->base[b], end = w->start[b] + w->hlen[b];
+        while (S > r && p + 1 < end && w->hy[p + 1] == ys) {
+            size_t from = w->hcol[p], to = w->hcol[p + 1];
+            double drop = a[from] - a[to];
+            if (S - drop <= r) {
+                double f = (S - r) / drop;
+                x[from] = 1 - f;
+                x[to] = f;
+                S = r;
+            } else {
+                x[from] = 0;
+                x[to] = 1;
+                S -= drop;
+            }
+            p++;
+        }
+    }
+    *y = ys;
+    return 1;
+}
+
+/* sum_b min_w (c_w + y . A_w) - y . r: the dual value at y, a lower bound
+ * on the optimum for any y >= 0. */
+static double dual_value(const ct_block_lp_t *w, size_t rows, const double *c, const double *const *A,
+                         const double *r, const double *y)
+{
+    double g = 0;
+    for (size_t b = 0; b < w->nb; b++) {
+        double best = INFINITY;
+        for (size_t j = w->start[b]; j < w->start[b + 1]; j++) {
+            double t = c[j] + y[0] * A[0][j] + (rows > 1 ? y[1] * A[1][j] : 0);
+            if (t < best)
+                best = t;
+        }
+        g += best;
+    }
+    return g - y[0] * r[0] - (rows > 1 ? y[1] * r[1] : 0);
+}
+
+/* A null vector t of the rows x (rows + 1) matrix R (row-major, rows <= 2). */
+static void null_vector(size_t rows, const double R[2][3], double t[3])
+{
+    const double *u = R[0];
+    if (rows == 2) {
+        t[0] = R[0][1] * R[1][2] - R[0][2] * R[1][1];
+        t[1] = R[0][2] * R[1][0] - R[0][0] * R[1][2];
+        t[2] = R[0][0] * R[1][1] - R[0][1] * R[1][0];
+        double n0 = fabs(R[0][0]) + fabs(R[0][1]) + fabs(R[0][2]), n1 = fabs(R[1][0]) + fabs(R[1][1]) + fabs(R[1][2]);
+        if (fabs(t[0]) + fabs(t[1]) + fabs(t[2]) > 1e-13 * n0 * n1)
+            return;
+        u = n1 > n0 ? R[1] : R[0]; /* rank <= 1: the null space of the larger row */
+    }
+    t[2] = 0;
+    if (u[0] != 0 || u[1] != 0) {
+        t[0] = u[1];
+        t[1] = -u[0];
+    } else {
+        t[0] = 1;
+        t[1] = 0;
+    }
+}
+
+/* The block of column j (binary search over the offsets). */
+static size_t block_of(const ct_block_lp_t *w, size_t j)
+{
+    size_t lo = 0, hi = w->nb;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (w->start[mid] <= j)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Purification: while more than `rows` variables beyond one per block (the
+ * block's base) are positive, take rows + 1 of these extras, each moving
+ * against its base, and move along the direction that keeps every row's
+ * value, away from a higher cost, until a variable involved reaches 0.
+ * Invariant: the stack ex holds every positive column that is not its
+ * block's base, once; each move takes one variable out, so it ends. */
+static void purify(ct_block_lp_t *w, size_t rows, const double *c, const double *const *A, double *x)
+{
+    size_t *ex = w->work, nex = 0;
+    for (size_t b = 0; b < w->nb; b++) {
+        size_t bs = w->start[b];
+        for (size_t j = w->start[b]; j < w->start[b + 1]; j++)
+            if (x[j] > x[bs])
+                bs = j;
+        w->base[b] = bs;
+        for (size_t j = w->start[b]; j < w->start[b + 1]; j++)
+            if (x[j] > 0 && j != bs)
+                ex[nex++] = j;
+    }
+    while (nex > rows) {
+        size_t k = rows + 1, col[3], bl[3];
+        double R[2][3], t[3], gain = 0;
+        for (size_t i = 0; i < k; i++) {
+            col[i] = ex[--nex];
+            bl[i] = block_of(w, col[i]);
+            for (size_t r = 0; r < rows; r++)
+                R[r][i] = A[r][col[i]] - A[r][w->base[bl[i]]];
+        }
+        null_vector(rows, (const double(*)[3])R, t);
+        for (size_t i = 0; i < k; i++)
+            gain += t[i] * (c[col[i]] - c[w->base[bl[i]]]);
+        if (gain > 0)
+            for (size_t i = 0; i < k; i++)
+                t[i] = -t[i];
+        /* The largest step keeping every variable involved >= 0, and the
+         * variable that limits it. */
+        double step = INFINITY, rate[3];
+        size_t limit = w->n;
+        for (size_t i = 0; i < k; i++) {
+            rate[i] = 0; /* the base of bl[i] moves against every extra of its block */
+            for (size_t q = 0; q < k; q++)
+                if (bl[q] == bl[i])
+                    rate[i] -= t[q];
+            if (t[i] < 0 && x[col[i]] / -t[i] < step) {
+                step = x[col[i]] / -t[i];
+                limit = col[i];
+            }
+            if (rate[i] < 0 && x[w->base[bl[i]]] / -rate[i] < step) {
+                step = x[w->base[bl[i]]] / -rate[i];
+                limit = w->base[bl[i]];
+            }
+        }
+        if (limit == w->n) { /* t = 0: not for a null vector built here; a guard */
+            nex += k;
+            break;
+        }
+        for (size_t i = 0; i < k; i++) {
+            x[col[i]] += step * t[i];
+            x[w->base[bl[i]]] -= step * t[i];
+        }
+        x[limit] = 0;
+        for (size_t i = 0; i < k; i++) {
+            if (x[col[i]] < 0)
+                x[col[i]] = 0;
+            if (x[w->base[bl[i]]] < 0)
+                x[w->base[bl[i]]] = 0;
+        }
+        /* A base that reached 0 is replaced by a positive column of its
+         * block, taken out of the stack if it was there. */
+        for (size_t i = 0; i < k; i++) {
+            size_t b = bl[i];
+            if (x[w->base[b]] > 0)
+                continue;
+            size_t nbs = w->n;
+            for (size_t j = w->start[b]; j < w->start[b + 1] && nbs == w->n; j++)
+                if (x[j] > 0)
+                    nbs = j;
+            w->base[b] = nbs;
+            for (size_t z = 0; z < nex; z++)
+                if (ex[z] == nbs) {
+                    ex[z] = ex[--nex];
+                    break;
+                }
+        }
+        for (size_t i = 0; i < k; i++)
+            if (x[col[i]] > 0 && col[i] != w->base[bl[i]])
+                ex[nex++] = col[i];
+    }
+    /* Renormalise each block against the round-off of the moves. */
+    for (size_t b = 0; b < w->nb; b++) {
+        double s = 0;
+        for (size_t j = w->start[b]; j < w->start[b + 1]; j++)
+            s += x[j];
+        if (s > 0 && s != 1)
+            for (size_t j = w->start[b]; j < w->start[b + 1]; j++)
+                x[j] /= s;
+    }
+}
+
+static ct_status_t check_finite(const double *v, size_t n, const char *what, ct_error_t *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return ct_error_set(err, CT_EINPUT, "block LP: %s[%zu] is not finite", what, i);
+    return CT_OK;
+}
+
+ct_status_t ct_block_lp_solve(ct_block_lp_t *w, size_t rows, const double *c, const double *const *A, const double *r,
+                              double *x, ct_block_lp_result_t *res, ct_error_t *err)
+{
+    memset(res, 0, sizeof *res);
+    res->result = CT_LP_INFEASIBLE;
+    if (rows < 1 || rows > 2)
+        return ct_error_set(err, CT_EINPUT, "block LP: expected 1 or 2 coupling rows (got %zu)", rows);
+    ct_status_t st = check_finite(c, w->n, "c", err);
+    for (size_t k = 0; k < rows && st == CT_OK; k++) {
+        st = check_finite(A[k], w->n, k ? "A2" : "A1", err);
+        if (st == CT_OK && !isfinite(r[k]))
+            st = ct_error_set(err, CT_EINPUT, "block LP: r[%zu] is not finite", k);
+    }
+    if (st != CT_OK)
+        return st;
+    double y1;
+    res->steps = 1;
+    if (!solve_one_row(w, c, A[0], r[0], w->xa, &y1))
+        return CT_OK;
+    double *xs = w->xa;
+    if (rows == 2) {
+        double tol2 = 1e-12 * (fabs(r[1]) + 1);
+        for (size_t b = 0; b < w->nb; b++) { /* the scale of row 2 */
+            double m = 0;
+            for (size_t j = w->start[b]; j < w->start[b + 1]; j++)
+                if (fabs(A[1][j]) > m)
+                    m = fabs(A[1][j]);
+            tol2 += 1e-12 * m;
+        }
+        double sa = dot(A[1], w->xa, w->n) - r[1];
+        if (sa > tol2) {
+            /* Row 2 is violated at y2 = 0. The least A2 . x that row 1
+             * allows gives the search's other side (its line is valid for
+             * any such x), or proves the LP infeasible. */
+            double ydummy, y2 = 0;
+            res->steps++;
+            if (!solve_one_row(w, A[1], A[0], r[0], w->xb, &ydummy))
+                return CT_OK; /* cannot happen: row 1 alone was feasible */
+            double sb = dot(A[1], w->xb, w->n) - r[1];
+            if (sb > tol2)
+                return CT_OK;
+            double ca = dot(c, w->xa, w->n), cb = dot(c, w->xb, w->n);
+            int done = 0;
+            while (!done) {
+                if (res->steps >= MAX_STEPS)
+                    return ct_error_set(err, CT_ESOLVER, "block LP: the two-row search did not settle in %d steps",
+                                        MAX_STEPS);
+                if (sb > 0)
+                    sb = 0; /* within tolerance: take row 2 as met */
+                double yc = (cb - ca) / (sa - sb);
+                if (!(yc > 0))
+                    yc = 0;
+                for (size_t j = 0; j < w->n; j++)
+                    w->d[j] = c[j] + yc * A[1][j];
+                double y1c;
+                res->steps++;
+                if (!solve_one_row(w, w->d, A[0], r[0], w->xc, &y1c))
+                    return ct_error_set(err, CT_ESOLVER, "block LP: row 1 became infeasible (a bug)");
+                double cc = dot(c, w->xc, w->n), sc = dot(A[1], w->xc, w->n) - r[1];
+                double hc = cc + yc * sc, line = ca + yc * sa;
+                double tol = 1e-12 * (fabs(ca) + fabs(cb) + fabs(yc) * (fabs(sa) + fabs(sb)) + 1e-300);
+                if (fabs(sc) <= tol2 || hc >= line - tol) {
+                    if (fabs(sc) <= tol2) { /* x_c meets row 2 with equality: optimal alone */
+                        xs = w->xc;
+                    } else { /* the crossing is the maximum: mix the sides */
+                        double lam = -sb / (sa - sb);
+                        for (size_t j = 0; j < w->n; j++)
+                            w->xc[j] = lam * w->xa[j] + (1 - lam) * w->xb[j];
+                        xs = w->xc;
+                    }
+                    y1 = y1c;
+                    y2 = yc;
+                    done = 1;
+                } else if (sc > 0) {
+                    double *t = w->xa;
+                    w->xa = w->xc;
+                    w->xc = t;
+                    ca = cc;
+                    sa = sc;
+                } else {
+                    double *t = w->xb;
+                    w->xb = w->xc;
+                    w->xc = t;
+                    cb = cc;
+                    sb = sc;
+                }
+            }
+            res->y[1] = y2;
+        }
+    }
+    res->y[0] = y1;
+    memcpy(x, xs, w->n * sizeof(double));
+    purify(w, rows, c, A, x);
+    res->result = CT_LP_OPTIMAL;
+    res->obj = dot(c, x, w->n);
+    res->bound = dual_value(w, rows, c, A, r, res->y);
+    return CT_OK;
+}

@@ -1,0 +1,228 @@
+/*
+ * block_lp.c - the exact block LP solver against GLPK on random problems:
+ * one and two coupling rows, binding, slack and infeasible rows, duplicated
+ * blocks and ties (degenerate optima), and bad input. Checks the verdict,
+ * the objective to 1e-9 relative, feasibility, the vertex property (at most
+ * `rows` variables beyond one per block positive) and the certificate.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "ct_block_lp.h"
+#include "ct_test.h"
+
+static unsigned long long rng = 88172645463325252ULL;
+static double uniform(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) * 0x1.0p-53;
+}
+static size_t pick(size_t n)
+{
+    return (size_t)(uniform() * (double)n) % n;
+}
+
+typedef struct {
+    size_t nb, n, rows;
+    size_t start[64];
+    double c[1024], a[2][1024], r[2];
+} problem_t;
+
+/* GLPK's verdict and objective. */
+static ct_lp_result_t glpk_solve(const problem_t *p, double *obj)
+{
+    ct_lp_t *lp;
+    ct_error_t err;
+    size_t cols[1024];
+    double vals[1024];
+    ct_lp_result_t res = CT_LP_INFEASIBLE;
+    if (ct_lp_alloc(&lp, p->nb + p->rows, p->n, &err) != CT_OK)
+        return CT_LP_UNBOUNDED;
+    for (size_t b = 0; b < p->nb; b++) {
+        size_t k = 0;
+        for (size_t j = p->start[b]; j < p->start[b + 1]; j++) {
+            cols[k] = j;
+            vals[k++] = 1;
+        }
+        ct_lp_set_row(lp, b, k, cols, vals, CT_LP_EQ, 1.0, &err);
+    }
+    for (size_t k = 0; k < p->rows; k++) {
+        for (size_t j = 0; j < p->n; j++)
+            cols[j] = j;
+        ct_lp_set_row(lp, p->nb + k, p->n, cols, p->a[k], CT_LP_LE, p->r[k], &err);
+    }
+    for (size_t j = 0; j < p->n; j++)
+        ct_lp_set_obj(lp, j, p->c[j], &err);
+    if (ct_lp_solve(lp, &res, obj, NULL, &err) != CT_OK)
+        res = CT_LP_UNBOUNDED;
+    ct_lp_free(lp);
+    return res;
+}
+
+static double dotp(const double *u, const double *x, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += u[i] * x[i];
+    return s;
+}
+
+static int n_optimal, n_infeasible, n_steps_max;
+
+static void compare(const problem_t *p, const char *what)
+{
+    ct_block_lp_t *w;
+    ct_error_t err;
+    double x[1024];
+    const double *A[2] = { p->a[0], p->a[1] };
+    CHECK(ct_block_lp_alloc(&w, p->nb, p->start, &err) == CT_OK);
+    ct_block_lp_result_t res;
+    ct_status_t st = ct_block_lp_solve(w, p->rows, p->c, A, p->r, x, &res, &err);
+    CHECK_MSG(st == CT_OK, "%s: %s", what, err.msg);
+    double gobj = NAN;
+    ct_lp_result_t g = glpk_solve(p, &gobj);
+    CHECK_MSG(g == res.result, "%s: GLPK says %d, block LP %d", what, (int)g, (int)res.result);
+    if (st == CT_OK && g == res.result && g == CT_LP_OPTIMAL) {
+        n_optimal++;
+        if ((int)res.steps > n_steps_max)
+            n_steps_max = (int)res.steps;
+        double scale = 0;
+        for (size_t j = 0; j < p->n; j++)
+            scale = fmax(scale, fabs(p->c[j]));
+        CHECK_MSG(fabs(res.obj - gobj) <= 1e-9 * fmax(fabs(gobj), scale), "%s: objective %.17g, GLPK %.17g", what,
+                  res.obj, gobj);
+        CHECK_CLOSE(res.obj, dotp(p->c, x, p->n), 1e-12);
+        CHECK_MSG(res.bound <= res.obj + 1e-12 * fmax(1, fabs(res.obj)) &&
+                      res.obj - res.bound <= 1e-9 * fmax(fabs(res.obj), scale),
+                  "%s: bound %.17g, objective %.17g", what, res.bound, res.obj);
+        size_t extras = 0;
+        for (size_t b = 0; b < p->nb; b++) {
+            double s = 0;
+            size_t pos = 0;
+            for (size_t j = p->start[b]; j < p->start[b + 1]; j++) {
+                CHECK(x[j] >= 0);
+                s += x[j];
+                pos += x[j] > 0;
+            }
+            CHECK_CLOSE(s, 1.0, 1e-12);
+            extras += pos - 1;
+        }
+        CHECK_MSG(extras <= p->rows, "%s: %zu variables beyond one per block", what, extras);
+        for (size_t k = 0; k < p->rows; k++) {
+            double ascale = 0;
+            for (size_t j = 0; j < p->n; j++)
+                ascale = fmax(ascale, fabs(p->a[k][j]));
+            CHECK_MSG(dotp(p->a[k], x, p->n) <= p->r[k] + 1e-11 * fmax(ascale * (double)p->nb, fabs(p->r[k])),
+                      "%s: row %zu: %.17g > %.17g", what, k, dotp(p->a[k], x, p->n), p->r[k]);
+            CHECK(res.y[k] >= 0);
+        }
+    } else if (g == res.result) {
+        n_infeasible++;
+    }
+    ct_block_lp_free(w);
+}
+
+/* A random problem; kind 0: rows through a random feasible point (binding
+ * or nearly), 1: one row slack, 2: infeasible, 3: duplicated blocks. */
+static void random_problem(problem_t *p, size_t rows, int kind)
+{
+    p->rows = rows;
+    p->nb = 1 + pick(kind == 3 ? 8 : 30);
+    size_t n = 0;
+    for (size_t b = 0; b < p->nb; b++) {
+        p->start[b] = n;
+        size_t k = 1 + pick(12);
+        for (size_t i = 0; i < k; i++) {
+            int coarse = pick(4) == 0; /* coarse values make ties */
+            p->c[n] = coarse ? (double)pick(4) : uniform() * 10;
+            for (size_t r = 0; r < 2; r++)
+                p->a[r][n] = coarse ? (double)pick(3) - 0.5 : uniform() * 4 - (r ? 1.5 : 0.5);
+            n++;
+        }
+    }
+    if (kind == 3) { /* every block repeated 2-4 times */
+        size_t nb0 = p->nb, n0 = n, copies = 2 + pick(3);
+        for (size_t cp = 1; cp < copies; cp++)
+            for (size_t b = 0; b < nb0; b++) {
+                p->start[p->nb++] = n;
+                for (size_t j = p->start[b]; j < (b + 1 < nb0 ? p->start[b + 1] : n0); j++) {
+                    p->c[n] = p->c[j];
+                    p->a[0][n] = p->a[0][j];
+                    p->a[1][n] = p->a[1][j];
+                    n++;
+                }
+            }
+    }
+    p->n = n;
+    p->start[p->nb] = n;
+    /* a random feasible point: a random mix of two columns per block */
+    double s[2] = { 0, 0 }, mn[2] = { 0, 0 };
+    for (size_t b = 0; b < p->nb; b++) {
+        size_t lo = p->start[b], k = p->start[b + 1] - lo, i = lo + pick(k), j = lo + pick(k);
+        double f = uniform();
+        for (size_t r = 0; r < 2; r++) {
+            s[r] += f * p->a[r][i] + (1 - f) * p->a[r][j];
+            double m = INFINITY;
+            for (size_t q = lo; q < lo + k; q++)
+                m = fmin(m, p->a[r][q]);
+            mn[r] += m;
+        }
+    }
+    for (size_t r = 0; r < 2; r++)
+        p->r[r] = s[r] + (pick(3) == 0 ? 0 : 0.3 * uniform());
+    if (kind == 1)
+        p->r[pick(rows)] = 1e6;
+    if (kind == 2) {
+        size_t r = pick(rows);
+        p->r[r] = mn[r] - 0.01 - uniform();
+    }
+}
+
+int main(void)
+{
+    problem_t p;
+    char what[64];
+    for (int it = 0; it < 1200; it++) {
+        size_t rows = 1 + (size_t)(it % 2);
+        int kind = (it / 2) % 4;
+        random_problem(&p, rows, kind);
+        snprintf(what, sizeof what, "problem %d (rows %zu, kind %d)", it, rows, kind);
+        compare(&p, what);
+    }
+    CHECK(n_optimal > 600);
+    CHECK(n_infeasible > 150);
+    printf("random problems: %d optimal, %d infeasible, the same as GLPK; at most %d one-row solves\n", n_optimal,
+           n_infeasible, n_steps_max);
+
+    /* A hand-worked one: two blocks, one row. Block 0: costs 0 / 1 with
+     * loads 2 / 0; block 1: costs 0 / 3 with loads 2 / 0. Room for 3 units
+     * of load: block 0 gives up half its load (cheaper per unit), x = 0.5. */
+    {
+        size_t start[3] = { 0, 2, 4 };
+        double c[4] = { 0, 1, 0, 3 }, a[4] = { 2, 0, 2, 0 }, r = 3, x[4];
+        const double *A[1] = { a };
+        ct_block_lp_t *w;
+        ct_error_t err;
+        ct_block_lp_result_t res;
+        CHECK(ct_block_lp_alloc(&w, 2, start, &err) == CT_OK);
+        CHECK(ct_block_lp_solve(w, 1, c, A, &r, x, &res, &err) == CT_OK);
+        CHECK(res.result == CT_LP_OPTIMAL);
+        CHECK_CLOSE(res.obj, 0.5, 1e-15);
+        CHECK_CLOSE(x[0], 0.5, 1e-15);
+        CHECK_CLOSE(x[2], 1.0, 1e-15);
+        CHECK_CLOSE(res.y[0], 0.5, 1e-15); /* block 0 trades a cost of 1 for a load of 2 */
+        /* bad input */
+        double r3[3] = { 1, 1, 1 }, bad[4] = { 0, NAN, 0, 0 };
+        const double *A3[3] = { a, a, a };
+        CHECK(ct_block_lp_solve(w, 3, c, A3, r3, x, &res, &err) == CT_EINPUT);
+        CHECK_ERR(err, CT_EINPUT, "1 or 2 coupling rows");
+        CHECK(ct_block_lp_solve(w, 1, bad, A, &r, x, &res, &err) == CT_EINPUT);
+        CHECK_ERR(err, CT_EINPUT, "c[1] is not finite");
+        ct_block_lp_free(w);
+        size_t empty[3] = { 0, 2, 2 };
+        CHECK(ct_block_lp_alloc(&w, 2, empty, &err) == CT_EINPUT);
+        CHECK_ERR(err, CT_EINPUT, "block 1 has no columns");
+    }
+    return ct_test_end();
+}
