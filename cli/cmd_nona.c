@@ -46,6 +46,9 @@ static void nona_usage(FILE *out)
             "  --max-triplets N        refuse segments needing more than N triplets (100000)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
+            "  --lp block|glpk         exact, grid: the LP at fixed waits; block (default): the\n"
+            "                          exact solver shaped like the problem; glpk: GLPK's simplex\n"
+            "                          (the reference; same optimum, slower)\n"
             "  --grid N                grid: phi grid points (4 .. 100000; 48)\n"
             "  --starts N              penalty: BFGS starts (1 .. 1000; 6)\n"
             "  --seed N                penalty: seed of the random starts (1)\n"
@@ -64,7 +67,7 @@ typedef struct {
 } nona_opts_t;
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
-       OPT_MAXLP, OPT_SHARD };
+       OPT_MAXLP, OPT_SHARD, OPT_LP };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -76,7 +79,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "model", required_argument, NULL, OPT_MODEL }, { "root-choices", required_argument, NULL, OPT_ROOT },
         { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
-        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+        { "lp", required_argument, NULL, OPT_LP }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
     ct_nona_model_params_init(&o->model);
@@ -102,6 +105,14 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 o->solve.method = CT_NONA_GRID;
             else
                 return cli_usage("nona", "--method: expected exact, penalty or grid, got '%s'", optarg);
+            break;
+        case OPT_LP:
+            if (!strcmp(optarg, "block"))
+                o->solve.lp = CT_NONA_LP_BLOCK;
+            else if (!strcmp(optarg, "glpk"))
+                o->solve.lp = CT_NONA_LP_GLPK;
+            else
+                return cli_usage("nona", "--lp: expected block or glpk, got '%s'", optarg);
             break;
         case OPT_MODEL:
             if (cli_parse_server_model("nona", optarg, &o->model.server_model))

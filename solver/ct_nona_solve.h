@@ -85,10 +85,11 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
 ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                           ct_error_t *err);
 
-/** The exact method's inner LP: V(phi, W) and its minimiser. *value is
- *  +INFINITY when no theta has waits that low. Exposed for tests. */
-ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, double phi, double W, double *value, double *theta,
-                             ct_error_t *err);
+/** The exact method's inner LP: V(phi, W) and its minimiser, solved by
+ *  `lp`. *value is +INFINITY when no theta has waits that low. Exposed
+ *  for tests and benchmarks. */
+ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, ct_nona_lp_t lp, double phi, double W, double *value,
+                             double *theta, ct_error_t *err);
 
 const char *ct_nona_method_name(ct_nona_method_t m);
 

@@ -223,7 +223,7 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
     if ((st = set_wait_row(s, m->n_blocks, s->v1, rhs1, s->v1, &s->r1, err)) != CT_OK ||
         (st = set_wait_row(s, m->n_blocks + 1, s->v2, rhs2, s->v2, &s->r2, err)) != CT_OK)
         return st;
-    double y1, y2;
+    double y1, y2, lagrangian = NAN; /* the block solver's own bound, when it ran */
     if (s->blp) {
         const double *A[2] = { s->v1, s->v2 };
         double r[2] = { s->r1, s->r2 };
@@ -235,6 +235,7 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
             return CT_OK;
         y1 = res.y[0];
         y2 = res.y[1];
+        lagrangian = res.bound;
     } else {
         ct_lp_result_t res;
         double obj = 0;
@@ -254,7 +255,7 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
         y1 = y1 > 0 ? y1 : 0;
         y2 = y2 > 0 ? y2 : 0;
         double L = -y1 * s->r1 - y2 * s->r2;
-        for (size_t b = 0; b < m->n_blocks; b++) {
+        for (size_t b = 0; b < m->n_blocks && isnan(lagrangian); b++) {
             const ct_block_t *bl = &m->blocks[b];
             double best = INFINITY;
             for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
@@ -262,8 +263,10 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
                 if (t < best)
                     best = t;
             }
-        L += best;
+            L += best;
         }
+        if (!isnan(lagrangian))
+            L = lagrangian; /* the same sum, already formed */
         *bound = s->constant + root + s->beta_sum * tscale * L;
     }
     ct_nona_theta_clean(m, s->x, 1e-12); /* simplex round-off */
@@ -278,12 +281,14 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
     return CT_OK;
 }
 
-ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, double phi, double W, double *value, double *theta,
-                             ct_error_t *err)
+ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, ct_nona_lp_t lp, double phi, double W, double *value,
+                             double *theta, ct_error_t *err)
 {
     wait_lp_t s;
     int feasible;
-    ct_status_t st = wait_lp_init(&s, m, CT_NONA_LP_BLOCK, err);
+    if (lp != CT_NONA_LP_BLOCK && lp != CT_NONA_LP_GLPK)
+        return ct_error_set(err, CT_EINPUT, "lp: unknown LP solver %d", (int)lp);
+    ct_status_t st = wait_lp_init(&s, m, lp, err);
     if (st == CT_OK)
         st = wait_lp_solve(&s, phi, W, phi, W, &feasible, value, NULL, theta, err);
     if (st == CT_OK && !feasible)

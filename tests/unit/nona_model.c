@@ -550,6 +550,73 @@ static void solvers_vs_exhaustive(void)
     ct_dag_destroy(&d);
 }
 
+/* The block LP solver against GLPK: the wait LP at random waits (feasible
+ * and not) on random scenarios of both models, and whole solves. */
+static void lp_solvers_agree(void)
+{
+    unsigned long long st = 777;
+    int compared = 0, infeasible = 0;
+    double worst = 0;
+    for (int rep = 0; rep < 16; rep++) {
+        size_t nc = 1 + (size_t)rep % 4;
+        ct_dag_t d[4];
+        double rates[4], work = 0;
+        for (size_t c = 0; c < nc; c++) {
+            d[c] = random_fork(&st, 2 + (size_t)(rep + c) % 2);
+            for (size_t v = 0; v < d[c].n_tasks; v++)
+                work += d[c].time[v];
+        }
+        size_t servers = 4;
+        double rho_target = 0.2 + 0.5 * urand(&st);
+        for (size_t c = 0; c < nc; c++)
+            rates[c] = rho_target * (double)servers / work * (0.5 + urand(&st));
+        ct_scenario_t s;
+        ct_test_scenario(&s, d, rates, nc, servers, 1e9, 0.02, 1e-8);
+        ct_nona_model_t m;
+        ct_error_t err;
+        ct_nona_model_params_t mp;
+        ct_nona_model_params_init(&mp);
+        mp.server_model = rep % 2;
+        CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+        double lo = ct_nona_phi_min(&m), hi = ct_nona_phi_max(&m), wlo, whi;
+        ct_nona_W_range(&m, &wlo, &whi);
+        for (int k = 0; k < 12; k++) {
+            double phi = lo + (hi - lo) * urand(&st) * urand(&st), W = wlo + (whi - wlo) * urand(&st);
+            if (k == 0)
+                phi = lo * (1 - 1e-3); /* below every theta's wait */
+            double vb, vg;
+            CHECK(ct_nona_lp_value(&m, CT_NONA_LP_BLOCK, phi, W, &vb, NULL, &err) == CT_OK);
+            CHECK(ct_nona_lp_value(&m, CT_NONA_LP_GLPK, phi, W, &vg, NULL, &err) == CT_OK);
+            if (isinf(vb) || isinf(vg)) {
+                CHECK_MSG(isinf(vb) && isinf(vg), "random %d: block %g, GLPK %g at phi %g W %g", rep, vb, vg, phi, W);
+                infeasible++;
+                continue;
+            }
+            double rel = fabs(vb - vg) / fabs(vg);
+            CHECK_MSG(rel <= 1e-9, "random %d: block %.15g, GLPK %.15g at phi %g W %g", rep, vb, vg, phi, W);
+            worst = fmax(worst, rel);
+            compared++;
+        }
+        ct_nona_solution_t sb, sg;
+        ct_nona_solve_params_t p;
+        ct_nona_solve_params_init(&p);
+        CHECK(ct_nona_solve(&m, &p, &sb, &err) == CT_OK);
+        p.lp = CT_NONA_LP_GLPK;
+        CHECK(ct_nona_solve(&m, &p, &sg, &err) == CT_OK);
+        CHECK_MSG(fabs(sb.eval.J - sg.eval.J) <= 2e-9 * sg.eval.J, "random %d: solve J %.15g (block), %.15g (GLPK)",
+                  rep, sb.eval.J, sg.eval.J);
+        ct_nona_solution_free(&sb);
+        ct_nona_solution_free(&sg);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        for (size_t c = 0; c < nc; c++)
+            ct_dag_destroy(&d[c]);
+    }
+    CHECK(compared > 100 && infeasible >= 16);
+    printf("block LP vs GLPK: %d wait LPs agree (worst relative difference %.1e), %d infeasible for both\n", compared,
+           worst, infeasible);
+}
+
 static void errors(void)
 {
     ct_dag_t d = fig1_dag(8);
@@ -587,6 +654,7 @@ int main(void)
     expected_max(3, 2);
     expected_max(8, 5);
     expected_max(8, 7);
+    lp_solvers_agree();
     errors();
     return ct_test_end();
 }

@@ -1,0 +1,177 @@
+/*
+ * bench_nona_scale.c - Nona at fleet scale: scenarios of 10, 100 and 1000
+ * classes, each a DAG of 10 segments of 2-3 parallel tasks (#9's shape).
+ * Prints, side by side in one run:
+ *   - one wait LP (at the solution's own waits, and at the middle of the
+ *     searched ranges): the block LP solver against GLPK's simplex, with
+ *     both objectives (they agree to round-off) and time per column;
+ *   - whole certified solves with each LP solver, and the paper's penalty
+ *     method, with their mean JCT.
+ * The LP's goal (#9): 1000 classes in at most 100 ms, time growing about
+ * linearly. GLPK's and the penalty method's whole solves at 1000 classes
+ * take minutes; set BENCH_FULL=1 to include them. The one-LP times include
+ * setting the LP up (a cold solve, as a first box of the search is).
+ */
+#include "bench_util.h"
+#include "ct_nona_solve.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static unsigned long long rng_state;
+static double urand(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) * 0x1.0p-53;
+}
+
+/* n classes; total arrival rate `rate` jobs/s spread unevenly. */
+static void fleet(ct_scenario_t *s, size_t n, double rate)
+{
+    ct_error_t err;
+    rng_state = 0x9E3779B97F4A7C15ULL;
+    ct_scenario_init(s);
+    s->path = ct_strdup("fleet", &err);
+    s->servers = 400;
+    s->link_bandwidth = 1.25e9;
+    s->speed = 1;
+    s->rho_bg = 0.05;
+    s->m2_bg = 1e-6;
+    s->n_classes = n;
+    s->classes = calloc(n, sizeof(ct_class_t));
+    for (size_t c = 0; c < n; c++) {
+        ct_class_t *k = &s->classes[c];
+        char id[48];
+        size_t prev, join, par[3];
+        snprintf(id, sizeof id, "c%zu", c);
+        k->name = ct_strdup(id, &err);
+        k->dag_path = ct_strdup("generated", &err);
+        k->rate = rate / (double)n * (0.5 + urand());
+        ct_dag_init(&k->dag);
+        ct_dag_add_task(&k->dag, "in", 0.0005, &prev, &err);
+        for (size_t g = 0; g < 10; g++) {
+            size_t width = urand() < 0.5 ? 2 : 3;
+            for (size_t t = 0; t < width; t++) {
+                snprintf(id, sizeof id, "g%zu.t%zu", g, t);
+                ct_dag_add_task(&k->dag, id, 0.002 + 0.001 * floor(5 * urand()), &par[t], &err);
+                ct_dag_add_edge(&k->dag, prev, par[t], 2e6 * (1 + floor(4 * urand())), &err);
+            }
+            snprintf(id, sizeof id, "g%zu.join", g);
+            ct_dag_add_task(&k->dag, id, 0.0002, &join, &err);
+            for (size_t t = 0; t < width; t++)
+                ct_dag_add_edge(&k->dag, par[t], join, 5e5 * (1 + floor(2 * urand())), &err);
+            prev = join;
+        }
+    }
+}
+
+static double time_lp(const ct_nona_model_t *m, ct_nona_lp_t lp, double phi, double W, double *value)
+{
+    ct_error_t err;
+    double t;
+    int reps = m->n_vars > 50000 ? (lp == CT_NONA_LP_GLPK ? 1 : 3) : 5; /* a cold GLPK LP there: ~10 s */
+    BENCH_MIN(t, reps, {
+        if (ct_nona_lp_value(m, lp, phi, W, value, NULL, &err) != CT_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            exit(1);
+        }
+    });
+    return t;
+}
+
+typedef struct {
+    double seconds, jct;
+    size_t lps;
+    int ran;
+} run_t;
+
+static run_t solve(ct_nona_model_t *m, ct_nona_method_t method, ct_nona_lp_t lp, ct_nona_solution_t *keep)
+{
+    ct_nona_solve_params_t p;
+    ct_nona_solve_params_init(&p);
+    p.method = method;
+    p.lp = lp;
+    ct_error_t err;
+    ct_nona_solution_t sol;
+    if (ct_nona_solve(m, &p, &sol, &err) != CT_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(1);
+    }
+    run_t r = { sol.seconds, sol.eval.mean_jct, sol.lp_solves, 1 };
+    if (keep)
+        *keep = sol;
+    else
+        ct_nona_solution_free(&sol);
+    return r;
+}
+
+int main(void)
+{
+    const char *full_env = getenv("BENCH_FULL");
+    int full = full_env && *full_env == '1';
+    static const size_t sizes[] = { 10, 100, 1000 };
+    for (int server = 1; server >= 0; server--) {
+        printf("Nona at scale, %s model: N classes x 10 segments of 2-3 parallel tasks, 2000 jobs/s in all\n",
+               server ? "server" : "link-only (paper's)");
+        printf("  one wait LP: block solver vs GLPK simplex (same optimum); whole certified solve with each, and the "
+               "paper's penalty method\n");
+        printf("  %7s %8s | %-41s | %-41s | %-46s | %s\n", "classes", "columns", "LP at the solution's waits",
+               "LP at the middle of the wait ranges", "whole solve: block / GLPK / penalty", "mean JCT (s)");
+        double first_per = 0, growth[3] = { 1, 1, 1 };
+        for (int i = 0; i < 3; i++) {
+            ct_scenario_t s;
+            ct_nona_model_t m;
+            ct_nona_model_params_t mp;
+            ct_error_t err;
+            fleet(&s, sizes[i], 2000);
+            ct_nona_model_params_init(&mp);
+            mp.server_model = server;
+            if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK) {
+                fprintf(stderr, "%s\n", err.msg);
+                return 1;
+            }
+            ct_nona_solution_t sol;
+            run_t rb = solve(&m, CT_NONA_EXACT, CT_NONA_LP_BLOCK, &sol);
+            double wlo, whi, pts[2][2] = { { sol.eval.phi, sol.eval.W }, { 0, 0 } };
+            ct_nona_W_range(&m, &wlo, &whi);
+            pts[1][0] = 0.5 * (ct_nona_phi_min(&m) + ct_nona_phi_max(&m));
+            pts[1][1] = 0.5 * (wlo + whi);
+            ct_nona_solution_free(&sol);
+            printf("  %7zu %8zu |", sizes[i], m.n_vars);
+            for (int k = 0; k < 2; k++) {
+                double vb, vg, tb = time_lp(&m, CT_NONA_LP_BLOCK, pts[k][0], pts[k][1], &vb);
+                double tg = time_lp(&m, CT_NONA_LP_GLPK, pts[k][0], pts[k][1], &vg);
+                double rel = isfinite(vb) && isfinite(vg) ? fabs(vb - vg) / fabs(vg) : (isinf(vb) && isinf(vg) ? 0 : 1);
+                printf(" %7.2f ms vs %8.2f ms (x%6.1f) d%.0e |", 1e3 * tb, 1e3 * tg, tg / tb, rel);
+                if (k == 0) {
+                    double per = tb / (double)m.n_vars;
+                    if (i == 0)
+                        first_per = per;
+                    growth[i] = per / first_per;
+                }
+            }
+            int big = sizes[i] >= 1000 && !full;
+            run_t rg = { 0, NAN, 0, 0 }, rp = { 0, NAN, 0, 0 };
+            if (!big) {
+                rg = solve(&m, CT_NONA_EXACT, CT_NONA_LP_GLPK, NULL);
+                rp = solve(&m, CT_NONA_PENALTY, CT_NONA_LP_BLOCK, NULL);
+            }
+            printf(" %7.3f s (%4zu LPs) /", rb.seconds, rb.lps);
+            if (rg.ran)
+                printf(" %7.3f s / %7.3f s |", rg.seconds, rp.seconds);
+            else
+                printf(" %9s / %9s |", "(skipped)", "(skipped)");
+            printf(" %.9g / %.9g / %.9g\n", rb.jct, rg.jct, rp.jct);
+            ct_nona_model_free(&m);
+            ct_scenario_destroy(&s);
+        }
+        printf("  block LP time per column against 10 classes (flat = linear growth): x%.2f at 100, x%.2f at 1000\n",
+               growth[1], growth[2]);
+    }
+    if (!full)
+        printf("  (GLPK's and the penalty method's whole solves at 1000 classes take minutes: BENCH_FULL=1 runs them)\n");
+    return 0;
+}
