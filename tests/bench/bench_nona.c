@@ -43,11 +43,12 @@ typedef struct {
     size_t lps;
 } result_t;
 
-static result_t solve(ct_nona_model_t *m, ct_nona_method_t method)
+static result_t solve(ct_nona_model_t *m, ct_nona_method_t method, ct_nona_lp_t lp)
 {
     ct_nona_solve_params_t p;
     ct_nona_solve_params_init(&p);
     p.method = method;
+    p.lp = lp;
     ct_error_t err;
     result_t r = { 0, 0, NAN, 0 };
     int reps = m->n_vars > 200 ? 1 : 5;
@@ -80,9 +81,12 @@ static void run(const char *name, const ct_scenario_t *s)
             fprintf(stderr, "%s\n", err.msg);
             exit(1);
         }
-        result_t e = solve(&m, CT_NONA_EXACT), p = solve(&m, CT_NONA_PENALTY);
+        result_t e = solve(&m, CT_NONA_EXACT, CT_NONA_LP_BLOCK), p = solve(&m, CT_NONA_PENALTY, CT_NONA_LP_BLOCK);
+        result_t eg = solve(&m, CT_NONA_EXACT, CT_NONA_LP_GLPK);
+        printf("  %-22s %5zu %-7s certified with GLPK's LP %9.3f ms (%5zu LPs, gap %.1e, JCT %+.1e)\n", name, m.n_vars,
+               server ? "servers" : "link", 1e3 * eg.seconds, eg.lps, eg.gap, (eg.jct - e.jct) / e.jct);
         if (!server) {
-            result_t g = solve(&m, CT_NONA_GRID);
+            result_t g = solve(&m, CT_NONA_GRID, CT_NONA_LP_BLOCK);
             printf("  %-22s %5zu link    1-D grid %9.3f ms | certified %9.3f ms (%.2fx, %5zu LPs, gap %.1e) | penalty "
                    "%9.3f ms | JCT grid %.6g, certified %.6g, penalty %+.1e\n",
                    name, m.n_vars, 1e3 * g.seconds, 1e3 * e.seconds, e.seconds / g.seconds, e.lps, e.gap,
