@@ -43,7 +43,10 @@ static void nona_usage(FILE *out)
             "                          does not depend on it)\n"
             "  --shard I/N             sweep: solve only the scales i with i %% N == I and write a\n"
             "                          part file; contend merge joins the parts\n"
-            "  --max-triplets N        refuse segments needing more than N triplets (100000)\n"
+            "  --max-triplets N        enumerate segments of up to N triplets (100000); larger\n"
+            "                          ones start from a few and the solver generates the rest\n"
+            "  --large generate|refuse segments over --max-triplets: column generation (default),\n"
+            "                          or refuse them (the earlier behaviour)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
             "  --lp block|glpk         exact, grid: the LP at fixed waits; block (default): the\n"
@@ -67,7 +70,7 @@ typedef struct {
 } nona_opts_t;
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
-       OPT_MAXLP, OPT_SHARD, OPT_LP };
+       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -79,7 +82,8 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "model", required_argument, NULL, OPT_MODEL }, { "root-choices", required_argument, NULL, OPT_ROOT },
         { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
-        { "lp", required_argument, NULL, OPT_LP }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+        { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
     ct_nona_model_params_init(&o->model);
@@ -113,6 +117,12 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 o->solve.lp = CT_NONA_LP_GLPK;
             else
                 return cli_usage("nona", "--lp: expected block or glpk, got '%s'", optarg);
+            break;
+        case OPT_LARGE:
+            if (!strcmp(optarg, "generate") || !strcmp(optarg, "refuse"))
+                o->model.large = !strcmp(optarg, "generate");
+            else
+                return cli_usage("nona", "--large: expected generate or refuse, got '%s'", optarg);
             break;
         case OPT_MODEL:
             if (cli_parse_server_model("nona", optarg, &o->model.server_model))

@@ -85,7 +85,9 @@ typedef struct {
     size_t var_start;       /**< its first variable in theta */
     size_t n_vars;          /**< its triplet count */
     size_t local_var;       /**< the all-local triplet (one part, k = l = 0) */
-    ct_partitions_t parts;  /**< its triplets */
+    ct_partitions_t parts;  /**< its triplets: all of them, or (generated) those generated so far */
+    int generated;          /**< 1: too many to enumerate; triplets come from column generation */
+    double pre, post;       /**< the job's work before the segment's parts and from its sink on, s */
 } ct_block_t;
 
 /** Per class: the contracted, split DAG. */
@@ -126,6 +128,9 @@ typedef struct {
     ct_partition_params_t partition;   /**< enumeration limits */
     int server_model;       /**< server queueing (default 1; 0: the paper's link-only model) */
     unsigned root_choices;  /**< roots on the least loaded of d servers (1..64; default 2; 1: the paper's uniform roots) */
+    int large;              /**< segments over partition.max_triplets: 1 (default) start from a few
+                                 triplets, the solver generates the rest (column generation);
+                                 0: refuse them (CT_ELIMIT) */
 } ct_nona_model_params_t;
 
 void ct_nona_model_params_init(ct_nona_model_params_t *p);
@@ -141,6 +146,32 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p);
 ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_params_t *p, ct_nona_model_t *m,
                                 ct_error_t *err);
 void ct_nona_model_free(ct_nona_model_t *m);
+
+/** Appends n triplets to generated block `block`: assign holds n rows of
+ *  parts.n_inner part numbers (numbered by first appearance), k and l the
+ *  parts of source and sink. Renumbers the variables of every later block
+ *  (theta vectors from before do not fit after). Fails with CT_EINPUT for a
+ *  block that is not generated or a malformed triplet. O(model size). */
+ct_status_t ct_nona_model_add_triplets(ct_nona_model_t *m, size_t block, size_t n, const uint8_t *assign,
+                                       const uint8_t *k, const uint8_t *l, ct_error_t *err);
+
+/** Scratch space to evaluate a triplet of one block that is not (yet) in
+ *  the model; see ct_nona_candidate_eval. */
+typedef struct {
+    size_t block;
+    ct_tripinfo_t info;     /**< the last evaluated triplet (branch_start unused) */
+    ct_branch_t *branches;  /**< its branches (info.n_branches) */
+    double *batch;
+} ct_nona_candidate_t;
+
+ct_status_t ct_nona_candidate_alloc(const ct_nona_model_t *m, size_t block, ct_nona_candidate_t *c, ct_error_t *err);
+void ct_nona_candidate_free(ct_nona_candidate_t *c);
+/** Computes c->info and c->branches for the triplet (assign: q nonempty
+ *  parts, one per inner task, any numbering; k, l < q). O(segment size). */
+void ct_nona_candidate_eval(const ct_nona_model_t *m, ct_nona_candidate_t *c, const uint8_t *assign, size_t q,
+                            size_t k, size_t l);
+/** M(phi, W) of the candidate last evaluated (as ct_nona_triplet_time). */
+double ct_nona_candidate_time(const ct_nona_model_t *m, const ct_nona_candidate_t *c, double phi, double W);
 
 /** M_w(phi, W) for triplet w (W: the server wait; ignored without the
  *  server model). O(branches of w) (x 32 with remote parts and W > 0). */

@@ -35,6 +35,7 @@
 void ct_nona_model_params_init(ct_nona_model_params_t *p)
 {
     ct_partition_params_init(&p->partition);
+    p->large = 1;
     p->server_model = 1;
     p->root_choices = 2; /* pooled roots; 1 is the paper's uniform rule */
 }
@@ -102,30 +103,37 @@ void ct_nona_model_free(ct_nona_model_t *m)
     memset(m, 0, sizeof *m);
 }
 
-/* Appends the branches of triplet w (global variable number) of block b.
- * pre / sink_post: the job's work before the segment's parts (root and
- * earlier segments) and from its sink on; work: the whole job's. */
-static void triplet_data(ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg, const ct_block_t *b,
-                         size_t w, ct_branch_t *scratch, double *batch, double pre, double sink_post, double work)
+/* The part of a segment edge end under an assignment (source -> k, sink -> l). */
+static size_t end_part(const uint8_t *assign, size_t k, size_t l, size_t loc)
 {
-    const ct_partitions_t *pt = &b->parts;
-    const ct_triplet_t *tr = &pt->triplets[w - b->var_start];
-    size_t q = pt->n_parts[tr->partition], nb = q;
-    ct_tripinfo_t *ti = &m->trip[w];
+    return loc == CT_SEG_SOURCE ? k : loc == CT_SEG_SINK ? l : assign[loc];
+}
+
+/* The model data of one triplet given as an assignment of the segment's
+ * inner tasks to q parts with the source in part k and the sink in part l:
+ * fills *ti (but branch_start) and br[0 .. returned count) (room for
+ * n_inner + 2). pre / sink_post: the job's work before the segment's parts
+ * (root and earlier segments) and from its sink on; work: the whole job's.
+ * batch: room for n_inner + 1. */
+static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg, const uint8_t *assign,
+                           size_t q, size_t k, size_t l, ct_tripinfo_t *ti, ct_branch_t *br, double *batch, double pre,
+                           double sink_post, double work)
+{
+    size_t nb = q;
     for (size_t i = 0; i < q; i++)
-        scratch[i] = (ct_branch_t){ 0.0, 0.0, i != tr->k };
-    for (size_t k = 0; k < seg->n_inner; k++)
-        scratch[pt->assign[(size_t)tr->partition * seg->n_inner + k]].a += g->time[seg->inner[k]] / m->speed;
+        br[i] = (ct_branch_t){ 0.0, 0.0, i != k };
+    for (size_t t = 0; t < seg->n_inner; t++)
+        br[assign[t]].a += g->time[seg->inner[t]] / m->speed;
     /* Server pieces (only parts, before any transfer time is added). */
     ti->q = 0.0;
     ti->remote_work = 0.0;
     ti->n_remote = q > 1 ? q - 1 : 0;
     if (q > 1) {
-        double sq = (pre + scratch[tr->k].a) * (pre + scratch[tr->k].a) + sink_post * sink_post;
+        double sq = (pre + br[k].a) * (pre + br[k].a) + sink_post * sink_post;
         for (size_t i = 0; i < q; i++)
-            if (i != tr->k) {
-                sq += scratch[i].a * scratch[i].a;
-                ti->remote_work += scratch[i].a;
+            if (i != k) {
+                sq += br[i].a * br[i].a;
+                ti->remote_work += br[i].a;
             }
         ti->q = sq - work * work;
     }
@@ -138,44 +146,147 @@ static void triplet_data(ct_nona_model_t *m, const ct_dag_t *g, const ct_segment
         batch[u] = 0.0;
     for (size_t j = 0; j < seg->n_edges; j++) {
         double bytes = g->bytes[seg->edges[j]];
-        if (bytes > 0 && ct_triplet_crosses(seg, pt, tr, j))
+        if (bytes > 0 && end_part(assign, k, l, seg->loc_from[j]) != end_part(assign, k, l, seg->loc_to[j]))
             batch[seg->loc_from[j] == CT_SEG_SOURCE ? seg->n_inner : seg->loc_from[j]] += bytes / m->bandwidth;
     }
     for (size_t j = 0; j < seg->n_edges; j++) {
         double bytes = g->bytes[seg->edges[j]];
-        if (bytes <= 0 || !ct_triplet_crosses(seg, pt, tr, j))
+        size_t lf = seg->loc_from[j], lt = seg->loc_to[j], branch;
+        if (bytes <= 0 || end_part(assign, k, l, lf) == end_part(assign, k, l, lt))
             continue;
         double S = bytes / m->bandwidth;
-        size_t from = seg->loc_from[j] == CT_SEG_SOURCE ? seg->n_inner : seg->loc_from[j];
-        size_t lf = seg->loc_from[j], lt = seg->loc_to[j], branch;
+        size_t from = lf == CT_SEG_SOURCE ? seg->n_inner : lf;
         if (lf == CT_SEG_SOURCE && lt == CT_SEG_SINK) {
-            scratch[nb] = (ct_branch_t){ 0.0, 0.0, 0 };
+            br[nb] = (ct_branch_t){ 0.0, 0.0, 0 };
             branch = nb++;
         } else if (lt == CT_SEG_SINK) {
-            branch = ct_triplet_part(pt, tr, lf);
+            branch = end_part(assign, k, l, lf);
         } else {
-            branch = ct_triplet_part(pt, tr, lt);
+            branch = end_part(assign, k, l, lt);
         }
         /* FIFO link, batch arrivals (M^X/G/1): the batch waits phi, and a
          * transfer also waits for the batch members ahead of it: half the
          * others on average over their order. */
         if (m->link_batches) {
-            scratch[branch].a += S + 0.5 * (batch[from] - S);
+            br[branch].a += S + 0.5 * (batch[from] - S);
         } else {
-            scratch[branch].a += S;
+            br[branch].a += S;
             ti->a2 += S * S;
         }
-        scratch[branch].n += 1.0;
+        br[branch].n += 1.0;
         ti->a1 += S;
         ti->n_crossing++;
     }
     if (m->link_batches) /* the PK numerator counts each batch's squared total */
         for (size_t u = 0; u <= seg->n_inner; u++)
             ti->a2 += batch[u] * batch[u];
-    ti->branch_start = m->n_branches;
     ti->n_branches = nb;
-    memcpy(m->branches + m->n_branches, scratch, nb * sizeof(ct_branch_t));
-    m->n_branches += nb;
+    return nb;
+}
+
+/* (Re)computes every triplet's data from the blocks' triplet lists: the
+ * variable numbering, trip and branches. Called by the build and whenever
+ * column generation adds triplets. */
+static ct_status_t fill_triplets(ct_nona_model_t *m, ct_error_t *err)
+{
+    size_t max_inner = 0, nbr = 0;
+    m->n_vars = 0;
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        ct_block_t *b = &m->blocks[bi];
+        b->var_start = m->n_vars;
+        b->n_vars = b->parts.n_triplets;
+        b->local_var = b->var_start; /* first partition is "all in part 0", first (k, l) is (0, 0) */
+        m->n_vars += b->n_vars;
+        if (b->parts.n_inner > max_inner)
+            max_inner = b->parts.n_inner;
+        for (size_t t = 0; t < b->n_vars; t++)
+            nbr += (size_t)b->parts.n_parts[b->parts.triplets[t].partition] + 1;
+    }
+    free(m->trip);
+    free(m->branches);
+    m->n_branches = 0;
+    m->trip = calloc(m->n_vars ? m->n_vars : 1, sizeof(ct_tripinfo_t));
+    m->branches = malloc((nbr ? nbr : 1) * sizeof(ct_branch_t));
+    double *batch = malloc((max_inner + 1) * sizeof(double));
+    if (!m->trip || !m->branches || !batch) {
+        free(batch);
+        return ct_error_set(err, CT_ENOMEM, "out of memory for %zu triplets", m->n_vars);
+    }
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        const ct_block_t *b = &m->blocks[bi];
+        const ct_model_class_t *mc = &m->classes[b->cls];
+        const ct_segment_t *seg = &mc->split.segments[b->segment];
+        const ct_partitions_t *pt = &b->parts;
+        for (size_t t = 0; t < b->n_vars; t++) {
+            const ct_triplet_t *tr = &pt->triplets[t];
+            ct_tripinfo_t *ti = &m->trip[b->var_start + t];
+            ti->branch_start = m->n_branches;
+            m->n_branches += triplet_eval(m, &mc->split.dag, seg, pt->assign + (size_t)tr->partition * pt->n_inner,
+                                          pt->n_parts[tr->partition], tr->k, tr->l, ti, m->branches + m->n_branches,
+                                          batch, b->pre, b->post, mc->work);
+        }
+    }
+    free(batch);
+    return CT_OK;
+}
+
+/* Labels each inner task of seg by its weakly connected component among
+ * the inner tasks, parts numbered by first appearance; returns the count. */
+static size_t branch_labels(const ct_segment_t *seg, uint8_t *label, size_t *parent)
+{
+    size_t n = seg->n_inner;
+    for (size_t i = 0; i < n; i++)
+        parent[i] = i;
+    for (size_t j = 0; j < seg->n_edges; j++) {
+        size_t u = seg->loc_from[j], v = seg->loc_to[j];
+        if (u >= n || v >= n) /* source or sink end */
+            continue;
+        while (parent[u] != u)
+            u = parent[u];
+        while (parent[v] != v)
+            v = parent[v];
+        if (u != v)
+            parent[u > v ? u : v] = u < v ? u : v;
+    }
+    size_t next = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = i;
+        while (parent[r] != r)
+            r = parent[r];
+        label[i] = r == i ? (uint8_t)(next < 255 ? next++ : 254) : label[r];
+    }
+    return next;
+}
+
+/* The starting triplets of a segment too large to enumerate: all-local
+ * first (the model's local_var), then its branches as parts with source and
+ * sink in part 0 (the opportunistic placement). Column generation adds the
+ * rest. */
+static ct_status_t seed_partitions(const ct_segment_t *seg, ct_partitions_t *pt, ct_error_t *err)
+{
+    size_t n = seg->n_inner;
+    memset(pt, 0, sizeof *pt);
+    pt->n_inner = n;
+    pt->assign = calloc(2 * n, 1);
+    pt->n_parts = malloc(2);
+    pt->triplets = malloc(2 * sizeof(ct_triplet_t));
+    size_t *parent = malloc(n * sizeof(size_t));
+    if (!pt->assign || !pt->n_parts || !pt->triplets || !parent) {
+        free(parent);
+        ct_partitions_free(pt);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    pt->n_parts[0] = 1;
+    pt->triplets[0] = (ct_triplet_t){ 0, 0, 0 };
+    pt->n_partitions = pt->n_triplets = 1;
+    size_t q = branch_labels(seg, pt->assign + n, parent);
+    free(parent);
+    if (q > 1 && q < 255) {
+        pt->n_parts[1] = (uint8_t)q;
+        pt->triplets[1] = (ct_triplet_t){ 1, 0, 0 };
+        pt->n_partitions = pt->n_triplets = 2;
+    }
+    return CT_OK;
 }
 
 ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_params_t *p, ct_nona_model_t *m,
@@ -272,7 +383,6 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
         ct_nona_model_free(m);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
-    size_t max_inner = 0, nbr = 0;
     for (size_t j = 0; j < s->n_classes; j++) {
         ct_model_class_t *mc = &m->classes[j];
         for (size_t i = 0; i < mc->n_blocks; i++) {
@@ -283,50 +393,120 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
                      mc->split.dag.ids[seg->source], mc->split.dag.ids[seg->sink]);
             b->cls = j;
             b->segment = i;
-            b->var_start = m->n_vars;
-            if ((st = ct_partitions_enumerate(seg->n_inner, &p->partition, seglabel, &b->parts, err)) != CT_OK) {
+            double want = ct_partition_triplet_count(seg->n_inner);
+            if (p->large && (want > (double)p->partition.max_triplets || seg->n_inner > 250)) {
+                st = seed_partitions(seg, &b->parts, err); /* column generation adds the rest */
+                b->generated = 1;
+            } else {
+                st = ct_partitions_enumerate(seg->n_inner, &p->partition, seglabel, &b->parts, err);
+            }
+            if (st != CT_OK) {
                 m->n_blocks = mc->block_start + i; /* free only what exists */
                 ct_nona_model_free(m);
                 return st;
             }
-            b->n_vars = b->parts.n_triplets;
-            b->local_var = b->var_start; /* first partition is "all in part 0", first (k, l) is (0, 0) */
-            m->n_vars += b->n_vars;
-            if (seg->n_inner > max_inner)
-                max_inner = seg->n_inner;
-            for (size_t t = 0; t < b->n_vars; t++)
-                nbr += (size_t)b->parts.n_parts[b->parts.triplets[t].partition] + 1;
         }
-    }
-    m->trip = calloc(m->n_vars ? m->n_vars : 1, sizeof(ct_tripinfo_t));
-    m->branches = malloc((nbr ? nbr : 1) * sizeof(ct_branch_t));
-    ct_branch_t *scratch = malloc((max_inner + 2) * sizeof(ct_branch_t));
-    double *batch = malloc((max_inner + 1) * sizeof(double));
-    if (!m->trip || !m->branches || !scratch || !batch) {
-        free(scratch);
-        free(batch);
-        ct_nona_model_free(m);
-        return ct_error_set(err, CT_ENOMEM, "out of memory for %zu triplets", m->n_vars);
     }
     for (size_t j = 0; j < m->n_classes; j++) {
         const ct_model_class_t *mc = &m->classes[j];
         const ct_split_t *sp = &mc->split;
         double pre = sp->dag.time[sp->bottlenecks[0]] / s->speed;
         for (size_t i = 0; i < mc->n_blocks; i++) {
-            const ct_block_t *b = &m->blocks[mc->block_start + i];
+            ct_block_t *b = &m->blocks[mc->block_start + i];
             const ct_segment_t *seg = &sp->segments[b->segment];
             double inner = 0;
             for (size_t k = 0; k < seg->n_inner; k++)
                 inner += sp->dag.time[seg->inner[k]] / s->speed;
-            double sink_post = mc->work - pre - inner;
-            for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
-                triplet_data(m, &sp->dag, seg, b, w, scratch, batch, pre, sink_post, mc->work);
+            b->pre = pre;
+            b->post = mc->work - pre - inner;
             pre += inner + sp->dag.time[seg->sink] / s->speed;
         }
     }
-    free(scratch);
-    free(batch);
+    if ((st = fill_triplets(m, err)) != CT_OK) {
+        ct_nona_model_free(m);
+        return st;
+    }
     return CT_OK;
+}
+
+ct_status_t ct_nona_model_add_triplets(ct_nona_model_t *m, size_t block, size_t n, const uint8_t *assign,
+                                       const uint8_t *k, const uint8_t *l, ct_error_t *err)
+{
+    if (block >= m->n_blocks || !m->blocks[block].generated)
+        return ct_error_set(err, CT_EINPUT, "block %zu: not a generated block", block);
+    ct_partitions_t *pt = &m->blocks[block].parts;
+    size_t ni = pt->n_inner, np = pt->n_partitions, nt = pt->n_triplets;
+    uint8_t *parts = malloc(n ? n : 1);
+    if (!parts)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) { /* canonical: parts numbered by first appearance */
+        size_t next = 0;
+        for (size_t t = 0; t < ni; t++) {
+            if (assign[i * ni + t] > next || (t == 0 && assign[i * ni] != 0)) {
+                free(parts);
+                return ct_error_set(err, CT_EINPUT, "block %zu: triplet %zu: parts not numbered by first appearance",
+                                    block, i);
+            }
+            if (assign[i * ni + t] == next)
+                next++;
+        }
+        parts[i] = (uint8_t)(ni ? next : 0);
+        if (ni == 0 || k[i] >= parts[i] || l[i] >= parts[i]) {
+            free(parts);
+            return ct_error_set(err, CT_EINPUT, "block %zu: triplet %zu: k or l is not a part", block, i);
+        }
+    }
+    uint8_t *na = realloc(pt->assign, (np + n) * ni), *nq = NULL;
+    ct_triplet_t *ntr = NULL;
+    if (na)
+        pt->assign = na;
+    if (na && (nq = realloc(pt->n_parts, np + n)) != NULL)
+        pt->n_parts = nq;
+    if (nq && (ntr = realloc(pt->triplets, (nt + n) * sizeof(ct_triplet_t))) != NULL)
+        pt->triplets = ntr;
+    if (!ntr) {
+        free(parts);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    memcpy(pt->assign + np * ni, assign, n * ni);
+    for (size_t i = 0; i < n; i++) {
+        pt->n_parts[np + i] = parts[i];
+        pt->triplets[nt + i] = (ct_triplet_t){ (uint32_t)(np + i), k[i], l[i] };
+    }
+    pt->n_partitions += n;
+    pt->n_triplets += n;
+    free(parts);
+    return fill_triplets(m, err);
+}
+
+ct_status_t ct_nona_candidate_alloc(const ct_nona_model_t *m, size_t block, ct_nona_candidate_t *c, ct_error_t *err)
+{
+    memset(c, 0, sizeof *c);
+    size_t n = m->blocks[block].parts.n_inner;
+    c->block = block;
+    c->branches = malloc((n + 2) * sizeof(ct_branch_t));
+    c->batch = malloc((n + 1) * sizeof(double));
+    if (!c->branches || !c->batch) {
+        ct_nona_candidate_free(c);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    return CT_OK;
+}
+
+void ct_nona_candidate_free(ct_nona_candidate_t *c)
+{
+    free(c->branches);
+    free(c->batch);
+    memset(c, 0, sizeof *c);
+}
+
+void ct_nona_candidate_eval(const ct_nona_model_t *m, ct_nona_candidate_t *c, const uint8_t *assign, size_t q, size_t k,
+                            size_t l)
+{
+    const ct_block_t *b = &m->blocks[c->block];
+    const ct_model_class_t *mc = &m->classes[b->cls];
+    triplet_eval(m, &mc->split.dag, &mc->split.segments[b->segment], assign, q, k, l, &c->info, c->branches, c->batch,
+                 b->pre, b->post, mc->work);
 }
 
 double ct_nona_server_wait(const ct_nona_model_t *m, double m2s)
@@ -336,10 +516,9 @@ double ct_nona_server_wait(const ct_nona_model_t *m, double m2s)
     return m->server_model ? m2s / (2.0 * (1.0 - m->rho_s)) : 0.0;
 }
 
-double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi, double W)
+static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
+                            double W)
 {
-    const ct_tripinfo_t *ti = &m->trip[w];
-    const ct_branch_t *br = m->branches + ti->branch_start;
     double amax = 0.0;
     for (size_t i = 0; i < ti->n_branches; i++) {
         double t = br[i].a + br[i].n * phi;
@@ -383,6 +562,16 @@ double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi, doub
         integral += wt * (1.0 - prod) / z;
     }
     return amax + integral / mu;
+}
+
+double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi, double W)
+{
+    return branches_time(m, &m->trip[w], m->branches + m->trip[w].branch_start, phi, W);
+}
+
+double ct_nona_candidate_time(const ct_nona_model_t *m, const ct_nona_candidate_t *c, double phi, double W)
+{
+    return branches_time(m, &c->info, c->branches, phi, W);
 }
 
 void ct_nona_triplet_grad(const ct_nona_model_t *m, size_t w, double phi, double W, double *d_phi, double *d_W)

@@ -50,7 +50,7 @@ printf '{"cluster": {"servers": 8, "link_bandwidth": 1e10}, "classes": [{"name":
 expect_error 2 "classes[1].name: duplicate class name 'f'" -- $C nona solve "$T/sc/dup.json" -o "$T/out.json"
 expect_error 2 "cluster.link_bandwidth" -- $C nona solve "$T/sc/neg.json" -o "$T/out.json"
 expect_error 2 "background.link_load" -- $C nona solve "$T/sc/bg.json" -o "$T/out.json"
-expect_error 2 "need 5 placement triplets, over the limit of 3" -- $C nona solve --max-triplets 3 data/scenarios/fig1.json -o "$T/out.json"
+expect_error 2 "need 5 placement triplets, over the limit of 3" -- $C nona solve --max-triplets 3 --large refuse data/scenarios/fig1.json -o "$T/out.json"
 # A sweep where every scale is unstable: each is reported, then it fails.
 $C nona sweep "$T/sc/hot.json" --scale 1:2:1 -o "$T/out.json" >/dev/null 2>"$T/stderr"
 [ $? -eq 2 ] || fail "all-unstable sweep: exit status"

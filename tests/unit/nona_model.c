@@ -640,6 +640,7 @@ static void errors(void)
     ct_nona_model_params_t p;
     ct_nona_model_params_init(&p);
     p.partition.max_triplets = 4;
+    p.large = 0; /* refuse instead of generating */
     CHECK(ct_nona_model_build(&s, &p, &m, &err) == CT_ELIMIT);
     CHECK_ERR(err, CT_ELIMIT, "class 'c0': segment 0 (sum -> add): 2 intermediate tasks need 5 placement triplets");
     ct_scenario_destroy(&s);
