@@ -188,6 +188,10 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
     if (isfinite(sol->gap))
         printf(", certified gap %.2g", sol->gap);
     printf("%s\n", m->server_model ? "" : " [link-only model]");
+    if (sol->segment_gap)
+        printf("column generation: %zu triplets generated in %zu rounds; at the solution's waits the missing "
+               "triplets could lower J by at most %.2g (relative)\n",
+               sol->columns_added, sol->cg_rounds, sol->eval.J > 0 ? sol->column_gap / sol->eval.J : 0.0);
     for (size_t j = 0; j < m->n_classes; j++) {
         const ct_model_class_t *mc = &m->classes[j];
         const ct_dag_t *g = &mc->split.dag;
@@ -196,8 +200,12 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
         for (size_t i = 0; i < mc->n_blocks; i++) {
             const ct_block_t *b = &m->blocks[mc->block_start + i];
             const ct_segment_t *seg = &mc->split.segments[i];
-            printf("  segment %zu %s -> %s (%zu tasks, %zu triplets)\n", i, g->ids[seg->source], g->ids[seg->sink],
+            printf("  segment %zu %s -> %s (%zu tasks, %zu triplets", i, g->ids[seg->source], g->ids[seg->sink],
                    seg->n_inner, b->n_vars);
+            if (b->generated && sol->segment_gap)
+                printf(" generated of %.3g; gap at most %.3g s of the class's mean JCT", ct_partition_triplet_count(seg->n_inner),
+                       sol->segment_gap[mc->block_start + i]);
+            printf(")\n");
             for (size_t t = 0; t < b->n_vars; t++) {
                 size_t w = b->var_start + t;
                 if (sol->theta[w] <= 0)
@@ -249,6 +257,11 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solution_t *s
     cJSON_AddStringToObject(r, "method", ct_nona_method_name(sol->method));
     ct_json_add_number(r, "solve_seconds", sol->seconds);
     ct_json_add_number(r, "iterations", (double)sol->lp_solves);
+    if (sol->segment_gap) {
+        ct_json_add_number(r, "columns_generated", (double)sol->columns_added);
+        ct_json_add_number(r, "column_rounds", (double)sol->cg_rounds);
+        ct_json_add_number(r, "column_gap", sol->eval.J > 0 ? sol->column_gap / sol->eval.J : 0.0);
+    }
     for (size_t j = 0; j < m->n_classes; j++) {
         cJSON *c = cJSON_CreateObject();
         cJSON_AddItemToArray(cls, c);

@@ -88,6 +88,8 @@ typedef struct {
     ct_partitions_t parts;  /**< its triplets: all of them, or (generated) those generated so far */
     int generated;          /**< 1: too many to enumerate; triplets come from column generation */
     double pre, post;       /**< the job's work before the segment's parts and from its sink on, s */
+    double q_floor;         /**< <= every q_w of the segment's triplets, listed or not, s^2 (exact when
+                                 enumerated; generated: the pieces' least sum of squares with tasks divisible) */
 } ct_block_t;
 
 /** Per class: the contracted, split DAG. */

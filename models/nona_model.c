@@ -213,10 +213,21 @@ static ct_status_t fill_triplets(ct_nona_model_t *m, ct_error_t *err)
         return ct_error_set(err, CT_ENOMEM, "out of memory for %zu triplets", m->n_vars);
     }
     for (size_t bi = 0; bi < m->n_blocks; bi++) {
-        const ct_block_t *b = &m->blocks[bi];
+        ct_block_t *b = &m->blocks[bi];
         const ct_model_class_t *mc = &m->classes[b->cls];
         const ct_segment_t *seg = &mc->split.segments[b->segment];
         const ct_partitions_t *pt = &b->parts;
+        b->q_floor = 0;
+        if (b->generated && seg->n_inner > 1) {
+            /* every task its own part, the work spread evenly: no triplet
+             * has a smaller sum of squared pieces */
+            double C = 0, n = (double)seg->n_inner, L, sq;
+            for (size_t t = 0; t < seg->n_inner; t++)
+                C += mc->split.dag.time[seg->inner[t]] / m->speed;
+            L = (b->pre + C) / n;
+            sq = L >= b->pre ? n * L * L : b->pre * b->pre + C * C / (n - 1);
+            b->q_floor = fmin(0.0, sq + b->post * b->post - mc->work * mc->work);
+        }
         for (size_t t = 0; t < b->n_vars; t++) {
             const ct_triplet_t *tr = &pt->triplets[t];
             ct_tripinfo_t *ti = &m->trip[b->var_start + t];
@@ -224,6 +235,8 @@ static ct_status_t fill_triplets(ct_nona_model_t *m, ct_error_t *err)
             m->n_branches += triplet_eval(m, &mc->split.dag, seg, pt->assign + (size_t)tr->partition * pt->n_inner,
                                           pt->n_parts[tr->partition], tr->k, tr->l, ti, m->branches + m->n_branches,
                                           batch, b->pre, b->post, mc->work);
+            if (ti->q < b->q_floor)
+                b->q_floor = ti->q;
         }
     }
     free(batch);
@@ -665,9 +678,9 @@ double ct_nona_phi_max(const ct_nona_model_t *m)
     }
     if (!m->server_model)
         return hi;
-    for (size_t w = 0; w < m->n_vars; w++)
-        if (-m->trip[w].q > qmax)
-            qmax = -m->trip[w].q;
+    for (size_t bi = 0; bi < m->n_blocks; bi++) /* every triplet, listed or not */
+        if (-m->blocks[bi].q_floor > qmax)
+            qmax = -m->blocks[bi].q_floor;
     for (size_t j = 0; j < m->n_classes; j++)
         B += m->beta[j];
     return hi + B * m->r_root * qmax / (2.0 * (double)m->servers * (1.0 - m->rho_s));
@@ -678,11 +691,7 @@ void ct_nona_W_range(const ct_nona_model_t *m, double *lo, double *hi)
     double m2s = m->m2s_local;
     for (size_t bi = 0; bi < m->n_blocks; bi++) {
         const ct_block_t *b = &m->blocks[bi];
-        double qmin = 0;
-        for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
-            if (m->trip[w].q < qmin)
-                qmin = m->trip[w].q;
-        m2s += m->beta[b->cls] * qmin / (double)m->servers;
+        m2s += m->beta[b->cls] * b->q_floor / (double)m->servers; /* every triplet, listed or not */
     }
     *lo = ct_nona_server_wait(m, m2s);
     *hi = ct_nona_server_wait(m, m->m2s_local);

@@ -51,6 +51,9 @@ typedef struct {
     unsigned long long seed;/**< penalty: random starts (default 1) */
     double prune;           /**< drop probabilities below this from the result (default 1e-9) */
     ct_nona_lp_t lp;        /**< exact, grid: the LP solver (default CT_NONA_LP_BLOCK) */
+    size_t cg_rounds;       /**< generated segments: at most this many rounds of pricing (default 200; >= 1) */
+    size_t price_exact;     /**< price a segment exactly when it has at most this many triplets (default 500000) */
+    size_t price_evals;     /**< otherwise search, with about this many evaluations per segment and round (default 20000; >= 100) */
 } ct_nona_solve_params_t;
 
 void ct_nona_solve_params_init(ct_nona_solve_params_t *p);
@@ -68,6 +71,14 @@ typedef struct {
     double J_local;         /**< J with every job entirely local */
     size_t lp_solves;       /**< exact: LPs solved; penalty: function evaluations */
     double seconds;         /**< wall time of the solve */
+    /* Column generation (models with generated segments; else 0 / NULL). */
+    size_t cg_rounds;       /**< solves done (1 + rounds that added triplets) */
+    size_t columns_added;   /**< triplets generated beyond the seeds */
+    double *segment_gap;    /**< per block (NULL without generated blocks): at the solution's waits and
+                                 multipliers, how much lower, at most, its class's mean JCT could be with
+                                 every triplet of the segment, s; 0 for enumerated segments and exactly
+                                 priced ones */
+    double column_gap;      /**< sum over blocks of beta x segment_gap: J units, a bound at these waits */
 } ct_nona_solution_t;
 
 void ct_nona_solution_free(ct_nona_solution_t *s);

@@ -43,6 +43,9 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->seed = 1;
     p->prune = 1e-9;
     p->lp = CT_NONA_LP_BLOCK;
+    p->cg_rounds = 200;
+    p->price_exact = 500000;
+    p->price_evals = 20000;
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -63,6 +66,10 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%smax-iter: expected 1 .. 1000000 (got %zu)", pre, p->max_iter);
     if (p->lp != CT_NONA_LP_BLOCK && p->lp != CT_NONA_LP_GLPK)
         return ct_error_set(err, CT_EINPUT, "%slp: unknown LP solver %d", pre, (int)p->lp);
+    if (p->cg_rounds < 1 || p->cg_rounds > 100000)
+        return ct_error_set(err, CT_EINPUT, "%scg-rounds: expected 1 .. 100000 (got %zu)", pre, p->cg_rounds);
+    if (p->price_evals < 100)
+        return ct_error_set(err, CT_EINPUT, "%sprice-evals: expected at least 100 (got %zu)", pre, p->price_evals);
     if (!(p->prune >= 0 && p->prune < 0.5))
         return ct_error_set(err, CT_EINPUT, "%sprune: expected 0 .. 0.5 (got %g)", pre, p->prune);
     return CT_OK;
@@ -79,6 +86,7 @@ void ct_nona_solution_free(ct_nona_solution_t *s)
         return;
     free(s->theta);
     free(s->tau);
+    free(s->segment_gap);
     memset(s, 0, sizeof *s);
 }
 
@@ -93,6 +101,8 @@ typedef struct {
     size_t *cols;
     double *vals, *x, *c, *v1, *v2;
     double r1, r2;
+    double tscale, scale1, scale2; /* the last solve's scaling of c, row 1, row 2 */
+    double y1, y2;          /* and its multipliers (>= 0, scaled units) */
     double constant;        /* sum_j beta_j base_j */
     double beta_sum;
     size_t solves;
@@ -156,7 +166,7 @@ static void wait_lp_free(wait_lp_t *s)
 /* Scales the row coef . theta <= rhs into v (may be coef) and *rs; with
  * GLPK, sets it as row r. */
 static ct_status_t set_wait_row(wait_lp_t *s, size_t r, const double *coef, double rhs, double *v, double *rs,
-                                ct_error_t *err)
+                                double *row_scale, ct_error_t *err)
 {
     const ct_nona_model_t *m = s->m;
     /* GLPK's row tolerance is relative to the bound (about 1e-7 (1 + |rhs|)):
@@ -171,6 +181,7 @@ static ct_status_t set_wait_row(wait_lp_t *s, size_t r, const double *coef, doub
         scale = 1;
     size_t nz = 0;
     *rs = rhs / scale;
+    *row_scale = scale;
     if (!s->lp) {
         for (size_t w = 0; w < m->n_vars; w++)
             v[w] = coef[w] / scale;
@@ -220,8 +231,9 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
         }
     }
     double rhs2 = m->server_model ? 2.0 * wr * (1.0 - m->rho_s) - m->m2s_local : 1.0;
-    if ((st = set_wait_row(s, m->n_blocks, s->v1, rhs1, s->v1, &s->r1, err)) != CT_OK ||
-        (st = set_wait_row(s, m->n_blocks + 1, s->v2, rhs2, s->v2, &s->r2, err)) != CT_OK)
+    s->tscale = tscale;
+    if ((st = set_wait_row(s, m->n_blocks, s->v1, rhs1, s->v1, &s->r1, &s->scale1, err)) != CT_OK ||
+        (st = set_wait_row(s, m->n_blocks + 1, s->v2, rhs2, s->v2, &s->r2, &s->scale2, err)) != CT_OK)
         return st;
     double y1, y2, lagrangian = NAN; /* the block solver's own bound, when it ran */
     if (s->blp) {
@@ -251,9 +263,9 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
     }
     *feasible = 1;
     double root = s->beta_sum * m->r_root * (m->server_model ? wo : 0.0);
+    s->y1 = y1 = y1 > 0 ? y1 : 0;
+    s->y2 = y2 = y2 > 0 ? y2 : 0;
     if (bound) {
-        y1 = y1 > 0 ? y1 : 0;
-        y2 = y2 > 0 ? y2 : 0;
         double L = -y1 * s->r1 - y2 * s->r2;
         for (size_t b = 0; b < m->n_blocks && isnan(lagrangian); b++) {
             const ct_block_t *bl = &m->blocks[b];
@@ -316,6 +328,60 @@ typedef struct {
     double dphi, dW;        /* how much the bound loses across each side */
 } box_t;
 
+/* Triplets of generated segments that priced out inside the search; the
+ * caller adds them and searches again. */
+typedef struct {
+    size_t block;
+    uint8_t k, l;
+    uint8_t *assign;
+} cg_column_t;
+
+typedef struct {
+    cg_column_t *v;
+    size_t n, cap;
+} cg_pending_t;
+
+static void pending_free(cg_pending_t *pd)
+{
+    for (size_t i = 0; i < pd->n; i++)
+        free(pd->v[i].assign);
+    free(pd->v);
+    memset(pd, 0, sizeof *pd);
+}
+
+/* Keeps a copy unless the same triplet is pending already. */
+static ct_status_t pending_add(cg_pending_t *pd, size_t block, const ct_nona_priced_t *pr, size_t n_inner,
+                               ct_error_t *err)
+{
+    for (size_t i = 0; i < pd->n; i++)
+        if (pd->v[i].block == block && pd->v[i].k == pr->k && pd->v[i].l == pr->l &&
+            !memcmp(pd->v[i].assign, pr->assign, n_inner))
+            return CT_OK;
+    if (pd->n == pd->cap) {
+        size_t nc = pd->cap ? 2 * pd->cap : 16;
+        cg_column_t *nv = realloc(pd->v, nc * sizeof *nv);
+        if (!nv)
+            return ct_error_set(err, CT_ENOMEM, "out of memory");
+        pd->v = nv;
+        pd->cap = nc;
+    }
+    cg_column_t *c = &pd->v[pd->n];
+    if (!(c->assign = malloc(n_inner ? n_inner : 1)))
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    memcpy(c->assign, pr->assign, n_inner);
+    c->block = block;
+    c->k = (uint8_t)pr->k;
+    c->l = (uint8_t)pr->l;
+    pd->n++;
+    return CT_OK;
+}
+
+/* Generated segments with at most this many triplets are priced exactly in
+ * every box of the search, which keeps its bounds valid for all triplets. */
+#define CG_BOX_EXACT 20000
+/* A search stops early once this many such triplets are queued. */
+#define CG_BATCH 1
+
 typedef struct {
     wait_lp_t lp;
     double *theta, *best, *work;
@@ -323,7 +389,57 @@ typedef struct {
     box_t *heap;
     size_t n, cap;
     const ct_nona_solve_params_t *p;
+    cg_pending_t *pending;  /* NULL: no generated segment small enough to price in boxes */
 } bnb_t;
+
+/* Exact pricing of the box's generated segments at its LP's multipliers
+ * (objective at the lower corner, link row at the upper one): lowers *lb
+ * by what missing triplets could save and queues those triplets. With an
+ * infeasible box (*lb = NAN on entry), queues each segment's triplet of
+ * least server pieces and least link use, which may make it feasible. */
+static ct_status_t price_box(bnb_t *s, const box_t *b, double *lb, ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->lp.m;
+    int infeasible = isnan(*lb);
+    double y1 = 0, y2 = 0;
+    if (!infeasible) {
+        y1 = s->lp.y1 * s->lp.beta_sum * s->lp.tscale / s->lp.scale1;
+        y2 = m->server_model ? s->lp.y2 * s->lp.beta_sum * s->lp.tscale / s->lp.scale2 : 0;
+    }
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        const ct_block_t *bl = &m->blocks[bi];
+        if (!bl->generated || ct_partition_triplet_count(bl->parts.n_inner) > CG_BOX_EXACT)
+            continue;
+        ct_nona_priced_t pr;
+        ct_status_t st;
+        if (infeasible) { /* the least server pieces, then the least link use */
+            for (int which = 0; which < 2; which++) {
+                if (which == 0 && !m->server_model)
+                    continue;
+                double a = which ? 1e6 : 0, c = which ? 0 : 1e6 * (double)m->servers;
+                if ((st = ct_nona_price_block(m, bi, b->p1, b->w1, b->p1, a, c, CG_BOX_EXACT, 0, &pr, err)) != CT_OK)
+                    return st;
+                if (pr.value < ct_nona_block_price(m, bi, b->p1, b->w1, b->p1, a, c) - 1e-12 * fabs(pr.value))
+                    st = pending_add(s->pending, bi, &pr, bl->parts.n_inner, err);
+                ct_nona_priced_free(&pr);
+                if (st != CT_OK)
+                    return st;
+            }
+            continue;
+        }
+        if ((st = ct_nona_price_block(m, bi, b->p0, b->w0, b->p1, y1, y2, CG_BOX_EXACT, 0, &pr, err)) != CT_OK)
+            return st;
+        double fmin = ct_nona_block_price(m, bi, b->p0, b->w0, b->p1, y1, y2);
+        if (pr.value < fmin - 1e-12 * fabs(fmin)) {
+            *lb -= m->beta[bl->cls] * (fmin - pr.value);
+            st = pending_add(s->pending, bi, &pr, bl->parts.n_inner, err);
+        }
+        ct_nona_priced_free(&pr);
+        if (st != CT_OK)
+            return st;
+    }
+    return CT_OK;
+}
 
 static int box_before(const box_t *a, const box_t *b)
 {
@@ -404,9 +520,15 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
     int feasible;
     double v, lb;
     ct_status_t st = wait_lp_solve(&s->lp, b.p0, b.w0, b.p1, b.w1, &feasible, &v, &lb, s->theta, err);
-    if (st != CT_OK || !feasible)
+    if (st != CT_OK)
         return st;
+    if (!feasible) {
+        double none = NAN;
+        return s->pending ? price_box(s, &b, &none, err) : CT_OK;
+    }
     b.lb = lb < v ? lb : v;
+    if (s->pending && (st = price_box(s, &b, &b.lb, err)) != CT_OK)
+        return st;
     b.dphi = b.dW = 0;
     for (size_t bi = 0; bi < m->n_blocks; bi++) {
         const ct_block_t *bl = &m->blocks[bi];
@@ -437,11 +559,14 @@ static double split_point(double a, double b)
 }
 
 static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                               ct_error_t *err)
+                               cg_pending_t *pending, ct_error_t *err)
 {
     bnb_t s;
     memset(&s, 0, sizeof s);
     s.p = p;
+    for (size_t b = 0; pending && b < m->n_blocks; b++)
+        if (m->blocks[b].generated && ct_partition_triplet_count(m->blocks[b].parts.n_inner) <= CG_BOX_EXACT)
+            s.pending = pending;
     size_t n = m->n_vars ? m->n_vars : 1;
     s.theta = malloc(n * sizeof(double));
     s.best = malloc(n * sizeof(double));
@@ -473,6 +598,8 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
             break;
         if (s.lp.solves >= p->max_lps)
             break;
+        if (s.pending && s.pending->n >= CG_BATCH)
+            break; /* triplets to add: the caller adds them and searches again */
         box_t b = heap_pop(&s);
         int can_phi = b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1);
         int can_W = b.w1 - b.w0 > 1e-15 * (b.w1 > 0 ? b.w1 : 1);
@@ -657,7 +784,7 @@ done:
 }
 
 static ct_status_t solve_once(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                          ct_error_t *err)
+                             cg_pending_t *pending, ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;
     if (!p) {
@@ -682,7 +809,7 @@ static ct_status_t solve_once(const ct_nona_model_t *m, const ct_nona_solve_para
     }
     sol->gap = NAN;
     double t0 = now_seconds();
-    st = p->method == CT_NONA_EXACT ? solve_exact(m, p, sol, err)
+    st = p->method == CT_NONA_EXACT ? solve_exact(m, p, sol, pending, err)
          : p->method == CT_NONA_GRID ? solve_grid(m, p, sol, err)
                                      : ct_nona_solve_penalty(m, p, sol, err);
     if (st != CT_OK) {
@@ -701,31 +828,179 @@ static ct_status_t solve_once(const ct_nona_model_t *m, const ct_nona_solve_para
     return CT_OK;
 }
 
+/* Column generation prices at the solution's waits and at CG_SPREAD phi
+ * values across the search range (x 3 server waits with the server model). */
+#define CG_SPREAD 6
+
+/* The wait LP's multipliers at the solution's own waits, in model units
+ * (see nona_columns.c): *y1 per unit of a2 + 2 phi a1, *y2 per unit of
+ * q / N. */
+static ct_status_t multipliers_at(const ct_nona_model_t *m, double phi, double W, double *y1, double *y2,
+                                  ct_error_t *err)
+{
+    wait_lp_t s;
+    ct_status_t st = wait_lp_init(&s, m, CT_NONA_LP_BLOCK, err);
+    *y1 = *y2 = 0;
+    for (int tries = 0; st == CT_OK && tries < 4; tries++) {
+        int feasible = 0;
+        double v;
+        /* the solution's waits, relaxed by round-off if need be */
+        double grow = tries ? pow(10.0, -12 + 2 * tries) : 0;
+        if ((st = wait_lp_solve(&s, phi, W, phi * (1 + grow), W * (1 + grow), &feasible, &v, NULL, NULL, err)) !=
+                CT_OK ||
+            !feasible)
+            continue;
+        *y1 = s.y1 * s.beta_sum * s.tscale / s.scale1;
+        *y2 = m->server_model ? s.y2 * s.beta_sum * s.tscale / s.scale2 : 0;
+        break;
+    }
+    wait_lp_free(&s);
+    return st;
+}
+
+/* solve_once, then column generation for generated segments: price every
+ * such segment at the solution's waits and multipliers, add the triplets
+ * that lower the LP's value, solve again; at the end record each
+ * segment's gap (ct_nona_solution_t). */
+static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
+                                 ct_error_t *err)
+{
+    ct_nona_solve_params_t defaults;
+    if (!p) {
+        ct_nona_solve_params_init(&defaults);
+        p = &defaults;
+    }
+    int any = 0;
+    for (size_t b = 0; b < m->n_blocks; b++)
+        any |= m->blocks[b].generated;
+    cg_pending_t pend = { NULL, 0, 0 };
+    ct_status_t st = solve_once(m, p, sol, any ? &pend : NULL, err);
+    if (st != CT_OK || !any) {
+        pending_free(&pend);
+        return st;
+    }
+    double seconds = sol->seconds, *gap = NULL;
+    size_t lps = sol->lp_solves, added = 0, rounds = 1;
+    for (;;) {
+        double t0 = now_seconds();
+        if (pend.n > 0 && rounds < p->cg_rounds) {
+            /* Triplets that priced out inside the search: add, search again. */
+            for (size_t i = 0; i < pend.n && st == CT_OK; i++)
+                st = ct_nona_model_add_triplets(m, pend.v[i].block, 1, pend.v[i].assign, &pend.v[i].k, &pend.v[i].l,
+                                                err);
+            added += pend.n;
+        } else {
+            /* Price at the solution's waits (where the gaps are measured),
+             * then over a spread of the search range, so that triplets
+             * that pay only at other waits get their chance too. */
+            double plo = ct_nona_phi_min(m), phi_hi = ct_nona_phi_max(m), wlo, whi, pts[1 + 3 * CG_SPREAD][2],
+                   column_gap = 0;
+            size_t npts = 1, added_now = 0;
+            ct_nona_W_range(m, &wlo, &whi);
+            pts[0][0] = sol->eval.phi;
+            pts[0][1] = sol->eval.W;
+            for (size_t i = 0; i < CG_SPREAD; i++) {
+                double f = (double)(i + 1) / (double)(CG_SPREAD + 1);
+                double ph = plo > 0 && phi_hi > 8 * plo ? plo * pow(phi_hi / plo, f) : plo + (phi_hi - plo) * f;
+                for (int j = 0; j < (m->server_model ? 3 : 1); j++) {
+                    pts[npts][0] = ph;
+                    pts[npts++][1] = j == 0 ? wlo : j == 1 ? whi : 0.5 * (wlo + whi);
+                }
+            }
+            free(gap);
+            if (!(gap = calloc(m->n_blocks, sizeof(double)))) {
+                st = ct_error_set(err, CT_ENOMEM, "out of memory");
+                break;
+            }
+            for (size_t pi = 0; pi < npts && st == CT_OK; pi++) {
+                double y1, y2, phi = pts[pi][0], W = pts[pi][1];
+                if ((st = multipliers_at(m, phi, W, &y1, &y2, err)) != CT_OK)
+                    break;
+                for (size_t b = 0; b < m->n_blocks && st == CT_OK; b++) {
+                    if (!m->blocks[b].generated)
+                        continue;
+                    /* searched segments: at the solution's waits only (each search is costly) */
+                    if (pi > 0 && ct_partition_triplet_count(m->blocks[b].parts.n_inner) > (double)p->price_exact)
+                        continue;
+                    ct_nona_priced_t pr;
+                    if ((st = ct_nona_price_block(m, b, phi, W, phi, y1, y2, p->price_exact, p->price_evals, &pr,
+                                                  err)) != CT_OK)
+                        break;
+                    double fmin = ct_nona_block_price(m, b, phi, W, phi, y1, y2);
+                    if (pi == 0) {
+                        gap[b] = fmax(0.0, fmin - pr.bound);
+                        column_gap += m->beta[m->blocks[b].cls] * gap[b];
+                    }
+                    if (rounds < p->cg_rounds && pr.value < fmin - 1e-12 * fabs(fmin)) {
+                        uint8_t k = (uint8_t)pr.k, l = (uint8_t)pr.l;
+                        st = ct_nona_model_add_triplets(m, b, 1, pr.assign, &k, &l, err);
+                        added_now++;
+                    }
+                    ct_nona_priced_free(&pr);
+                }
+            }
+            if (st == CT_OK && !added_now) {
+                seconds += now_seconds() - t0;
+                sol->segment_gap = gap;
+                sol->column_gap = column_gap;
+                gap = NULL;
+                break;
+            }
+            added += added_now;
+        }
+        pending_free(&pend);
+        seconds += now_seconds() - t0;
+        if (st != CT_OK)
+            break;
+        rounds++;
+        ct_nona_solution_free(sol);
+        if ((st = solve_once(m, p, sol, &pend, err)) != CT_OK)
+            break;
+        seconds += sol->seconds;
+        lps += sol->lp_solves;
+    }
+    pending_free(&pend);
+    free(gap);
+    if (st != CT_OK) {
+        ct_nona_solution_free(sol);
+        return st;
+    }
+    sol->seconds = seconds;
+    sol->lp_solves = lps;
+    sol->cg_rounds = rounds;
+    sol->columns_added = added;
+    return CT_OK;
+}
+
 ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                           ct_error_t *err)
 {
     /* Start the fixed point from the same share every time, so a solve does
      * not depend on what was evaluated on the model before it. */
     ct_nona_model_set_root_share(m, 1.0);
-    ct_status_t st = solve_once(m, p, sol, err);
+    ct_status_t st = solve_columns(m, p, sol, err);
     if (st != CT_OK || m->root_choices <= 1 || !m->server_model)
         return st;
     /* The root rule's benefit depends on how much work it steers: iterate
      * the share to a fixed point. */
     double total = sol->seconds;
-    size_t lps = sol->lp_solves;
+    size_t lps = sol->lp_solves, rounds = sol->cg_rounds, added = sol->columns_added;
     for (int it = 0; it < 5; it++) {
         double a = ct_nona_root_share(m, sol->theta);
         if (fabs(a - m->root_share) < 1e-3)
             break;
         ct_nona_model_set_root_share(m, a);
         ct_nona_solution_free(sol);
-        if ((st = solve_once(m, p, sol, err)) != CT_OK)
+        if ((st = solve_columns(m, p, sol, err)) != CT_OK)
             return st;
         total += sol->seconds;
         lps += sol->lp_solves;
+        rounds += sol->cg_rounds;
+        added += sol->columns_added;
     }
     sol->seconds = total;
     sol->lp_solves = lps;
+    sol->cg_rounds = rounds;
+    sol->columns_added = added;
     return CT_OK;
 }

@@ -12,4 +12,24 @@
 ct_status_t ct_nona_solve_penalty(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                                   ct_error_t *err);
 
+/* Column generation (nona_columns.c). f(w) = M_w(phi, W) + y1 (a2_w + 2 pr
+ * a1_w) + y2 q_w / N per job of the block's class. */
+typedef struct {
+    uint8_t *assign;        /* the best triplet found: n_inner part numbers (canonical) */
+    size_t q, k, l;
+    double value;           /* its f */
+    double bound;           /* a lower bound on f over every triplet of the segment */
+    int exact;              /* 1: every triplet was priced (bound = value) */
+    size_t evals;
+} ct_nona_priced_t;
+
+/* Prices exactly when the segment has at most exact_limit triplets, else
+ * searches with about `evals` evaluations (0: does not; value = +inf). */
+ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1,
+                                double y2, size_t exact_limit, size_t evals, ct_nona_priced_t *out, ct_error_t *err);
+void ct_nona_priced_free(ct_nona_priced_t *r);
+/* The least f over the block's current triplets. */
+double ct_nona_block_price(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1,
+                           double y2);
+
 #endif

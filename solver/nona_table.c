@@ -105,6 +105,11 @@ static cJSON *class_json(const ct_scenario_t *s, const ct_nona_model_t *m, const
         bad |= !tj;
         bad |= put(sj, "source", members(g, seg->source));
         bad |= put(sj, "sink", members(g, seg->sink));
+        if (b->generated) { /* column generation: how far this segment's triplets may be from all of them */
+            bad |= put(sj, "generated", cJSON_CreateTrue());
+            if (sol->segment_gap)
+                bad |= put_num(sj, "gap_seconds", sol->segment_gap[mc->block_start + i]);
+        }
         for (size_t t = 0; !bad && t < b->n_vars; t++) {
             size_t w = b->var_start + t;
             if (sol->theta[w] <= 0)

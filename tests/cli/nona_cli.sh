@@ -29,6 +29,31 @@ cmp -s "$T/a" "$T/b" || fail "sample is not deterministic"
 grep -v '^#' "$T/a" | tr ' ' '\n' | awk -F= '$2 >= 80 { bad = 1 } END { exit bad }' || fail "server out of range"
 $C sample "$T/t.json" --class resnet18 --servers 80 --json | grep -q '"placements"' || fail "sample --json"
 
+# A segment too large to enumerate (a fork of 12 parallel tasks: 1.3e8
+# triplets) gets a table by column generation, with its gap reported; the
+# sampler reads it and places every task.
+mkdir -p "$T/big"
+{
+    printf '{"name": "fork12", "tasks": [{"id": "in", "time": 0.001}, {"id": "out", "time": 0.001}'
+    i=0; while [ $i -lt 12 ]; do printf ', {"id": "t%d", "time": 0.00%d}' $i $((i % 5 + 2)); i=$((i + 1)); done
+    printf '], "edges": ['
+    i=0; while [ $i -lt 12 ]; do
+        [ $i -gt 0 ] && printf ', '
+        printf '{"from": "in", "to": "t%d", "bytes": 1e6}, {"from": "t%d", "to": "out", "bytes": 5e5}' $i $i
+        i=$((i + 1))
+    done
+    printf ']}'
+} >"$T/big/fork12.json"
+printf '{"cluster": {"servers": 40, "link_bandwidth": 1.25e9}, "classes": [{"name": "fork12", "dag": "fork12.json", "arrival_rate": 50}]}' >"$T/big/s.json"
+$C nona solve "$T/big/s.json" --json -o "$T/big/t.json" >"$T/big/out.json" 2>"$T/big/err" || fail "large segment: $(cat "$T/big/err")"
+grep -q '"column_gap"' "$T/big/out.json" || fail "large segment: no column_gap in --json"
+grep -q '"generated":[[:space:]]*true' "$T/big/t.json" || fail "large segment: table does not mark the generated segment"
+grep -q '"gap_seconds"' "$T/big/t.json" || fail "large segment: table lacks the segment's gap"
+$C nona solve "$T/big/s.json" | grep -q "generated of 1.36e+08" || fail "large segment: summary"
+$C sample "$T/big/t.json" --class fork12 --servers 40 --count 3 --seed 1 >"$T/big/a" || fail "large segment: sample"
+[ "$(grep -c 't11=' "$T/big/a")" -eq 3 ] || fail "large segment: sample places every task"
+expect_error 2 "need 135610448 placement triplets" -- $C nona solve --large refuse "$T/big/s.json" -o "$T/out.json"
+
 # Sweep: unstable scales are reported and skipped, the rest written.
 $C nona sweep data/scenarios/fig1.json --scale 1:40:13 -o "$T/l.json" >"$T/out" 2>"$T/err" || fail "sweep"
 grep -q "scale 40 skipped: .*unstable" "$T/err" || fail "sweep does not report the unstable scale: $(cat "$T/err")"

@@ -6,6 +6,7 @@
  */
 #include "ct_nona_solve.h"
 #include "ct_test.h"
+#include "nona_internal.h"
 #include "ct_test_scenario.h"
 
 static ct_dag_t fig1_dag(double out_bytes)
@@ -617,6 +618,114 @@ static void lp_solvers_agree(void)
            worst, infeasible);
 }
 
+/* Column generation with exact pricing reaches the enumeration's optimum:
+ * random scenarios of one to three classes (forks of 2-5 tasks, chained
+ * twice), both models, solved with every segment enumerated and with every
+ * segment generated from its two seeds. */
+static void columns_match_enumeration(void)
+{
+    unsigned long long st = 4242;
+    int cases = 0, grew = 0;
+    for (int rep = 0; rep < 16; rep++) {
+        size_t nc = 1 + (size_t)rep % 3;
+        ct_dag_t d[3];
+        double rates[3], work = 0;
+        for (size_t c = 0; c < nc; c++) {
+            d[c] = random_fork(&st, 2 + (size_t)(rep + c) % 4);
+            for (size_t v = 0; v < d[c].n_tasks; v++)
+                work += d[c].time[v];
+        }
+        size_t servers = 4;
+        double rho_target = 0.15 + 0.55 * urand(&st);
+        for (size_t c = 0; c < nc; c++)
+            rates[c] = rho_target * (double)servers / work * (0.5 + urand(&st));
+        ct_scenario_t s;
+        ct_test_scenario(&s, d, rates, nc, servers, 1e9, 0.02, 1e-8);
+        ct_nona_model_t me, mg;
+        ct_error_t err;
+        ct_nona_model_params_t mp;
+        ct_nona_model_params_init(&mp);
+        mp.server_model = rep % 2;
+        mp.root_choices = 1;
+        CHECK(ct_nona_model_build(&s, &mp, &me, &err) == CT_OK);
+        mp.partition.max_triplets = 1; /* every segment with 2+ inner tasks is generated */
+        CHECK(ct_nona_model_build(&s, &mp, &mg, &err) == CT_OK);
+        size_t seeds = mg.n_vars;
+        ct_nona_solution_t se, sg;
+        ct_nona_solve_params_t p;
+        ct_nona_solve_params_init(&p);
+        p.gap = 1e-7; /* both certified to it; exact pricing in every box keeps the generated bound valid */
+        CHECK(ct_nona_solve(&me, &p, &se, &err) == CT_OK);
+        CHECK_MSG(ct_nona_solve(&mg, &p, &sg, &err) == CT_OK, "%s", err.msg);
+        CHECK_MSG(fabs(sg.eval.J - se.eval.J) <= fmax(2e-7, se.gap + sg.gap) * se.eval.J &&
+                      sg.lower_bound <= se.eval.J * (1 + 1e-12),
+                  "random %d (%s): generated J %.15g (%zu of %zu triplets, %zu rounds), enumerated %.15g", rep,
+                  mp.server_model ? "servers" : "link", sg.eval.J, mg.n_vars, me.n_vars, sg.cg_rounds, se.eval.J);
+        CHECK(sg.segment_gap != NULL && sg.column_gap == 0); /* exact pricing: no gap */
+        CHECK(mg.n_vars == seeds + sg.columns_added && mg.n_vars <= me.n_vars);
+        grew += sg.columns_added > 0;
+        ct_nona_solution_free(&se);
+        ct_nona_solution_free(&sg);
+        ct_nona_model_free(&me);
+        ct_nona_model_free(&mg);
+        ct_scenario_destroy(&s);
+        for (size_t c = 0; c < nc; c++)
+            ct_dag_destroy(&d[c]);
+        cases++;
+    }
+    CHECK(cases == 16 && grew >= 4);
+    printf("column generation vs enumeration: %d random scenarios agree, %d needed generated triplets\n", cases, grew);
+}
+
+/* The searched pricing against exact pricing on segments small enough for
+ * both: the search never beats the exact optimum, and its lower bound never
+ * exceeds it (the bound behind the reported gaps). */
+static void pricing_bound_holds(void)
+{
+    unsigned long long st = 99173;
+    int checked = 0, found = 0;
+    for (int rep = 0; rep < 12; rep++) {
+        ct_dag_t d = random_fork(&st, 3 + (size_t)rep % 4);
+        double rate = 20 + 60 * urand(&st);
+        ct_scenario_t s;
+        ct_test_scenario(&s, &d, &rate, 1, 8, 1e9, 0.02, 1e-8);
+        ct_nona_model_t m;
+        ct_error_t err;
+        ct_nona_model_params_t mp;
+        ct_nona_model_params_init(&mp);
+        mp.server_model = rep % 2;
+        mp.partition.max_triplets = 1;
+        if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK) {
+            CHECK_MSG(0, "%s", err.msg);
+            continue;
+        }
+        double wlo, whi;
+        ct_nona_W_range(&m, &wlo, &whi);
+        for (int k = 0; k < 6; k++) {
+            double phi = ct_nona_phi_min(&m) * (1 + 50 * urand(&st)), W = whi * urand(&st);
+            double y1 = urand(&st) < 0.3 ? 0 : 30 * urand(&st), y2 = urand(&st) < 0.3 ? 0 : 300 * urand(&st);
+            ct_nona_priced_t ex, se;
+            CHECK(ct_nona_price_block(&m, 0, phi, W, phi, y1, y2, 1000000, 0, &ex, &err) == CT_OK);
+            CHECK(ct_nona_price_block(&m, 0, phi, W, phi, y1, y2, 0, 2000, &se, &err) == CT_OK);
+            CHECK(ex.exact && !se.exact);
+            CHECK_MSG(se.value >= ex.value - 1e-12 * fabs(ex.value), "search %.15g below exact %.15g", se.value,
+                      ex.value);
+            CHECK_MSG(se.bound <= ex.value + 1e-12 * fabs(ex.value), "bound %.15g above the exact optimum %.15g",
+                      se.bound, ex.value);
+            found += se.value <= ex.value + 1e-12 * fabs(ex.value);
+            checked++;
+            ct_nona_priced_free(&ex);
+            ct_nona_priced_free(&se);
+        }
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d);
+    }
+    CHECK(checked == 72);
+    printf("pricing: the search's bound holds on %d random cases; the search found the exact optimum in %d\n", checked,
+           found);
+}
+
 static void errors(void)
 {
     ct_dag_t d = fig1_dag(8);
@@ -656,6 +765,8 @@ int main(void)
     expected_max(8, 5);
     expected_max(8, 7);
     lp_solvers_agree();
+    columns_match_enumeration();
+    pricing_bound_holds();
     errors();
     return ct_test_end();
 }
