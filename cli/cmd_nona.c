@@ -47,6 +47,9 @@ static void nona_usage(FILE *out)
             "                          ones start from a few and the solver generates the rest\n"
             "  --large generate|refuse segments over --max-triplets: column generation (default),\n"
             "                          or refuse them (the earlier behaviour)\n"
+            "  --price-evals N         generated segments too large to price exactly (over 500000\n"
+            "                          triplets): search with N evaluations per round (20000)\n"
+            "  --price-spread          and search at a spread of waits too (slower, often better)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
             "  --lp block|glpk         exact, grid: the LP at fixed waits; block (default): the\n"
@@ -70,7 +73,7 @@ typedef struct {
 } nona_opts_t;
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
-       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE };
+       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -83,6 +86,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
+        { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -118,6 +122,11 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             else
                 return cli_usage("nona", "--lp: expected block or glpk, got '%s'", optarg);
             break;
+        case OPT_PEVALS:
+            if (cli_parse_size(optarg, &o->solve.price_evals) || o->solve.price_evals < 100)
+                return cli_usage("nona", "--price-evals: expected an integer >= 100, got '%s'", optarg);
+            break;
+        case OPT_PSPREAD: o->solve.price_spread = 1; break;
         case OPT_LARGE:
             if (!strcmp(optarg, "generate") || !strcmp(optarg, "refuse"))
                 o->model.large = !strcmp(optarg, "generate");

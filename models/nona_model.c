@@ -564,14 +564,19 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
             integral += (j % 2 ? e[j] : -e[j]) / (double)j;
         return amax + integral / mu;
     }
+    /* c_i once per branch (parts are at most 255, plus a direct edge's branch) */
+    double c[260];
+    size_t k = 0;
+    for (size_t i = 0; i < ti->n_branches && k < 260; i++)
+        if (br[i].remote)
+            c[k++] = rho * exp(-mu * (amax - br[i].a - br[i].n * phi));
     const gsl_integration_glfixed_table *gl = m->gl;
     for (size_t g = 0; g < GL_POINTS; g++) {
         double z, wt;
         gsl_integration_glfixed_point(0.0, 1.0, g, &z, &wt, gl);
         double prod = 1.0;
-        for (size_t i = 0; i < ti->n_branches; i++)
-            if (br[i].remote)
-                prod *= 1.0 - rho * exp(-mu * (amax - br[i].a - br[i].n * phi)) * z;
+        for (size_t i = 0; i < k; i++)
+            prod *= 1.0 - c[i] * z;
         integral += wt * (1.0 - prod) / z;
     }
     return amax + integral / mu;

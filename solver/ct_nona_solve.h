@@ -54,6 +54,7 @@ typedef struct {
     size_t cg_rounds;       /**< generated segments: at most this many rounds of pricing (default 200; >= 1) */
     size_t price_exact;     /**< price a segment exactly when it has at most this many triplets (default 500000) */
     size_t price_evals;     /**< otherwise search, with about this many evaluations per segment and round (default 20000; >= 100) */
+    int price_spread;       /**< 1: search also at a spread of waits, not only the solution's (slower, often better; default 0) */
 } ct_nona_solve_params_t;
 
 void ct_nona_solve_params_init(ct_nona_solve_params_t *p);

@@ -46,6 +46,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->cg_rounds = 200;
     p->price_exact = 500000;
     p->price_evals = 20000;
+    p->price_spread = 0;
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -920,7 +921,9 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
                     if (!m->blocks[b].generated)
                         continue;
                     /* searched segments: at the solution's waits only (each search is costly) */
-                    if (pi > 0 && ct_partition_triplet_count(m->blocks[b].parts.n_inner) > (double)p->price_exact)
+                    /* searched segments: at the solution's waits only, unless asked */
+                    if (pi > 0 && !p->price_spread &&
+                        ct_partition_triplet_count(m->blocks[b].parts.n_inner) > (double)p->price_exact)
                         continue;
                     ct_nona_priced_t pr;
                     if ((st = ct_nona_price_block(m, b, phi, W, phi, y1, y2, p->price_exact, p->price_evals, &pr,
