@@ -105,6 +105,11 @@ ct_status_t ct_partitions_enumerate(size_t n_inner, const ct_partition_params_t 
                                     ct_partitions_t *out, ct_error_t *err);
 void ct_partitions_free(ct_partitions_t *parts);
 
+/** Steps a[0..n-1] (n >= 1) to the next set partition as a restricted
+ *  growth string; mx[i] = max(a[0..i]) is kept alongside (start from all
+ *  zeros). Returns 0 after the last one (a is then unchanged). O(n). */
+int ct_partition_next(uint8_t *a, uint8_t *mx, size_t n);
+
 /** Part of a segment edge end under triplet t (source -> k, sink -> l). */
 static inline size_t ct_triplet_part(const ct_partitions_t *pt, const ct_triplet_t *t, size_t loc)
 {

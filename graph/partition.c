@@ -73,6 +73,23 @@ static double bell_number(size_t n)
     return b;
 }
 
+int ct_partition_next(uint8_t *a, uint8_t *mx, size_t n)
+{
+    /* bump the last position that can grow, reset the ones after it */
+    size_t i = n - 1;
+    while (i > 0 && a[i] > mx[i - 1])
+        i--;
+    if (i == 0)
+        return 0;
+    a[i]++;
+    mx[i] = a[i] > mx[i - 1] ? a[i] : mx[i - 1];
+    for (size_t j = i + 1; j < n; j++) {
+        a[j] = 0;
+        mx[j] = mx[i];
+    }
+    return 1;
+}
+
 ct_status_t ct_partitions_enumerate(size_t n, const ct_partition_params_t *p, const char *label,
                                     ct_partitions_t *out, ct_error_t *err)
 {
@@ -120,18 +137,8 @@ ct_status_t ct_partitions_enumerate(size_t n, const ct_partition_params_t *p, co
             for (unsigned l = 0; l < q; l++)
                 out->triplets[it++] = (ct_triplet_t){ (uint32_t)ip, (uint8_t)k, (uint8_t)l };
         ip++;
-        /* Next restricted growth string: bump the last position that can grow. */
-        size_t i = n - 1;
-        while (i > 0 && a[i] > mx[i - 1])
-            i--;
-        if (i == 0)
+        if (!ct_partition_next(a, mx, n))
             break;
-        a[i]++;
-        mx[i] = a[i] > mx[i - 1] ? a[i] : mx[i - 1];
-        for (size_t j = i + 1; j < n; j++) {
-            a[j] = 0;
-            mx[j] = mx[i];
-        }
     }
     free(a);
     free(mx);

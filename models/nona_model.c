@@ -714,27 +714,7 @@ void ct_nona_theta_branches(const ct_nona_model_t *m, double *theta)
         uint8_t *label = malloc(n ? n : 1);
         size_t pick = b->local_var;
         if (parent && label) {
-            for (size_t i = 0; i < n; i++)
-                parent[i] = i;
-            for (size_t j = 0; j < seg->n_edges; j++) {
-                size_t u = seg->loc_from[j], v = seg->loc_to[j];
-                if (u >= n || v >= n) /* source or sink end */
-                    continue;
-                while (parent[u] != u)
-                    u = parent[u];
-                while (parent[v] != v)
-                    v = parent[v];
-                if (u != v)
-                    parent[u > v ? u : v] = u < v ? u : v;
-            }
-            /* Canonical labels: parts numbered by first appearance. */
-            size_t next = 0;
-            for (size_t i = 0; i < n; i++) {
-                size_t r = i;
-                while (parent[r] != r)
-                    r = parent[r];
-                label[i] = r == i ? (uint8_t)next++ : label[r];
-            }
+            branch_labels(seg, label, parent);
             for (size_t t = 0; t < b->n_vars; t++) {
                 const ct_triplet_t *tr = &b->parts.triplets[t];
                 if (tr->k == 0 && tr->l == 0 && !memcmp(b->parts.assign + (size_t)tr->partition * n, label, n)) {

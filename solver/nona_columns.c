@@ -92,6 +92,15 @@ typedef struct {
     double f;
 } point_t;
 
+static void point_copy(point_t *to, const point_t *from, size_t n)
+{
+    memcpy(to->a, from->a, n);
+    to->q = from->q;
+    to->k = from->k;
+    to->l = from->l;
+    to->f = from->f;
+}
+
 /* Best (k, l) for partition a: all q^2 choices. */
 static void best_kl(pricer_t *P, point_t *x)
 {
@@ -285,26 +294,12 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
             size_t q = (size_t)mx[P.n - 1] + 1;
             for (size_t k = 0; k < q; k++)
                 for (size_t l = 0; l < q; l++) {
-                    double f = f_value(&P, a, q, k, l);
-                    if (f < best.f) {
-                        memcpy(best.a, a, P.n);
-                        best.q = q;
-                        best.k = k;
-                        best.l = l;
-                        best.f = f;
-                    }
+                    point_t x = { a, q, k, l, f_value(&P, a, q, k, l) };
+                    if (x.f < best.f)
+                        point_copy(&best, &x, P.n);
                 }
-            size_t i = P.n - 1;
-            while (i > 0 && a[i] > mx[i - 1])
-                i--;
-            if (i == 0)
+            if (!ct_partition_next(a, mx, P.n))
                 break;
-            a[i]++;
-            mx[i] = a[i] > mx[i - 1] ? a[i] : mx[i - 1];
-            for (size_t j = i + 1; j < P.n; j++) {
-                a[j] = 0;
-                mx[j] = mx[i];
-            }
         }
         out->exact = 1;
         out->bound = best.f;
@@ -319,14 +314,10 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
         for (size_t t = 0; t < pt->n_triplets; t++) {
             const ct_triplet_t *tr = &pt->triplets[t];
             const uint8_t *a = pt->assign + (size_t)tr->partition * P.n;
-            double f = f_value(&P, a, pt->n_parts[tr->partition], tr->k, tr->l);
-            if (f < best.f) {
-                memcpy(best.a, a, P.n);
-                best.q = pt->n_parts[tr->partition];
-                best.k = tr->k;
-                best.l = tr->l;
-                best.f = f;
-            }
+            point_t x = { (uint8_t *)a, pt->n_parts[tr->partition], tr->k, tr->l, 0 };
+            x.f = f_value(&P, a, x.q, x.k, x.l);
+            if (x.f < best.f)
+                point_copy(&best, &x, P.n);
         }
         point_t second = { cur.a, 0, 0, 0, INFINITY };
         for (size_t q = 2; q <= MAX_LIST_PARTS && q <= P.n; q++) {
@@ -336,37 +327,19 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
             point_t x = { a, qq, k, l, INFINITY };
             best_kl(&P, &x);
             if (x.f < best.f) { /* the old best becomes the second start */
-                if (best.f < second.f) {
-                    memcpy(second.a, best.a, P.n);
-                    second.q = best.q;
-                    second.k = best.k;
-                    second.l = best.l;
-                    second.f = best.f;
-                }
-                memcpy(best.a, a, P.n);
-                best.q = x.q;
-                best.k = x.k;
-                best.l = x.l;
-                best.f = x.f;
+                if (best.f < second.f)
+                    point_copy(&second, &best, P.n);
+                point_copy(&best, &x, P.n);
             } else if (x.f < second.f) {
-                memcpy(second.a, a, P.n);
-                second.q = x.q;
-                second.k = x.k;
-                second.l = x.l;
-                second.f = x.f;
+                point_copy(&second, &x, P.n);
             }
         }
         local_search(&P, &best);
         if (isfinite(second.f)) {
             P.budget = P.evals + evals / 2;
             local_search(&P, &second);
-            if (second.f < best.f) {
-                memcpy(best.a, second.a, P.n);
-                best.q = second.q;
-                best.k = second.k;
-                best.l = second.l;
-                best.f = second.f;
-            }
+            if (second.f < best.f)
+                point_copy(&best, &second, P.n);
         }
         out->bound = fmin(lower_bound(&P, b, f_local), best.f);
     } else {
