@@ -13,7 +13,8 @@
  *   exactly, streaming every triplet (restricted growth strings, then k, l)
  *     when the segment has at most exact_limit of them;
  *   otherwise by search: from the block's current triplets and from
- *     communication-aware list schedules onto q = 2..16 servers, a local
+ *     communication-aware list schedules onto q = 2..16, 24, ..., 255
+ *     servers (at most the segment's tasks), a local
  *     search moves single tasks between parts (or to a new part) and
  *     re-chooses the source's and sink's parts, within `evals`
  *     evaluations (0: exact pricing only); and a lower bound on f over all triplets bounds how much
@@ -43,7 +44,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LIST_PARTS 16
+#define MAX_LIST_PARTS 255
+/* Part counts of the list schedules: every one up to 16, then sparser. */
+static const size_t list_parts[] = { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 32, 48, 64, 96, 128, 192, 255 };
 
 typedef struct {
     const ct_nona_model_t *m;
@@ -101,11 +104,13 @@ static void point_copy(point_t *to, const point_t *from, size_t n)
     to->f = from->f;
 }
 
-/* Best (k, l) for partition a: all q^2 choices. */
+/* Best (k, l) for partition a: all q^2 choices (up to 16 parts; beyond,
+ * k and l among the first 16 parts). */
 static void best_kl(pricer_t *P, point_t *x)
 {
-    for (size_t k = 0; k < x->q; k++)
-        for (size_t l = 0; l < x->q; l++) {
+    size_t qk = x->q < 16 ? x->q : 16;
+    for (size_t k = 0; k < qk; k++)
+        for (size_t l = 0; l < qk; l++) {
             if (P->evals >= P->budget)
                 return;
             double f = f_value(P, x->a, x->q, k, l);
@@ -309,7 +314,7 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
     } else if (P.n > 0) {
         P.budget = evals;
         /* Starts: the block's current triplets (the best one searched) and
-         * list schedules onto 2..16 parts; the two best are searched. */
+         * list schedules (list_parts); the two best are searched. */
         const ct_partitions_t *pt = &b->parts;
         for (size_t t = 0; t < pt->n_triplets; t++) {
             const ct_triplet_t *tr = &pt->triplets[t];
@@ -320,7 +325,8 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
                 point_copy(&best, &x, P.n);
         }
         point_t second = { cur.a, 0, 0, 0, INFINITY };
-        for (size_t q = 2; q <= MAX_LIST_PARTS && q <= P.n; q++) {
+        for (size_t qi = 0; qi < sizeof list_parts / sizeof list_parts[0] && list_parts[qi] <= P.n; qi++) {
+            size_t q = list_parts[qi];
             uint8_t *a = P.trial;
             list_schedule(&P, q, a, load, in);
             size_t k = 0, l = 0, qq = canonical(&P, a, &k, &l, 0);
