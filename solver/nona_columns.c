@@ -28,7 +28,9 @@
  *     (its first task's inputs come from other parts) and, with server
  *     queueing, a mean remote wait: d = phi + S_min (+ W_part), 0 if the
  *     segment has an edge of zero bytes; C the segment's compute, t_max its
- *     longest task;
+ *     longest task; and M >= t_min + phi + S_min + E[max of q - 1 remote
+ *     waits], every remote part running at least its least task after an
+ *     inbound transfer;
  *     a2 + 2 phi a1 >= (q - 1) (S_min^2 + 2 phi S_min), one crossing edge
  *     into each part but the source's;
  *     q_w >= the least sum of squared pieces with q parts (a continuous
@@ -219,9 +221,20 @@ static double lower_bound(pricer_t *P, const ct_block_t *b, double f_local)
     if (m->server_model && P->W > 0 && m->rho_s > 0)
         d += m->r_part * P->W;
     double cut = zero ? 0 : smin * smin + 2.0 * P->pr * smin;
-    double work = m->classes[b->cls].work, best = f_local;
+    double work = m->classes[b->cls].work, best = f_local, tmin = INFINITY;
+    for (size_t t = 0; t < P->n; t++)
+        tmin = fmin(tmin, P->g->time[seg->inner[t]] / m->speed);
+    /* E[max of j remote waits] = (1/mu) sum_{i<=j} (1 - (1 - rho)^i) / i:
+     * the remote parts' waits alone, each part at least its least task
+     * and an inbound transfer later. */
+    double rho = m->rho_s, mu = m->server_model && P->W > 0 && rho > 0 ? rho / (m->r_part * P->W) : 0, emax = 0,
+           pw = 1, a_min = tmin + (zero ? 0 : P->phi + smin);
     for (size_t q = 2; q <= P->n && q <= 255; q++) {
-        double M = fmax(tmax, (C + d * (double)(q - 1)) / (double)q);
+        if (mu > 0) { /* one more remote part */
+            pw *= 1 - rho;
+            emax += (1 - pw) / (double)(q - 1) / mu;
+        }
+        double M = fmax(fmax(tmax, (C + d * (double)(q - 1)) / (double)q), a_min + emax);
         double lb = M + P->y1 * (double)(q - 1) * cut;
         if (m->server_model) {
             double L = (b->pre + C) / (double)q, sq;
