@@ -110,14 +110,17 @@ void ct_partitions_free(ct_partitions_t *parts);
  *  zeros). Returns 0 after the last one (a is then unchanged). O(n). */
 int ct_partition_next(uint8_t *a, uint8_t *mx, size_t n);
 
+/** Part of a segment edge end when the inner tasks are in parts assign[],
+ *  the source in part k and the sink in part l. */
+static inline size_t ct_assign_part(const uint8_t *assign, size_t k, size_t l, size_t loc)
+{
+    return loc == CT_SEG_SOURCE ? k : loc == CT_SEG_SINK ? l : assign[loc];
+}
+
 /** Part of a segment edge end under triplet t (source -> k, sink -> l). */
 static inline size_t ct_triplet_part(const ct_partitions_t *pt, const ct_triplet_t *t, size_t loc)
 {
-    if (loc == CT_SEG_SOURCE)
-        return t->k;
-    if (loc == CT_SEG_SINK)
-        return t->l;
-    return pt->assign[(size_t)t->partition * pt->n_inner + loc];
+    return ct_assign_part(pt->assign + (size_t)t->partition * pt->n_inner, t->k, t->l, loc);
 }
 
 /** Whether segment edge j (index into seg->edges) crosses under triplet t. */

@@ -103,12 +103,6 @@ void ct_nona_model_free(ct_nona_model_t *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The part of a segment edge end under an assignment (source -> k, sink -> l). */
-static size_t end_part(const uint8_t *assign, size_t k, size_t l, size_t loc)
-{
-    return loc == CT_SEG_SOURCE ? k : loc == CT_SEG_SINK ? l : assign[loc];
-}
-
 /* The model data of one triplet given as an assignment of the segment's
  * inner tasks to q parts with the source in part k and the sink in part l:
  * fills *ti (but branch_start) and br[0 .. returned count) (room for
@@ -146,13 +140,13 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
         batch[u] = 0.0;
     for (size_t j = 0; j < seg->n_edges; j++) {
         double bytes = g->bytes[seg->edges[j]];
-        if (bytes > 0 && end_part(assign, k, l, seg->loc_from[j]) != end_part(assign, k, l, seg->loc_to[j]))
+        if (bytes > 0 && ct_assign_part(assign, k, l, seg->loc_from[j]) != ct_assign_part(assign, k, l, seg->loc_to[j]))
             batch[seg->loc_from[j] == CT_SEG_SOURCE ? seg->n_inner : seg->loc_from[j]] += bytes / m->bandwidth;
     }
     for (size_t j = 0; j < seg->n_edges; j++) {
         double bytes = g->bytes[seg->edges[j]];
         size_t lf = seg->loc_from[j], lt = seg->loc_to[j], branch;
-        if (bytes <= 0 || end_part(assign, k, l, lf) == end_part(assign, k, l, lt))
+        if (bytes <= 0 || ct_assign_part(assign, k, l, lf) == ct_assign_part(assign, k, l, lt))
             continue;
         double S = bytes / m->bandwidth;
         size_t from = lf == CT_SEG_SOURCE ? seg->n_inner : lf;
@@ -160,9 +154,9 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
             br[nb] = (ct_branch_t){ 0.0, 0.0, 0 };
             branch = nb++;
         } else if (lt == CT_SEG_SINK) {
-            branch = end_part(assign, k, l, lf);
+            branch = ct_assign_part(assign, k, l, lf);
         } else {
-            branch = end_part(assign, k, l, lt);
+            branch = ct_assign_part(assign, k, l, lt);
         }
         /* FIFO link, batch arrivals (M^X/G/1): the batch waits phi, and a
          * transfer also waits for the batch members ahead of it: half the

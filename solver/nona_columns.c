@@ -61,16 +61,19 @@ typedef struct {
     size_t *map;            /* 256: part renumbering */
 } pricer_t;
 
+/* f of a triplet with model data ti and segment time M. */
+static double price_of(const ct_nona_model_t *m, const ct_tripinfo_t *ti, double M, double pr, double y1, double y2)
+{
+    double f = M + y1 * (ti->a2 + 2.0 * pr * ti->a1);
+    return m->server_model ? f + y2 * ti->q / (double)m->servers : f;
+}
+
 static double f_value(pricer_t *P, const uint8_t *assign, size_t q, size_t k, size_t l)
 {
     const ct_nona_model_t *m = P->m;
     P->evals++;
     ct_nona_candidate_eval(m, &P->cand, assign, q, k, l);
-    double f = ct_nona_candidate_time(m, &P->cand, P->phi, P->W) +
-               P->y1 * (P->cand.info.a2 + 2.0 * P->pr * P->cand.info.a1);
-    if (m->server_model)
-        f += P->y2 * P->cand.info.q / (double)m->servers;
-    return f;
+    return price_of(m, &P->cand.info, ct_nona_candidate_time(m, &P->cand, P->phi, P->W), P->pr, P->y1, P->y2);
 }
 
 /* Renumbers the parts of a (some may be empty) by first appearance; k and
@@ -261,10 +264,7 @@ double ct_nona_block_price(const ct_nona_model_t *m, size_t block, double phi, d
     const ct_block_t *b = &m->blocks[block];
     double best = INFINITY;
     for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++) {
-        const ct_tripinfo_t *ti = &m->trip[w];
-        double f = ct_nona_triplet_time(m, w, phi, W) + y1 * (ti->a2 + 2.0 * pr * ti->a1);
-        if (m->server_model)
-            f += y2 * ti->q / (double)m->servers;
+        double f = price_of(m, &m->trip[w], ct_nona_triplet_time(m, w, phi, W), pr, y1, y2);
         if (f < best)
             best = f;
     }

@@ -109,6 +109,14 @@ typedef struct {
     size_t solves;
 } wait_lp_t;
 
+/* The last solve's multipliers in model units (nona_columns.c's f): *y1
+ * per unit of a2 + 2 phi a1, *y2 per unit of q / N. */
+static void wait_lp_multipliers(const wait_lp_t *s, double *y1, double *y2)
+{
+    *y1 = s->y1 * s->beta_sum * s->tscale / s->scale1;
+    *y2 = s->m->server_model ? s->y2 * s->beta_sum * s->tscale / s->scale2 : 0;
+}
+
 static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_nona_lp_t which, ct_error_t *err)
 {
     memset(s, 0, sizeof *s);
@@ -236,7 +244,7 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
     if ((st = set_wait_row(s, m->n_blocks, s->v1, rhs1, s->v1, &s->r1, &s->scale1, err)) != CT_OK ||
         (st = set_wait_row(s, m->n_blocks + 1, s->v2, rhs2, s->v2, &s->r2, &s->scale2, err)) != CT_OK)
         return st;
-    double y1, y2, lagrangian = NAN; /* the block solver's own bound, when it ran */
+    double y1, y2, L = NAN; /* the Lagrangian value, scaled (the block solver forms it) */
     if (s->blp) {
         const double *A[2] = { s->v1, s->v2 };
         double r[2] = { s->r1, s->r2 };
@@ -248,7 +256,7 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
             return CT_OK;
         y1 = res.y[0];
         y2 = res.y[1];
-        lagrangian = res.bound;
+        L = res.bound;
     } else {
         ct_lp_result_t res;
         double obj = 0;
@@ -266,9 +274,9 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
     double root = s->beta_sum * m->r_root * (m->server_model ? wo : 0.0);
     s->y1 = y1 = y1 > 0 ? y1 : 0;
     s->y2 = y2 = y2 > 0 ? y2 : 0;
-    if (bound) {
-        double L = -y1 * s->r1 - y2 * s->r2;
-        for (size_t b = 0; b < m->n_blocks && isnan(lagrangian); b++) {
+    if (bound && isnan(L)) { /* GLPK: L(y) = sum_b min_w (c_w + y . A_w) - y . r at its duals */
+        L = -y1 * s->r1 - y2 * s->r2;
+        for (size_t b = 0; b < m->n_blocks; b++) {
             const ct_block_t *bl = &m->blocks[b];
             double best = INFINITY;
             for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
@@ -278,10 +286,9 @@ static ct_status_t wait_lp_solve(wait_lp_t *s, double po, double wo, double pr, 
             }
             L += best;
         }
-        if (!isnan(lagrangian))
-            L = lagrangian; /* the same sum, already formed */
-        *bound = s->constant + root + s->beta_sum * tscale * L;
     }
+    if (bound)
+        *bound = s->constant + root + s->beta_sum * tscale * L;
     ct_nona_theta_clean(m, s->x, 1e-12); /* simplex round-off */
     /* The objective from the cleaned theta, in the model's own units. */
     double v = s->constant + root;
@@ -380,8 +387,12 @@ static ct_status_t pending_add(cg_pending_t *pd, size_t block, const ct_nona_pri
 /* Generated segments with at most this many triplets are priced exactly in
  * every box of the search, which keeps its bounds valid for all triplets. */
 #define CG_BOX_EXACT 20000
-/* A search stops early once this many such triplets are queued. */
-#define CG_BATCH 1
+
+/* Whether block b's triplets are generated, and more than `limit`. */
+static int generated_over(const ct_block_t *b, double limit)
+{
+    return b->generated && ct_partition_triplet_count(b->parts.n_inner) > limit;
+}
 
 typedef struct {
     wait_lp_t lp;
@@ -403,13 +414,11 @@ static ct_status_t price_box(bnb_t *s, const box_t *b, double *lb, ct_error_t *e
     const ct_nona_model_t *m = s->lp.m;
     int infeasible = isnan(*lb);
     double y1 = 0, y2 = 0;
-    if (!infeasible) {
-        y1 = s->lp.y1 * s->lp.beta_sum * s->lp.tscale / s->lp.scale1;
-        y2 = m->server_model ? s->lp.y2 * s->lp.beta_sum * s->lp.tscale / s->lp.scale2 : 0;
-    }
+    if (!infeasible)
+        wait_lp_multipliers(&s->lp, &y1, &y2);
     for (size_t bi = 0; bi < m->n_blocks; bi++) {
         const ct_block_t *bl = &m->blocks[bi];
-        if (!bl->generated || ct_partition_triplet_count(bl->parts.n_inner) > CG_BOX_EXACT)
+        if (!bl->generated || generated_over(bl, CG_BOX_EXACT))
             continue;
         ct_nona_priced_t pr;
         ct_status_t st;
@@ -566,7 +575,7 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
     memset(&s, 0, sizeof s);
     s.p = p;
     for (size_t b = 0; pending && b < m->n_blocks; b++)
-        if (m->blocks[b].generated && ct_partition_triplet_count(m->blocks[b].parts.n_inner) <= CG_BOX_EXACT)
+        if (m->blocks[b].generated && !generated_over(&m->blocks[b], CG_BOX_EXACT))
             s.pending = pending;
     size_t n = m->n_vars ? m->n_vars : 1;
     s.theta = malloc(n * sizeof(double));
@@ -599,7 +608,7 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
             break;
         if (s.lp.solves >= p->max_lps)
             break;
-        if (s.pending && s.pending->n >= CG_BATCH)
+        if (s.pending && s.pending->n > 0)
             break; /* triplets to add: the caller adds them and searches again */
         box_t b = heap_pop(&s);
         int can_phi = b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1);
@@ -851,18 +860,69 @@ static ct_status_t multipliers_at(const ct_nona_model_t *m, double phi, double W
                 CT_OK ||
             !feasible)
             continue;
-        *y1 = s.y1 * s.beta_sum * s.tscale / s.scale1;
-        *y2 = m->server_model ? s.y2 * s.beta_sum * s.tscale / s.scale2 : 0;
+        wait_lp_multipliers(&s, y1, y2);
         break;
     }
     wait_lp_free(&s);
     return st;
 }
 
-/* solve_once, then column generation for generated segments: price every
- * such segment at the solution's waits and multipliers, add the triplets
- * that lower the LP's value, solve again; at the end record each
- * segment's gap (ct_nona_solution_t). */
+/* One pricing round of column generation: at the solution's waits (where
+ * each segment's gap is measured, into gap[] and *column_gap), then over a
+ * spread of the search range, so that triplets that pay only at other
+ * waits get their chance too (searched segments only with price_spread).
+ * Adds what lowers the LP's value when `add`; *added counts it. */
+static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t *p, const ct_nona_solution_t *sol,
+                               int add, double *gap, double *column_gap, size_t *added, ct_error_t *err)
+{
+    double plo = ct_nona_phi_min(m), phi_hi = ct_nona_phi_max(m), wlo, whi, pts[1 + 3 * CG_SPREAD][2];
+    size_t npts = 1;
+    ct_nona_W_range(m, &wlo, &whi);
+    pts[0][0] = sol->eval.phi;
+    pts[0][1] = sol->eval.W;
+    for (size_t i = 0; i < CG_SPREAD; i++) {
+        double f = (double)(i + 1) / (double)(CG_SPREAD + 1);
+        double ph = plo > 0 && phi_hi > 8 * plo ? plo * pow(phi_hi / plo, f) : plo + (phi_hi - plo) * f;
+        for (int j = 0; j < (m->server_model ? 3 : 1); j++) {
+            pts[npts][0] = ph;
+            pts[npts++][1] = j == 0 ? wlo : j == 1 ? whi : 0.5 * (wlo + whi);
+        }
+    }
+    *column_gap = 0;
+    *added = 0;
+    ct_status_t st = CT_OK;
+    for (size_t pi = 0; pi < npts && st == CT_OK; pi++) {
+        double y1, y2, phi = pts[pi][0], W = pts[pi][1];
+        if ((st = multipliers_at(m, phi, W, &y1, &y2, err)) != CT_OK)
+            break;
+        for (size_t b = 0; b < m->n_blocks && st == CT_OK; b++) {
+            if (!m->blocks[b].generated ||
+                (pi > 0 && !p->price_spread && generated_over(&m->blocks[b], (double)p->price_exact)))
+                continue;
+            ct_nona_priced_t pr;
+            if ((st = ct_nona_price_block(m, b, phi, W, phi, y1, y2, p->price_exact, p->price_evals, &pr, err)) !=
+                CT_OK)
+                break;
+            double fmin = ct_nona_block_price(m, b, phi, W, phi, y1, y2);
+            if (pi == 0) {
+                gap[b] = fmax(0.0, fmin - pr.bound);
+                *column_gap += m->beta[m->blocks[b].cls] * gap[b];
+            }
+            if (add && pr.value < fmin - 1e-12 * fabs(fmin)) {
+                uint8_t k = (uint8_t)pr.k, l = (uint8_t)pr.l;
+                st = ct_nona_model_add_triplets(m, b, 1, pr.assign, &k, &l, err);
+                ++*added;
+            }
+            ct_nona_priced_free(&pr);
+        }
+    }
+    return st;
+}
+
+/* solve_once, then column generation for generated segments: add the
+ * triplets that priced out inside the search, or else those a pricing
+ * round finds, and solve again, until none is found (or cg_rounds); the
+ * last round's gaps go into the solution. */
 static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                                  ct_error_t *err)
 {
@@ -880,81 +940,32 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
         pending_free(&pend);
         return st;
     }
-    double seconds = sol->seconds, *gap = NULL;
+    double seconds = sol->seconds, *gap = calloc(m->n_blocks, sizeof(double));
     size_t lps = sol->lp_solves, added = 0, rounds = 1;
-    for (;;) {
-        double t0 = now_seconds();
-        if (pend.n > 0 && rounds < p->cg_rounds) {
-            /* Triplets that priced out inside the search: add, search again. */
+    if (!gap)
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+    while (st == CT_OK) {
+        double t0 = now_seconds(), column_gap = 0;
+        size_t added_now = 0;
+        if (pend.n > 0 && rounds < p->cg_rounds) { /* priced out inside the search */
             for (size_t i = 0; i < pend.n && st == CT_OK; i++)
                 st = ct_nona_model_add_triplets(m, pend.v[i].block, 1, pend.v[i].assign, &pend.v[i].k, &pend.v[i].l,
                                                 err);
-            added += pend.n;
+            added_now = pend.n;
         } else {
-            /* Price at the solution's waits (where the gaps are measured),
-             * then over a spread of the search range, so that triplets
-             * that pay only at other waits get their chance too. */
-            double plo = ct_nona_phi_min(m), phi_hi = ct_nona_phi_max(m), wlo, whi, pts[1 + 3 * CG_SPREAD][2],
-                   column_gap = 0;
-            size_t npts = 1, added_now = 0;
-            ct_nona_W_range(m, &wlo, &whi);
-            pts[0][0] = sol->eval.phi;
-            pts[0][1] = sol->eval.W;
-            for (size_t i = 0; i < CG_SPREAD; i++) {
-                double f = (double)(i + 1) / (double)(CG_SPREAD + 1);
-                double ph = plo > 0 && phi_hi > 8 * plo ? plo * pow(phi_hi / plo, f) : plo + (phi_hi - plo) * f;
-                for (int j = 0; j < (m->server_model ? 3 : 1); j++) {
-                    pts[npts][0] = ph;
-                    pts[npts++][1] = j == 0 ? wlo : j == 1 ? whi : 0.5 * (wlo + whi);
-                }
-            }
-            free(gap);
-            if (!(gap = calloc(m->n_blocks, sizeof(double)))) {
-                st = ct_error_set(err, CT_ENOMEM, "out of memory");
-                break;
-            }
-            for (size_t pi = 0; pi < npts && st == CT_OK; pi++) {
-                double y1, y2, phi = pts[pi][0], W = pts[pi][1];
-                if ((st = multipliers_at(m, phi, W, &y1, &y2, err)) != CT_OK)
-                    break;
-                for (size_t b = 0; b < m->n_blocks && st == CT_OK; b++) {
-                    if (!m->blocks[b].generated)
-                        continue;
-                    /* searched segments: at the solution's waits only (each search is costly) */
-                    /* searched segments: at the solution's waits only, unless asked */
-                    if (pi > 0 && !p->price_spread &&
-                        ct_partition_triplet_count(m->blocks[b].parts.n_inner) > (double)p->price_exact)
-                        continue;
-                    ct_nona_priced_t pr;
-                    if ((st = ct_nona_price_block(m, b, phi, W, phi, y1, y2, p->price_exact, p->price_evals, &pr,
-                                                  err)) != CT_OK)
-                        break;
-                    double fmin = ct_nona_block_price(m, b, phi, W, phi, y1, y2);
-                    if (pi == 0) {
-                        gap[b] = fmax(0.0, fmin - pr.bound);
-                        column_gap += m->beta[m->blocks[b].cls] * gap[b];
-                    }
-                    if (rounds < p->cg_rounds && pr.value < fmin - 1e-12 * fabs(fmin)) {
-                        uint8_t k = (uint8_t)pr.k, l = (uint8_t)pr.l;
-                        st = ct_nona_model_add_triplets(m, b, 1, pr.assign, &k, &l, err);
-                        added_now++;
-                    }
-                    ct_nona_priced_free(&pr);
-                }
-            }
-            if (st == CT_OK && !added_now) {
-                seconds += now_seconds() - t0;
-                sol->segment_gap = gap;
-                sol->column_gap = column_gap;
-                gap = NULL;
-                break;
-            }
-            added += added_now;
+            st = price_round(m, p, sol, rounds < p->cg_rounds, gap, &column_gap, &added_now, err);
         }
         pending_free(&pend);
         seconds += now_seconds() - t0;
         if (st != CT_OK)
             break;
+        if (!added_now) {
+            sol->segment_gap = gap;
+            sol->column_gap = column_gap;
+            gap = NULL;
+            break;
+        }
+        added += added_now;
         rounds++;
         ct_nona_solution_free(sol);
         if ((st = solve_once(m, p, sol, &pend, err)) != CT_OK)
