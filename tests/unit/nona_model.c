@@ -397,28 +397,35 @@ static ct_dag_t random_fork(unsigned long long *st, size_t n)
     return d;
 }
 
+/* A scenario of nc random forks (width[c] parallel tasks) on `servers`
+ * servers, at a compute load of rho_lo + rho_span u; with jitter, each
+ * class's rate is scaled by 0.5 + u. The caller destroys s and d[0..nc). */
+static void fork_scenario(unsigned long long *st, size_t nc, const size_t *width, size_t servers, double rho_lo,
+                          double rho_span, int jitter, ct_dag_t *d, ct_scenario_t *s)
+{
+    double rates[4], work = 0;
+    for (size_t c = 0; c < nc; c++) {
+        d[c] = random_fork(st, width[c]);
+        for (size_t v = 0; v < d[c].n_tasks; v++)
+            work += d[c].time[v];
+    }
+    double rho_target = rho_lo + rho_span * urand(st);
+    for (size_t c = 0; c < nc; c++)
+        rates[c] = rho_target * (double)servers / work * (jitter ? 0.5 + urand(st) : 1.0);
+    ct_test_scenario(s, d, rates, nc, servers, 1e9, 0.02, 1e-8);
+}
+
 static void server_model_vs_exhaustive(void)
 {
     unsigned long long st = 12345;
     int cases = 0;
     double worst_gap = 0;
     for (int rep = 0; rep < 12; rep++) {
-        size_t nc = rep % 3 == 2 ? 2 : 1, width = rep % 2 ? 3 : 2;
-        if (nc == 2)
-            width = 2;
-        ct_dag_t d[2];
-        double rates[2], work = 0;
-        for (size_t c = 0; c < nc; c++) {
-            d[c] = random_fork(&st, width);
-            for (size_t v = 0; v < d[c].n_tasks; v++)
-                work += d[c].time[v];
-        }
+        size_t nc = rep % 3 == 2 ? 2 : 1, w = nc == 2 ? 2 : rep % 2 ? 3 : 2, width[2] = { w, w };
         size_t servers = (size_t)2 << (rep % 3); /* 2, 4, 8 */
-        double rho_target = 0.2 + 0.5 * urand(&st);
-        for (size_t c = 0; c < nc; c++)
-            rates[c] = rho_target * (double)servers / work;
+        ct_dag_t d[2];
         ct_scenario_t s;
-        ct_test_scenario(&s, d, rates, nc, servers, 1e9, 0.02, 1e-8);
+        fork_scenario(&st, nc, width, servers, 0.2, 0.5, 0, d, &s);
         ct_nona_model_t m;
         ct_error_t err;
         ct_nona_model_params_t mp;
@@ -559,20 +566,12 @@ static void lp_solvers_agree(void)
     int compared = 0, infeasible = 0;
     double worst = 0;
     for (int rep = 0; rep < 16; rep++) {
-        size_t nc = 1 + (size_t)rep % 4;
-        ct_dag_t d[4];
-        double rates[4], work = 0;
-        for (size_t c = 0; c < nc; c++) {
-            d[c] = random_fork(&st, 2 + (size_t)(rep + c) % 2);
-            for (size_t v = 0; v < d[c].n_tasks; v++)
-                work += d[c].time[v];
-        }
-        size_t servers = 4;
-        double rho_target = 0.2 + 0.5 * urand(&st);
+        size_t nc = 1 + (size_t)rep % 4, width[4];
         for (size_t c = 0; c < nc; c++)
-            rates[c] = rho_target * (double)servers / work * (0.5 + urand(&st));
+            width[c] = 2 + (size_t)(rep + (int)c) % 2;
+        ct_dag_t d[4];
         ct_scenario_t s;
-        ct_test_scenario(&s, d, rates, nc, servers, 1e9, 0.02, 1e-8);
+        fork_scenario(&st, nc, width, 4, 0.2, 0.5, 1, d, &s);
         ct_nona_model_t m;
         ct_error_t err;
         ct_nona_model_params_t mp;
@@ -619,28 +618,20 @@ static void lp_solvers_agree(void)
 }
 
 /* Column generation with exact pricing reaches the enumeration's optimum:
- * random scenarios of one to three classes (forks of 2-5 tasks, chained
- * twice), both models, solved with every segment enumerated and with every
- * segment generated from its two seeds. */
+ * random scenarios of one to three classes (forks of 2-5 parallel tasks),
+ * both models, solved with every segment enumerated and with every segment
+ * generated from its two seeds. */
 static void columns_match_enumeration(void)
 {
     unsigned long long st = 4242;
     int cases = 0, grew = 0;
     for (int rep = 0; rep < 16; rep++) {
-        size_t nc = 1 + (size_t)rep % 3;
-        ct_dag_t d[3];
-        double rates[3], work = 0;
-        for (size_t c = 0; c < nc; c++) {
-            d[c] = random_fork(&st, 2 + (size_t)(rep + c) % 4);
-            for (size_t v = 0; v < d[c].n_tasks; v++)
-                work += d[c].time[v];
-        }
-        size_t servers = 4;
-        double rho_target = 0.15 + 0.55 * urand(&st);
+        size_t nc = 1 + (size_t)rep % 3, width[3];
         for (size_t c = 0; c < nc; c++)
-            rates[c] = rho_target * (double)servers / work * (0.5 + urand(&st));
+            width[c] = 2 + (size_t)(rep + (int)c) % 4;
+        ct_dag_t d[3];
         ct_scenario_t s;
-        ct_test_scenario(&s, d, rates, nc, servers, 1e9, 0.02, 1e-8);
+        fork_scenario(&st, nc, width, 4, 0.15, 0.55, 1, d, &s);
         ct_nona_model_t me, mg;
         ct_error_t err;
         ct_nona_model_params_t mp;
