@@ -100,29 +100,37 @@ typedef struct {
     uint32_t k, l, n_parts;
     uint32_t *part_start;   /* n_parts + 1 offsets into part_tasks */
     uint32_t *part_tasks;
-    uint32_t *run_start;    /* n_parts + 1 offsets into runs, counted in runs */
-    uint32_t *runs;         /* each part's tasks as runs (first task, length) */
+    uint32_t *prog;         /* placement program (compile_class), per part p in order
+                               (one group when n_parts is 0): a run count, then the runs
+                               (first task, length) that get part p's server; part l's
+                               runs include the segment's tail (segment_t.tail) */
 } triplet_t;
 
 typedef struct {
     uint32_t n_sink;
     uint32_t *sink_tasks;
-    uint32_t n_sink_runs;
-    uint32_t *sink_runs;    /* the sink tasks as runs (first task, length) */
     uint32_t n_trip;
     triplet_t *trip;
     uint64_t *alias;        /* Vose, packed: keep i when 32 random bits are below the low 32
                                bits, else take the high 32 (an always-kept slot aliases itself) */
+    /* Placement program (compile_class): a segment with one triplet of at
+     * most one part is fixed, its tasks follow the current server. The tail
+     * of a drawn segment, its sink and the tasks of the fixed segments right
+     * after it, goes with part l (in each triplet's prog). */
+    uint32_t n_tail_fixed;  /* fixed segments in the tail */
 } segment_t;
 
 typedef struct {
     double rate;
     uint32_t n_root;
     uint32_t *root_tasks;
-    uint32_t n_root_runs;
-    uint32_t *root_runs;    /* the root tasks as runs (first task, length) */
     uint32_t n_seg;
     segment_t *seg;
+    /* Placement program: the root and the fixed segments before the first
+     * drawn one, as runs, and how many segments that is. */
+    uint32_t n_lead_runs;
+    uint32_t *lead_runs;
+    uint32_t n_lead_fixed;
 } class_table_t;
 
 typedef struct {
@@ -373,14 +381,84 @@ static int build_alias(loader_t *L, segment_t *g)
     return 0;
 }
 
+/* A segment whose one triplet has at most one part: its tasks and sink
+ * follow the current server and its draw is a constant. */
+static int segment_fixed(const segment_t *g)
+{
+    return g->n_trip == 1 && g->trip[0].n_parts <= 1;
+}
+
+/* Appends a segment's part and sink tasks to buf (fixed segments only). */
+static uint32_t append_fixed(uint32_t *buf, uint32_t n, const segment_t *g)
+{
+    const triplet_t *t = &g->trip[0];
+    uint32_t np = t->n_parts ? t->part_start[1] : 0;
+    memcpy(buf + n, t->part_tasks, np * sizeof(uint32_t));
+    memcpy(buf + n + np, g->sink_tasks, g->n_sink * sizeof(uint32_t));
+    return n + np + g->n_sink;
+}
+
+/* The placement program of a loaded class: runs of consecutive tasks that
+ * get the same server between two draws, merged across fixed segments (in
+ * a class placed locally at a load, the whole job is one run). Placement
+ * still advances the generator once per fixed segment, so the servers drawn
+ * for a seed do not depend on this. nt: the class's task count. */
+static int compile_class(loader_t *L, class_table_t *ct, size_t nt)
+{
+    uint32_t *buf = malloc((nt ? nt : 1) * sizeof(uint32_t));
+    if (!buf)
+        return fail(L, "out of memory");
+    uint32_t g = 0, n = ct->n_root;
+    memcpy(buf, ct->root_tasks, n * sizeof(uint32_t));
+    for (; g < ct->n_seg && segment_fixed(&ct->seg[g]); g++)
+        n = append_fixed(buf, n, &ct->seg[g]);
+    ct->n_lead_fixed = g;
+    int rc = list_runs(L, buf, n, &ct->lead_runs, &ct->n_lead_runs);
+    uint32_t *group = rc ? NULL : malloc((nt ? nt : 1) * sizeof(uint32_t));
+    if (!rc && !group)
+        rc = fail(L, "out of memory");
+    while (!rc && g < ct->n_seg) {
+        segment_t *d = &ct->seg[g++];
+        uint32_t n_tail = d->n_sink;
+        memcpy(buf, d->sink_tasks, n_tail * sizeof(uint32_t));
+        for (d->n_tail_fixed = 0; g < ct->n_seg && segment_fixed(&ct->seg[g]); g++, d->n_tail_fixed++)
+            n_tail = append_fixed(buf, n_tail, &ct->seg[g]);
+        for (uint32_t i = 0; !rc && i < d->n_trip; i++) {
+            triplet_t *t = &d->trip[i];
+            /* Two passes over the groups: count the program's size, then write it. */
+            for (int pass = 0; pass < 2; pass++) {
+                size_t len = 0;
+                for (uint32_t p = 0; p < (t->n_parts ? t->n_parts : 1); p++) {
+                    uint32_t m = t->n_parts ? t->part_start[p + 1] - t->part_start[p] : 0;
+                    memcpy(group, t->part_tasks + (t->n_parts ? t->part_start[p] : 0), m * sizeof(uint32_t));
+                    if (p == (t->n_parts ? t->l : 0)) {
+                        memcpy(group + m, buf, n_tail * sizeof(uint32_t));
+                        m += n_tail;
+                    }
+                    uint32_t nr = task_runs(group, m, pass ? t->prog + len + 1 : NULL);
+                    if (pass)
+                        t->prog[len] = nr;
+                    len += 1 + 2 * (size_t)nr;
+                }
+                if (!pass && !(t->prog = arena_alloc(L->s, len * sizeof(uint32_t)))) {
+                    rc = fail(L, "out of memory");
+                    break;
+                }
+            }
+        }
+    }
+    free(group);
+    free(buf);
+    return rc;
+}
+
 static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *where, segment_t *g, unsigned char *placed)
 {
     char w2[256];
     if (!cJSON_IsObject(sj))
         return fail(L, "%s: expected an object", where);
     snprintf(w2, sizeof w2, "%s.sink", where);
-    if (read_tasks(L, c, get(sj, "sink"), w2, &g->sink_tasks, &g->n_sink, placed) ||
-        list_runs(L, g->sink_tasks, g->n_sink, &g->sink_runs, &g->n_sink_runs))
+    if (read_tasks(L, c, get(sj, "sink"), w2, &g->sink_tasks, &g->n_sink, placed))
         return -1;
     const cJSON *ts = get(sj, "triplets");
     if (!cJSON_IsArray(ts) || cJSON_GetArraySize(ts) == 0)
@@ -469,25 +547,6 @@ static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *wher
         if (rc)
             break;
         t->part_start[t->n_parts] = (uint32_t)off;
-        /* Each part's tasks as runs. */
-        t->run_start = arena_alloc(L->s, (t->n_parts + 1) * sizeof(uint32_t));
-        if (!t->run_start) {
-            rc = fail(L, "out of memory");
-            break;
-        }
-        uint32_t nruns = 0;
-        for (uint32_t q = 0; q < t->n_parts; q++) {
-            t->run_start[q] = nruns;
-            nruns += task_runs(t->part_tasks + t->part_start[q], t->part_start[q + 1] - t->part_start[q], NULL);
-        }
-        t->run_start[t->n_parts] = nruns;
-        if (!(t->runs = arena_alloc(L->s, (nruns ? 2 * (size_t)nruns : 1) * sizeof(uint32_t)))) {
-            rc = fail(L, "out of memory");
-            break;
-        }
-        for (uint32_t q = 0; q < t->n_parts; q++)
-            task_runs(t->part_tasks + t->part_start[q], t->part_start[q + 1] - t->part_start[q],
-                      t->runs + 2 * (size_t)t->run_start[q]);
         if (!first) {
             first = malloc(nt ? nt : 1);
             if (!first) {
@@ -584,8 +643,6 @@ static int read_class(loader_t *L, size_t sc, size_t c, const cJSON *cj, class_t
     char w2[160];
     snprintf(w2, sizeof w2, "%s.root", where);
     int rc = read_tasks(L, c, get(cj, "root"), w2, &ct->root_tasks, &ct->n_root, placed);
-    if (!rc)
-        rc = list_runs(L, ct->root_tasks, ct->n_root, &ct->root_runs, &ct->n_root_runs);
     const cJSON *segs = get(cj, "segments");
     if (!rc && !cJSON_IsArray(segs))
         rc = fail(L, "%s.segments: %s", where, segs ? "expected an array" : "missing");
@@ -608,6 +665,8 @@ static int read_class(loader_t *L, size_t sc, size_t c, const cJSON *cj, class_t
         if (!placed[t])
             rc = fail(L, "%s: task '%s' is placed by no segment", where, s->task_ids[c][t]);
     free(placed);
+    if (!rc)
+        rc = compile_class(L, ct, nt);
     return rc;
 }
 
@@ -868,10 +927,13 @@ static inline void fill_runs(uint32_t *restrict out, const uint32_t *restrict ru
     for (uint32_t r = 0; r < nruns; r++) {
         uint32_t *restrict o = out + runs[2 * r];
         uint32_t n = runs[2 * r + 1], j = 0;
-        for (; j + 4 <= n; j += 4)
-            memcpy(o + j, quad, sizeof quad);
-        for (; j < n; j++)
-            o[j] = v;
+        if (n >= 4) { /* the last four overlap the loop's: no scalar tail */
+            for (; j + 4 <= n; j += 4)
+                memcpy(o + j, quad, sizeof quad);
+            memcpy(o + n - 4, quad, sizeof quad);
+        } else
+            for (; j < n; j++)
+                o[j] = v;
     }
 }
 
@@ -881,15 +943,17 @@ uint32_t ct_sampler_draw_triplet(const ct_sampler_t *s, size_t sc, size_t c, siz
 }
 
 /* Draws a server uniformly among those not in chosen[0..n) (sorted), and
- * inserts it: skip over the taken ones in ascending order. O(n). */
-static uint32_t draw_distinct(ct_rng_t *rng, uint32_t n_servers, uint32_t *chosen, uint32_t n)
+ * inserts it: skip over the taken ones in ascending order. O(n); n is a
+ * triplet's part count, so the insertion is a short loop, not a call. */
+static inline uint32_t draw_distinct(ct_rng_t *rng, uint32_t n_servers, uint32_t *chosen, uint32_t n)
 {
     uint32_t r = (uint32_t)rng_below(rng, n_servers - n), i = 0;
     while (i < n && chosen[i] <= r) {
         r++;
         i++;
     }
-    memmove(chosen + i + 1, chosen + i, (n - i) * sizeof(uint32_t));
+    for (uint32_t j = n; j > i; j--)
+        chosen[j] = chosen[j - 1];
     chosen[i] = r;
     return r;
 }
@@ -925,22 +989,35 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t
                 cur = v;
         }
     uint32_t *restrict out = servers;
-    fill_runs(out, ct->root_runs, ct->n_root_runs, cur);
-    for (uint32_t g = 0; g < ct->n_seg; g++) {
+    fill_runs(out, ct->lead_runs, ct->n_lead_runs, cur);
+    uint32_t g = 0;
+    for (; g < ct->n_lead_fixed; g++) { /* a fixed segment's draw is a constant; keep the stream */
+        (void)rng_next(rng);
+        if (choices)
+            choices[g] = 0;
+    }
+    while (g < ct->n_seg) {
         const segment_t *seg = &ct->seg[g];
         uint32_t i = alias_draw(seg, rng);
         if (choices)
             choices[g] = i;
+        g++;
         const triplet_t *t = &seg->trip[i];
         chosen[0] = cur;
-        uint32_t nch = 1;
-        for (uint32_t p = 0; p < t->n_parts; p++) {
-            const uint32_t v = p == t->k ? cur : draw_distinct(rng, n_servers, chosen, nch++);
-            part_server[p] = v;
-            fill_runs(out, t->runs + 2 * (size_t)t->run_start[p], t->run_start[p + 1] - t->run_start[p], v);
+        part_server[0] = cur;
+        for (uint32_t p = 0, nch = 1; p < t->n_parts; p++)
+            part_server[p] = p == t->k ? cur : draw_distinct(rng, n_servers, chosen, nch++);
+        const uint32_t *restrict q = t->prog;
+        for (uint32_t p = 0; p < (t->n_parts ? t->n_parts : 1); p++) {
+            fill_runs(out, q + 1, q[0], part_server[p]);
+            q += 1 + 2 * (size_t)q[0];
         }
         cur = t->n_parts ? part_server[t->l] : cur;
-        fill_runs(out, seg->sink_runs, seg->n_sink_runs, cur);
+        for (uint32_t j = 0; j < seg->n_tail_fixed; j++, g++) {
+            (void)rng_next(rng);
+            if (choices)
+                choices[g] = 0;
+        }
     }
     return 0;
 }

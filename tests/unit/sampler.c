@@ -124,6 +124,96 @@ static void distinct_servers(void)
     ct_sampler_free(s);
 }
 
+/* The placement program merges the tasks of fixed segments (one triplet of
+ * one part) into the runs around them. Against a step-by-step reading of the
+ * rules with the same generator: the same servers and choices for a seed,
+ * on a chain where fixed segments lead, follow and sit between drawn ones,
+ * with tasks listed out of order (runs that are not contiguous). */
+static uint32_t ref_distinct(ct_rng_t *rng, uint32_t n_servers, uint32_t *chosen, uint32_t n)
+{
+    uint32_t r = (uint32_t)ct_rng_below(rng, n_servers - n), i = 0;
+    while (i < n && chosen[i] <= r) {
+        r++;
+        i++;
+    }
+    memmove(chosen + i + 1, chosen + i, (n - i) * sizeof(uint32_t));
+    chosen[i] = r;
+    return r;
+}
+
+static void program_matches_rules(void)
+{
+    const char *t =
+        "{\"format\": \"contend-table/1\", \"scenarios\": [{\"scale\": 1, \"classes\": [{\"name\": \"c\", "
+        "\"arrival_rate\": 1, \"tasks\": [\"s4\", \"a\", \"r\", \"f2\", \"c\", \"s0\", \"b\", \"f3\", \"s2\", \"e\", "
+        "\"f1\", \"s3\", \"d\", \"s1\"], \"root\": [\"r\"], \"segments\": ["
+        "{\"source\": [\"r\"], \"sink\": [\"s0\"], \"triplets\": [{\"probability\": 1, \"k\": 0, \"l\": 0, "
+        "\"parts\": [[\"f1\"]]}]},"
+        "{\"source\": [\"s0\"], \"sink\": [\"s1\"], \"triplets\": ["
+        "{\"probability\": 0.3, \"k\": 0, \"l\": 0, \"parts\": [[\"a\", \"b\"]]},"
+        "{\"probability\": 0.7, \"k\": 0, \"l\": 1, \"parts\": [[\"a\"], [\"b\"]]}]},"
+        "{\"source\": [\"s1\"], \"sink\": [\"s2\"], \"triplets\": [{\"probability\": 1, \"k\": 0, \"l\": 0, "
+        "\"parts\": [[\"f2\"]]}]},"
+        "{\"source\": [\"s2\"], \"sink\": [\"s3\"], \"triplets\": [{\"probability\": 1, \"k\": 0, \"l\": 0, "
+        "\"parts\": [[\"f3\"]]}]},"
+        "{\"source\": [\"s3\"], \"sink\": [\"s4\"], \"triplets\": ["
+        "{\"probability\": 0.5, \"k\": 0, \"l\": 0, \"parts\": [[\"c\", \"d\", \"e\"]]},"
+        "{\"probability\": 0.5, \"k\": 1, \"l\": 2, \"parts\": [[\"c\"], [\"d\"], [\"e\"]]}]}]}]}]}";
+    /* Per segment and triplet: k, l and the parts' tasks ("" ends a part). */
+    static const struct {
+        int k, l;
+        const char *parts[4][4];
+    } trip[5][2] = {
+        { { 0, 0, { { "f1" } } } },
+        { { 0, 0, { { "a", "b" } } }, { 0, 1, { { "a" }, { "b" } } } },
+        { { 0, 0, { { "f2" } } } },
+        { { 0, 0, { { "f3" } } } },
+        { { 0, 0, { { "c", "d", "e" } } }, { 1, 2, { { "c" }, { "d" }, { "e" } } } },
+    };
+    static const char *sinks[5] = { "s0", "s1", "s2", "s3", "s4" };
+    ct_sampler_t *s;
+    char msg[256];
+    CHECK(ct_sampler_load_text(t, strlen(t), "chain", &s, msg, sizeof msg) == 0);
+    if (!s)
+        return;
+    size_t n = ct_sampler_task_count(s, 0);
+    CHECK(n == 14 && ct_sampler_segment_count(s, 0, 0) == 5);
+    ct_rng_t r1, r2;
+    ct_rng_seed(&r1, 11);
+    ct_rng_seed(&r2, 11);
+    int same = 1, drawn[2] = { 0, 0 };
+    for (int it = 0; it < 5000; it++) {
+        uint32_t got[14], gch[5], want[14], wch[5], chosen[8];
+        CHECK(ct_sampler_place(s, 0, 0, 6, &r1, got, gch) == 0);
+        uint32_t cur = (uint32_t)ct_rng_below(&r2, 6);
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(ct_sampler_task_id(s, 0, i), "r"))
+                want[i] = cur;
+        for (size_t g = 0; g < 5; g++) {
+            uint32_t i = ct_sampler_draw_triplet(s, 0, 0, g, &r2), nch = 1, part_server[4] = { 0 };
+            wch[g] = i;
+            chosen[0] = cur;
+            for (int p = 0; p < 4 && trip[g][i].parts[p][0]; p++) {
+                part_server[p] = p == trip[g][i].k ? cur : ref_distinct(&r2, 6, chosen, nch++);
+                for (int q = 0; q < 4 && trip[g][i].parts[p][q]; q++)
+                    for (size_t x = 0; x < n; x++)
+                        if (!strcmp(ct_sampler_task_id(s, 0, x), trip[g][i].parts[p][q]))
+                            want[x] = part_server[p];
+            }
+            cur = part_server[trip[g][i].l];
+            for (size_t x = 0; x < n; x++)
+                if (!strcmp(ct_sampler_task_id(s, 0, x), sinks[g]))
+                    want[x] = cur;
+        }
+        same &= !memcmp(got, want, sizeof got) && !memcmp(gch, wch, sizeof gch);
+        drawn[0] |= gch[1] == 1;
+        drawn[1] |= gch[4] == 1;
+    }
+    CHECK(same);
+    CHECK(drawn[0] && drawn[1]);
+    ct_sampler_free(s);
+}
+
 static void bad_files(void)
 {
     static const struct {
@@ -168,6 +258,7 @@ int main(void)
 {
     statistics_and_rules();
     distinct_servers();
+    program_matches_rules();
     bad_files();
     return ct_test_end();
 }
