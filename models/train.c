@@ -379,7 +379,7 @@ void ct_train_result_free(ct_train_result_t *r)
 /* The simulator.                                                            */
 
 enum { EV_ARRIVE = 1, EV_TASK, EV_TICK };
-enum { PH_COMPUTE = 0, PH_READY, PH_COMM };
+enum { PH_COMPUTE = 0, PH_READY, PH_COMM, PH_DONE };
 /* worker phases within an iteration */
 enum { W_FWD = 0, W_FWD_RUN, W_BWD, W_BWD_RUN, W_DONE };
 
@@ -389,8 +389,13 @@ typedef struct {
     unsigned char *wph;         /* per worker */
     uint32_t wdone;
     double iters;               /* iterations done */
-    double rem;                 /* remaining GPU work: (tf + tb) x iterations left x GPUs */
+    double rem;                 /* remaining GPU work: (tf + tb) x iterations left x GPUs (compat:
+                                   less each task done, as the authors count it) */
+    uint32_t seq;               /* placement order, 1-based (0: not placed) */
     double left, lat, rate;     /* transfer: MB left, latency left (ms), MB per ms */
+    double rate_prev;           /* compat: the rate over the last 1 ms step (what the authors'
+                                   AdaDUAL query credits) */
+    double fin_tick;            /* compat: when the authors' loop sees the job finished */
     double t_mark;              /* when the current comm wait or transfer began */
 } jst_t;
 
@@ -407,6 +412,9 @@ struct ct_train_view {
     jst_t *js;
     /* per GPU */
     double *mem_used, *busy_time, *load;
+    double *mk;                 /* compat: the authors' GPU "makespan", kept by the same float
+                                   operations (+ a job's total at placement, - each task and
+                                   all-reduce done): LWF's workload there */
     slot_t **on;                /* jobs on each GPU */
     uint32_t *non, *oncap;
     int64_t *running;           /* job running a task, -1 idle */
@@ -421,6 +429,11 @@ struct ct_train_view {
     uint32_t *ready, nready;    /* jobs ready to all-reduce */
     uint32_t *active, nactive;  /* running transfers */
     uint32_t *scratch;          /* GPUs, for placement */
+    uint32_t *srv_order;        /* compat: servers in the order LWF's last sort left them (the
+                                   authors sort their node list in place, so ties keep it) */
+    uint32_t nplaced;
+    uint32_t *placed, nrunning; /* compat: placed jobs not yet released, in placement order */
+    uint32_t npending;          /* compat: finished jobs whose GPUs are not yet released */
     double *key;
     ct_evq_t q;
     ct_rng_t rng;
@@ -455,6 +468,8 @@ static int srsf_before(const sim_t *s, uint32_t a, uint32_t b)
     }
     if (ka != kb)
         return ka < kb;
+    if (s->p->compat && s->js[a].seq && s->js[b].seq) /* the authors' lists keep placement order */
+        return s->js[a].seq < s->js[b].seq;
     const ct_train_job_t *ja = &s->jobs->jobs[a], *jb = &s->jobs->jobs[b];
     if (ja->arrival != jb->arrival)
         return ja->arrival < jb->arrival;
@@ -482,6 +497,10 @@ static int fits(const sim_t *s, uint32_t g, const ct_train_job_t *j)
  * all-reduces for multi-server jobs. */
 static void compute_loads(sim_t *s)
 {
+    if (s->p->compat) {
+        memcpy(s->load, s->mk, s->N * sizeof(double));
+        return;
+    }
     for (size_t g = 0; g < s->N; g++) {
         double L = 0;
         for (uint32_t k = 0; k < s->non[g]; k++) {
@@ -544,13 +563,14 @@ static int choose(sim_t *s, uint32_t jj, uint32_t *out)
             /* Servers by mean GPU workload (ties: lower id); their fitting
              * GPUs least-loaded first, server by server. */
             size_t S = s->c->n_servers;
-            uint32_t *srv = s->scratch + s->N; /* room after the GPU list */
+            uint32_t *srv = s->p->compat ? s->srv_order : s->scratch + s->N; /* room after the GPU list */
             for (size_t v = 0; v < S; v++) {
                 double sum = 0;
                 for (uint32_t q = 0; q < G; q++)
                     sum += s->load[v * G + q];
                 s->key[v] = sum / G;
-                srv[v] = (uint32_t)v;
+                if (!s->p->compat)
+                    srv[v] = (uint32_t)v;
             }
             for (size_t a = 1; a < S; a++)
                 for (size_t b = a; b > 0 && s->key[srv[b]] < s->key[srv[b - 1]]; b--) {
@@ -612,6 +632,13 @@ static ct_status_t place_job(sim_t *s, uint32_t jj, const uint32_t *gpus, ct_err
     if (x->nsrv > 1)
         for (uint32_t k = 0; k < j->gpus; k++)
             s->load[gpus[k]] += j->iterations * j->size * s->c->lwf_comm;
+    x->seq = ++s->nplaced;
+    s->placed[s->nrunning++] = jj;
+    if (s->p->compat) { /* compute_duration + comm_duration, added once per GPU */
+        double add = (j->tf + j->tb) * j->iterations + (x->nsrv > 1 ? j->size * s->c->lwf_comm * j->iterations : 0);
+        for (uint32_t k = 0; k < j->gpus; k++)
+            s->load[gpus[k]] = s->mk[gpus[k]] += add;
+    }
     x->phase = PH_COMPUTE;
     r->start = s->t;
     r->servers = x->nsrv;
@@ -630,6 +657,20 @@ static int valid_choice(const sim_t *s, uint32_t jj, const uint32_t *gpus)
                 return 0;
     }
     return 1;
+}
+
+/* Compat: the authors try to place waiting jobs at every 1 ms step, and
+ * LWF's attempt for a job over kappa GPUs sorts their server list in
+ * place even when the job does not fit; nothing else changes between
+ * releases, so only then is placement run at every event. */
+static int resorts(const sim_t *s)
+{
+    if (!s->p->compat || s->p->place != CT_PLACE_LWF || (s->p->policy && s->p->policy->place))
+        return 0;
+    for (uint32_t k = 0; k < s->nqueue; k++)
+        if (s->jobs->jobs[s->queue[k]].gpus > s->p->kappa)
+            return 1;
+    return 0;
 }
 
 static ct_status_t placement(sim_t *s, ct_error_t *err)
@@ -676,8 +717,9 @@ static void set_rates(sim_t *s)
 static double remaining(sim_t *s, uint32_t jj)
 {
     jst_t *x = &s->js[jj];
-    if (s->p->compat && x->lat <= 0) {
-        double credit = fmin(x->left, x->rate * 1.0);
+    if (s->p->compat && x->lat <= 0 && x->t_mark < s->t - 1e-9) {
+        /* the step since their last rate update: none for a transfer started in this step */
+        double credit = fmin(x->left, x->rate_prev * 1.0);
         x->left -= credit;
         s->out->free_mb += credit;
     }
@@ -712,7 +754,7 @@ static int admissible(sim_t *s, uint32_t jj)
             if (!on)
                 continue;
             double rem = remaining(s, o);
-            if (!(rem > 0 && size / rem < thr))
+            if (s->p->compat ? rem / size < 2 * (c->b + c->eta) / c->b : !(rem > 0 && size / rem < thr))
                 return 0;
         }
         if (s->p->compat)
@@ -808,35 +850,78 @@ static ct_status_t dispatch(sim_t *s, ct_error_t *err)
     return CT_OK;
 }
 
+/* A finished job leaves its GPUs. */
+static void release_job(sim_t *s, uint32_t jj)
+{
+    const ct_train_job_t *j = &s->jobs->jobs[jj];
+    jst_t *x = &s->js[jj];
+    const ct_train_job_result_t *r = &s->out->jobs[jj];
+    for (uint32_t k = 0; k < j->gpus; k++) {
+        uint32_t g = r->gpus[k];
+        s->mem_used[g] -= j->mem;
+        if (s->mem_used[g] < 1e-9)
+            s->mem_used[g] = 0;
+        for (uint32_t q = 0; q < s->non[g]; q++)
+            if (s->on[g][q].job == jj) {
+                s->on[g][q] = s->on[g][--s->non[g]];
+                break;
+            }
+    }
+    s->place_dirty = 1;
+    free(x->wph); /* memory stays bounded by the jobs in flight */
+    x->wph = NULL;
+}
+
+static ct_status_t tick_at(sim_t *s, double t, ct_error_t *err);
+
+/* Compat: the authors' finished-job check walks their running list while
+ * removing from it, so the job after each removed one is skipped until the
+ * next 1 ms step; a job is seen from its fin_tick. */
+static ct_status_t release_finished(sim_t *s, ct_error_t *err)
+{
+    uint32_t keep = 0;
+    int skip = 0;
+    for (uint32_t i = 0; i < s->nrunning; i++) {
+        uint32_t jj = s->placed[i];
+        const jst_t *x = &s->js[jj];
+        if (!skip && x->phase == PH_DONE && x->fin_tick <= s->t + 1e-9) {
+            release_job(s, jj);
+            s->npending--;
+            skip = 1;
+            continue;
+        }
+        skip = 0;
+        s->placed[keep++] = jj;
+    }
+    s->nrunning = keep;
+    return s->npending ? tick_at(s, floor(s->t + 1e-9) + 1.0, err) : CT_OK;
+}
+
 /* The all-reduce (or barrier) of job jj is over: next iteration or done. */
 static void end_iteration(sim_t *s, uint32_t jj)
 {
     const ct_train_job_t *j = &s->jobs->jobs[jj];
     jst_t *x = &s->js[jj];
     x->iters += 1;
-    x->rem = job_rem(j, x->iters);
+    if (!s->p->compat)
+        x->rem = job_rem(j, x->iters);
+    else if (x->nsrv > 1) /* comm_duration_once off each of its GPUs */
+        for (uint32_t k = 0; k < j->gpus; k++)
+            s->mk[s->out->jobs[jj].gpus[k]] -= j->size * s->c->lwf_comm;
     if (x->iters >= j->iterations) {
         ct_train_job_result_t *r = &s->out->jobs[jj];
         r->end = s->t;
         r->jct = r->end - r->arrival;
         r->queued = r->start - r->arrival;
+        x->phase = PH_DONE;
         s->done++;
         if (s->p->progress)
             s->p->progress(s->done, s->jobs->n, s->p->progress_ctx);
-        for (uint32_t k = 0; k < j->gpus; k++) {
-            uint32_t g = r->gpus[k];
-            s->mem_used[g] -= j->mem;
-            if (s->mem_used[g] < 1e-9)
-                s->mem_used[g] = 0;
-            for (uint32_t q = 0; q < s->non[g]; q++)
-                if (s->on[g][q].job == jj) {
-                    s->on[g][q] = s->on[g][--s->non[g]];
-                    break;
-                }
-        }
-        s->place_dirty = 1;
-        free(x->wph); /* memory stays bounded by the jobs in flight */
-        x->wph = NULL;
+        if (s->p->compat) { /* released by release_finished, when the authors' loop sees it */
+            x->fin_tick = s->t + (x->nsrv == 1 ? 1 : 0); /* one-server jobs finish after their check */
+            s->npending++;
+        } else
+            release_job(s, jj);
         return;
     }
     x->phase = PH_COMPUTE;
@@ -852,6 +937,11 @@ static void task_end(sim_t *s, uint32_t g)
     jst_t *x = &s->js[jj];
     s->running[g] = -1;
     mark_dirty(s, g);
+    if (s->p->compat) {
+        double d = x->wph[w] == W_FWD_RUN ? s->jobs->jobs[jj].tf : s->jobs->jobs[jj].tb;
+        s->mk[g] -= d;
+        x->rem -= d;
+    }
     x->wph[w]++;
     if (x->wph[w] != W_DONE)
         return;
@@ -873,6 +963,9 @@ static void advance_transfers(sim_t *s, double t1, int64_t ending)
 {
     double dt = t1 - s->t;
     int changed = 0;
+    if (dt > 0)
+        for (uint32_t k = 0; k < s->nactive; k++)
+            s->js[s->active[k]].rate_prev = s->js[s->active[k]].rate;
     s->t = t1;
     for (uint32_t k = 0; k < s->nactive;) {
         uint32_t jj = s->active[k];
@@ -909,8 +1002,9 @@ static double next_transfer(const sim_t *s, int64_t *who)
     for (uint32_t k = 0; k < s->nactive; k++) {
         const jst_t *x = &s->js[s->active[k]];
         double t = s->t + fmax(0.0, x->lat) + fmax(0.0, x->left) / x->rate;
-        if (s->p->compat) /* slotted: a transfer holds to the end of its last 1 ms step */
-            t = fmax(ceil(t - 1e-9), s->t);
+        if (s->p->compat) /* slotted: a transfer holds to the end of its last 1 ms step, and
+                             ends are seen at the start of a step, never in the current one */
+            t = fmax(ceil(t - 1e-9), floor(s->t + 1e-9) + 1.0);
         if (t < best) {
             best = t;
             *who = s->active[k];
@@ -931,6 +1025,9 @@ static void sim_free(sim_t *s)
     free(s->mem_used);
     free(s->busy_time);
     free(s->load);
+    free(s->mk);
+    free(s->placed);
+    free(s->srv_order);
     free(s->on);
     free(s->non);
     free(s->oncap);
@@ -989,6 +1086,9 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
     s.mem_used = calloc(N, sizeof(double));
     s.busy_time = calloc(N, sizeof(double));
     s.load = calloc(N, sizeof(double));
+    s.mk = calloc(N, sizeof(double));
+    s.placed = malloc((n ? n : 1) * sizeof(uint32_t));
+    s.srv_order = malloc(c->n_servers * sizeof(uint32_t));
     s.on = calloc(N, sizeof(slot_t *));
     s.non = calloc(N, sizeof(uint32_t));
     s.oncap = calloc(N, sizeof(uint32_t));
@@ -1005,12 +1105,14 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
     ct_status_t st = CT_OK;
     if (!out->jobs || !s.js || !s.mem_used || !s.busy_time || !s.load || !s.on || !s.non || !s.oncap ||
         !s.running || !s.run_worker || !s.dirty || !s.dirty_list || !s.tx || !s.queue || !s.ready || !s.active ||
-        !s.scratch || !s.key) {
+        !s.scratch || !s.key || !s.mk || !s.srv_order || !s.placed) {
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
     }
     for (size_t g = 0; g < N; g++)
         s.running[g] = -1;
+    for (size_t v = 0; v < c->n_servers; v++)
+        s.srv_order[v] = (uint32_t)v;
     for (size_t i = 0; i < n; i++) {
         out->jobs[i].arrival = jobs->jobs[i].arrival;
         out->jobs[i].id = jobs->jobs[i].id;
@@ -1044,7 +1146,9 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
                 s.admit_dirty = 1;
             }
         }
-        if (s.place_dirty) {
+        if (p->compat && s.npending && (st = release_finished(&s, err)) != CT_OK)
+            goto done;
+        if (s.place_dirty || resorts(&s)) {
             s.place_dirty = 0;
             if ((st = placement(&s, err)) != CT_OK)
                 goto done;

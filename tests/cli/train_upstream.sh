@@ -2,8 +2,9 @@
 # train_upstream.sh - the training simulator against the authors' simulator
 # on their generator's ten seeded traces (../shared/data/dl-scheduling; not
 # bundled, never committed: skips when absent). With --compat, mean JCT
-# within 10% per seed for the deterministic policies that meet it, every
-# policy's ten-seed mean within 6% (RAND's within 15%); with exact
+# within 10% per seed for every deterministic policy (LWF-1, FF, LS with
+# each admission), every policy's ten-seed mean within 6% (RAND's within
+# 15%); with exact
 # accounting, LWF-1 below FF, LS and RAND on every seed, and Ada-SRSF within
 # 10% of SRSF(1) per seed.
 set -u
@@ -22,7 +23,6 @@ BEGIN {
     name["lwf1+srsf3"] = "lwf1_SRSF3"; name["ff+srsf1"] = "FF_SRSF1"; name["ff+srsf2"] = "FF_SRSF2"
     name["ls+srsf1"] = "LS_lwf32_SRSF1"; name["ls+srsf2"] = "LS_lwf32_SRSF2"; name["rand+srsf1"] = "RAND_SRSF1"
     name["rand+srsf2"] = "RAND_SRSF2"
-    per["lwf1_ADA"] = per["FF_ADA"] = per["lwf1_SRSF1"] = per["FF_SRSF1"] = per["FF_SRSF2"] = per["LS_lwf32_SRSF1"] = 1
     while ((getline line < mine) > 0) {
         split(line, f, ",")
         if (f[3] == "compat" && (f[2] in name)) m[name[f[2]], seed(f[1])] = f[4]
@@ -32,7 +32,7 @@ BEGIN {
 }
 $1 == "upstream" && ($2, $3) in m {
     d = m[$2, $3] / $4 - 1
-    if (($2 in per) && (d > 0.10 || d < -0.10)) { printf "compat %s seed %d: %.0f vs %.0f (%+.3f)\n", $2, $3, m[$2, $3], $4, d; bad = 1 }
+    if ($2 !~ /RAND/ && (d > 0.10 || d < -0.10)) { printf "compat %s seed %d: %.0f vs %.0f (%+.3f)\n", $2, $3, m[$2, $3], $4, d; bad = 1 }
     sm[$2] += m[$2, $3]; su[$2] += $4
 }
 END {

@@ -243,6 +243,39 @@ static void custom_policy(void)
     ct_train_jobs_free(&js);
 }
 
+/* Compat's bookkeeping, hand-worked: a job on one server is seen finished
+ * one 1 ms step after its last backward pass (the authors sync it after
+ * their finished-job check), and of two jobs seen finished in the same
+ * step, the one placed right after the other is released a step later
+ * (their check removes from the list it walks). One GPU per server, room
+ * for one job per GPU. */
+static void compat_release(void)
+{
+    ct_error_t err;
+    ct_train_cluster_t c;
+    ct_train_jobs_t js;
+    ct_train_result_t r;
+    ct_train_params_t p;
+    cluster(&c, 2, 1);
+    c.gpu_mem = 1500;
+    jobs_alloc(&js, 4);
+    job(&js, 0, 0, 1, 1, 100, 10, 10); /* A on GPU 0: 0-20 */
+    job(&js, 1, 0, 1, 1, 100, 10, 10); /* B on GPU 1: 0-20 */
+    job(&js, 2, 5, 1, 1, 100, 10, 10); /* C and D wait for a GPU */
+    job(&js, 3, 5, 1, 1, 100, 10, 10);
+    ct_train_params_init(&p);
+    CHECK(ct_train_run(&c, &js, &p, &r, &err) == CT_OK);
+    CHECK(r.jobs[0].end == 20 && r.jobs[1].end == 20 && r.jobs[2].start == 20 && r.jobs[3].start == 20);
+    ct_train_result_free(&r);
+    p.compat = 1;
+    CHECK(ct_train_run(&c, &js, &p, &r, &err) == CT_OK);
+    CHECK(r.jobs[0].end == 20 && r.jobs[1].end == 20); /* JCTs count to the last pass */
+    CHECK_MSG(r.jobs[2].start == 21 && r.jobs[3].start == 22, "C at %g, D at %g", r.jobs[2].start, r.jobs[3].start);
+    CHECK(r.jobs[2].end == 41 && r.jobs[3].end == 42);
+    ct_train_result_free(&r);
+    ct_train_jobs_free(&js);
+}
+
 static void workload_and_policies(void)
 {
     ct_error_t err;
@@ -342,6 +375,7 @@ int main(void)
     timelines();
     rules();
     custom_policy();
+    compat_release();
     workload_and_policies();
     return ct_test_end();
 }
