@@ -25,7 +25,11 @@
  * --compat reproduces the authors' simulator's accounting (spec s.7):
  * every time AdaDUAL reads a running transfer's remaining size, it credits
  * that transfer with one more step (1 ms) of progress, and waiting
- * candidates are re-examined every 1 ms, as in their slotted loop.
+ * candidates are re-examined every 1 ms, as in their slotted loop. It also
+ * keeps their bookkeeping (README, "--compat"): LWF's workload as their
+ * running per-GPU float sum, their server order kept across sorts, the
+ * remaining work counted per pass with ties in placement order, and their
+ * late release of finished jobs' memory.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */

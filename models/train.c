@@ -560,8 +560,9 @@ static int choose(sim_t *s, uint32_t jj, uint32_t *out)
             break;
         }
         {
-            /* Servers by mean GPU workload (ties: lower id); their fitting
-             * GPUs least-loaded first, server by server. */
+            /* Servers by mean GPU workload (ties: lower id; compat: the
+             * order the last sort left); their fitting GPUs least-loaded
+             * first, server by server. */
             size_t S = s->c->n_servers;
             uint32_t *srv = s->p->compat ? s->srv_order : s->scratch + s->N; /* room after the GPU list */
             for (size_t v = 0; v < S; v++) {
