@@ -76,15 +76,24 @@ int cli_parse_size(const char *s, size_t *out)
     return 0;
 }
 
+/* A two-way option: on for `yes`, off for `no`, else a usage error. */
+static int parse_switch(const char *cmd, const char *opt, const char *s, const char *yes, const char *no, int *on)
+{
+    if (!strcmp(s, yes) || !strcmp(s, no)) {
+        *on = !strcmp(s, yes);
+        return 0;
+    }
+    return cli_usage(cmd, "%s: expected %s or %s, got '%s'", opt, yes, no, s);
+}
+
 int cli_parse_server_model(const char *cmd, const char *s, int *server_model)
 {
-    if (!strcmp(s, "servers"))
-        *server_model = 1;
-    else if (!strcmp(s, "link"))
-        *server_model = 0;
-    else
-        return cli_usage(cmd, "--model: expected servers or link, got '%s'", s);
-    return 0;
+    return parse_switch(cmd, "--model", s, "servers", "link", server_model);
+}
+
+int cli_parse_parts(const char *cmd, const char *s, int *dependent)
+{
+    return parse_switch(cmd, "--parts", s, "dependent", "independent", dependent);
 }
 
 int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d)

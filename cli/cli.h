@@ -33,6 +33,8 @@ int cli_parse_u64(const char *s, unsigned long long *out);
  *  (1 or 0) and --root-choices D (1..64). Print the usage error for cmd and
  *  return 2 on a bad value, else 0. */
 int cli_parse_server_model(const char *cmd, const char *s, int *server_model);
+/** --parts dependent|independent (the Nona model's dependent_parts). */
+int cli_parse_parts(const char *cmd, const char *s, int *dependent);
 int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d);
 
 /** -j N / --threads N: points computed at once (1 .. 1024; 0 = the cores).

@@ -36,6 +36,10 @@ static void nona_usage(FILE *out)
             "                          search (link model only, no certificate)\n"
             "  --model servers|link    servers (default): link and server queueing (job-first\n"
             "                          servers); link: the paper's link-only model\n"
+            "  --parts dependent|independent\n"
+            "                          dependent (default): a part that receives an inner task's\n"
+            "                          output waits for it; independent: the paper's branches,\n"
+            "                          every part in parallel (exact only for fork-join segments)\n"
             "  --root-choices D        roots on the least loaded of D sampled servers (1..64;\n"
             "                          default 2; 1: uniform, the paper's rule); the table records D\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
@@ -73,7 +77,7 @@ typedef struct {
 } nona_opts_t;
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
-       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD };
+       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -83,6 +87,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "max-triplets", required_argument, NULL, OPT_MAXT }, { "grid", required_argument, NULL, OPT_GRID },
         { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
         { "model", required_argument, NULL, OPT_MODEL }, { "root-choices", required_argument, NULL, OPT_ROOT },
+        { "parts", required_argument, NULL, OPT_PARTS },
         { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
@@ -135,6 +140,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             break;
         case OPT_MODEL:
             if (cli_parse_server_model("nona", optarg, &o->model.server_model))
+                return 2;
+            break;
+        case OPT_PARTS:
+            if (cli_parse_parts("nona", optarg, &o->model.dependent_parts))
                 return 2;
             break;
         case OPT_ROOT:
@@ -259,6 +268,7 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solution_t *s
     ct_json_add_number(r, "root_wait", sol->eval.W_root);
     ct_json_add_number(r, "root_choices", m->root_choices);
     cJSON_AddStringToObject(r, "model", m->server_model ? "servers" : "link");
+    cJSON_AddStringToObject(r, "parts", m->dependent_parts ? "dependent" : "independent");
     if (isfinite(sol->gap)) {
         ct_json_add_number(r, "gap", sol->gap);
         ct_json_add_number(r, "lower_bound", sol->lower_bound);

@@ -52,6 +52,9 @@ static void sim_usage(FILE *out)
             "                        sampled servers (default 2; 1: uniform, the paper's rule)\n"
             "  --model link|servers  nona tables: the paper's link-only model, or with server\n"
             "                        queueing (default servers)\n"
+            "  --parts dependent|independent\n"
+            "                        nona tables: parts wait for the parts that feed them\n"
+            "                        (default), or the paper's independent branches\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
             "  --json                sim: JSON summary\n"
             "  -j, --threads N       points simulated at once (sweep), or replications (one run)\n"
@@ -71,7 +74,7 @@ typedef struct {
 } sim_opts_t;
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD };
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS };
 
 static int parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -85,6 +88,7 @@ static int parse(int argc, char **argv, sim_opts_t *o)
         { "json", no_argument, NULL, OPT_JSON }, { "help", no_argument, NULL, 'h' },
         { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
+        { "parts", required_argument, NULL, OPT_PARTS },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { NULL, 0, NULL, 0 },
     };
@@ -174,6 +178,10 @@ static int parse(int argc, char **argv, sim_opts_t *o)
             break;
         case OPT_MODEL:
             if (cli_parse_server_model("sim", optarg, &o->ev.server_model))
+                return 2;
+            break;
+        case OPT_PARTS:
+            if (cli_parse_parts("sim", optarg, &o->ev.dependent_parts))
                 return 2;
             break;
         case 'o': o->output = optarg; break;

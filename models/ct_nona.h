@@ -40,6 +40,18 @@
  * task reaches the link at the same instant, a batch (M^X/G/1): a2_w sums
  * each batch's squared total time instead of each S_e^2, and a transfer
  * also waits, on average, for half of the other members of its batch.
+ * Dependent parts (params.dependent_parts, default on; off is the paper's
+ * s.6): a part that receives an edge from an inner task of another part
+ * cannot run that task before the edge's transfer, which starts when its
+ * upstream task ends. Each part is then a timeline: in topological order,
+ * every crossing edge into a task waits for its upstream end and then its
+ * transfer occupies the part, then the task runs. A part's end is a max of
+ * (a + n phi + X) terms, one per path that sets it (X of the part where the
+ * path starts; at most CT_NONA_PATHS per part, the rest folded into one
+ * term that bounds them), and those terms are the triplet's branches.
+ * When every crossing edge leaves the source or enters the sink (fork-join
+ * segments), it is the paper's branch model exactly. Waits of different
+ * branches are taken as independent even where two paths share one X.
  * Pooled roots: the root goes to the least loaded of d sampled servers, the
  * other parts to uniform ones; for d > 1 a mean-field M/M/1 approximation
  * (a share a of the work arrives through the root rule; the fraction of
@@ -59,6 +71,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** Most branches a part contributes with dependent parts (see above). */
+#define CT_NONA_PATHS 4
 
 /** One branch of a triplet: time a + n * phi (+ a server wait X) seconds. */
 typedef struct {
@@ -90,6 +105,9 @@ typedef struct {
     double pre, post;       /**< the job's work before the segment's parts and from its sink on, s */
     double q_floor;         /**< <= every q_w of the segment's triplets, listed or not, s^2 (exact when
                                  enumerated; generated: the pieces' least sum of squares with tasks divisible) */
+    size_t *in_start;       /**< n_inner + 2 offsets into in_edge: the edges into inner task t, then
+                                 (t = n_inner) into the sink */
+    size_t *in_edge;        /**< the segment's edge numbers (into seg->edges), grouped by target */
 } ct_block_t;
 
 /** Per class: the contracted, split DAG. */
@@ -116,6 +134,7 @@ typedef struct {
     size_t n_branches;
     int server_model;       /**< 1: server queueing on (see above); 0: link only (the paper) */
     int link_batches;       /**< 1 (with server_model): transfers leave in batches, see below */
+    int dependent_parts;    /**< 1: parts wait for the parts that feed them (see above); 0: the paper */
     unsigned root_choices;  /**< d of the root rule (1: uniform) */
     double rho_s;           /**< per-server load */
     double m2s_local;       /**< m2_s with every job all-local, s */
@@ -130,6 +149,8 @@ typedef struct {
     ct_partition_params_t partition;   /**< enumeration limits */
     int server_model;       /**< server queueing (default 1; 0: the paper's link-only model) */
     unsigned root_choices;  /**< roots on the least loaded of d servers (1..64; default 2; 1: the paper's uniform roots) */
+    int dependent_parts;    /**< parts wait for the parts that feed them (default 1; 0: the paper's
+                                 independent branches, spec s.6) */
     int large;              /**< segments over partition.max_triplets: 1 (default) start from a few
                                  triplets, the solver generates the rest (column generation);
                                  0: refuse them (CT_ELIMIT) */
@@ -164,6 +185,8 @@ typedef struct {
     ct_tripinfo_t info;     /**< the last evaluated triplet (branch_start unused) */
     ct_branch_t *branches;  /**< its branches (info.n_branches) */
     double *batch;
+    ct_branch_t *paths;     /**< scratch for dependent parts */
+    uint8_t *n_paths;
 } ct_nona_candidate_t;
 
 ct_status_t ct_nona_candidate_alloc(const ct_nona_model_t *m, size_t block, ct_nona_candidate_t *c, ct_error_t *err);

@@ -38,6 +38,7 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p)
     p->large = 1;
     p->server_model = 1;
     p->root_choices = 2; /* pooled roots; 1 is the paper's uniform rule */
+    p->dependent_parts = 1;
 }
 
 /* Mean-field wait factors at per-server load rho when a share a of the
@@ -90,8 +91,11 @@ void ct_nona_model_free(ct_nona_model_t *m)
         if (m->class_names)
             free(m->class_names[j]);
     }
-    for (size_t b = 0; m->blocks && b < m->n_blocks; b++)
+    for (size_t b = 0; m->blocks && b < m->n_blocks; b++) {
         ct_partitions_free(&m->blocks[b].parts);
+        free(m->blocks[b].in_start);
+        free(m->blocks[b].in_edge);
+    }
     free(m->classes);
     free(m->class_names);
     free(m->beta);
@@ -103,15 +107,120 @@ void ct_nona_model_free(ct_nona_model_t *m)
     memset(m, 0, sizeof *m);
 }
 
+/* Dependent parts: a set of paths, at most CT_NONA_PATHS terms a + n phi
+ * (+ X when remote) whose max is a time. A term that another bounds for
+ * every phi and X is dropped; past the limit, the two least are folded
+ * into one that bounds both. */
+static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x)
+{
+    for (size_t i = 0; i < *cnt; i++)
+        if (set[i].a >= x.a && set[i].n >= x.n && set[i].remote >= x.remote)
+            return;
+    size_t keep = 0;
+    for (size_t i = 0; i < *cnt; i++)
+        if (!(x.a >= set[i].a && x.n >= set[i].n && x.remote >= set[i].remote))
+            set[keep++] = set[i];
+    set[keep++] = x;
+    if (keep > CT_NONA_PATHS) {
+        size_t lo = 0, lo2;
+        for (size_t i = 1; i < keep; i++)
+            if (set[i].a < set[lo].a)
+                lo = i;
+        lo2 = lo == 0 ? 1 : 0;
+        for (size_t i = 0; i < keep; i++)
+            if (i != lo && set[i].a < set[lo2].a)
+                lo2 = i;
+        set[lo2] = (ct_branch_t){ fmax(set[lo].a, set[lo2].a), fmax(set[lo].n, set[lo2].n),
+                                  set[lo].remote | set[lo2].remote };
+        set[lo] = set[--keep];
+    }
+    *cnt = (uint8_t)keep;
+}
+
+static void paths_shift(ct_branch_t *set, uint8_t cnt, double a, double n)
+{
+    for (size_t i = 0; i < cnt; i++) {
+        set[i].a += a;
+        set[i].n += n;
+    }
+}
+
+/* Replaces the branches of a triplet whose parts feed each other (some
+ * edge joins inner tasks of two parts) by the parts' timelines (ct_nona.h,
+ * "Dependent parts"); returns the branch count, or 0 when no edge joins two
+ * parts' inner tasks (the paper's branches are then exact). paths: room
+ * for (n_inner + q) x CT_NONA_PATHS, n_paths for n_inner + q. */
+static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg,
+                                 const ct_block_t *b, const uint8_t *assign, size_t q, size_t k, size_t l,
+                                 const double *batch, ct_branch_t *br, ct_branch_t *paths, uint8_t *n_paths)
+{
+    int joined = 0;
+    for (size_t j = 0; j < seg->n_edges && !joined; j++)
+        joined = seg->loc_from[j] != CT_SEG_SOURCE && seg->loc_to[j] != CT_SEG_SINK &&
+                 assign[seg->loc_from[j]] != assign[seg->loc_to[j]];
+    if (!joined)
+        return 0;
+    size_t n = seg->n_inner;
+    ct_branch_t *part = paths + n * CT_NONA_PATHS; /* per part: its timeline so far */
+    uint8_t *n_part = n_paths + n;
+    for (size_t p = 0; p < q; p++) {
+        part[p * CT_NONA_PATHS] = (ct_branch_t){ 0.0, 0.0, p != k };
+        n_part[p] = 1;
+    }
+    ct_branch_t direct = { 0.0, 0.0, 0 };
+    int has_direct = 0;
+    for (size_t t = 0; t <= n; t++) { /* inner tasks in topological order, then the sink */
+        for (size_t e = b->in_start[t]; e < b->in_start[t + 1]; e++) {
+            size_t j = b->in_edge[e], lf = seg->loc_from[j];
+            double bytes = g->bytes[seg->edges[j]], S = bytes / m->bandwidth;
+            size_t from = lf == CT_SEG_SOURCE ? n : lf, pf = ct_assign_part(assign, k, l, lf),
+                   pt = t == n ? l : assign[t];
+            double c = m->link_batches ? S + 0.5 * (batch[from] - S) : S;
+            if (pf == pt)
+                continue;
+            if (t == n) { /* to the sink: after the sender's part (the direct edge: its own branch) */
+                if (bytes <= 0)
+                    continue;
+                if (lf == CT_SEG_SOURCE) {
+                    direct = (ct_branch_t){ c, 1.0, 0 };
+                    has_direct = 1;
+                } else
+                    paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], c, 1.0);
+                continue;
+            }
+            ct_branch_t *set = part + pt * CT_NONA_PATHS;
+            if (lf != CT_SEG_SOURCE) /* wait for the upstream task */
+                for (size_t i = 0; i < n_paths[lf]; i++)
+                    paths_add(set, &n_part[pt], paths[lf * CT_NONA_PATHS + i]);
+            if (bytes > 0)
+                paths_shift(set, n_part[pt], c, 1.0);
+        }
+        if (t < n) {
+            size_t p = assign[t];
+            paths_shift(part + p * CT_NONA_PATHS, n_part[p], g->time[seg->inner[t]] / m->speed, 0.0);
+            memcpy(paths + t * CT_NONA_PATHS, part + p * CT_NONA_PATHS, n_part[p] * sizeof(ct_branch_t));
+            n_paths[t] = n_part[p];
+        }
+    }
+    size_t nb = 0;
+    for (size_t p = 0; p < q; p++)
+        for (size_t i = 0; i < n_part[p]; i++)
+            br[nb++] = part[p * CT_NONA_PATHS + i];
+    if (has_direct)
+        br[nb++] = direct;
+    return nb;
+}
+
 /* The model data of one triplet given as an assignment of the segment's
  * inner tasks to q parts with the source in part k and the sink in part l:
  * fills *ti (but branch_start) and br[0 .. returned count) (room for
  * n_inner + 2). pre / sink_post: the job's work before the segment's parts
  * (root and earlier segments) and from its sink on; work: the whole job's.
  * batch: room for n_inner + 1. */
-static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg, const uint8_t *assign,
-                           size_t q, size_t k, size_t l, ct_tripinfo_t *ti, ct_branch_t *br, double *batch, double pre,
-                           double sink_post, double work)
+static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg, const ct_block_t *b,
+                           const uint8_t *assign, size_t q, size_t k, size_t l, ct_tripinfo_t *ti, ct_branch_t *br,
+                           double *batch, ct_branch_t *paths, uint8_t *n_paths, double pre, double sink_post,
+                           double work)
 {
     size_t nb = q;
     for (size_t i = 0; i < q; i++)
@@ -174,6 +283,15 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
     if (m->link_batches) /* the PK numerator counts each batch's squared total */
         for (size_t u = 0; u <= seg->n_inner; u++)
             ti->a2 += batch[u] * batch[u];
+    if (m->dependent_parts && q > 1) {
+        size_t nd = dependent_branches(m, g, seg, b, assign, q, k, l, batch, br, paths, n_paths);
+        if (nd) {
+            nb = nd;
+            ti->n_remote = 0;
+            for (size_t i = 0; i < nb; i++)
+                ti->n_remote += br[i].remote != 0;
+        }
+    }
     ti->n_branches = nb;
     return nb;
 }
@@ -194,7 +312,8 @@ static ct_status_t fill_triplets(ct_nona_model_t *m, ct_error_t *err)
         if (b->parts.n_inner > max_inner)
             max_inner = b->parts.n_inner;
         for (size_t t = 0; t < b->n_vars; t++)
-            nbr += (size_t)b->parts.n_parts[b->parts.triplets[t].partition] + 1;
+            nbr += (size_t)b->parts.n_parts[b->parts.triplets[t].partition] * (m->dependent_parts ? CT_NONA_PATHS : 1) +
+                   1;
     }
     free(m->trip);
     free(m->branches);
@@ -202,8 +321,12 @@ static ct_status_t fill_triplets(ct_nona_model_t *m, ct_error_t *err)
     m->trip = calloc(m->n_vars ? m->n_vars : 1, sizeof(ct_tripinfo_t));
     m->branches = malloc((nbr ? nbr : 1) * sizeof(ct_branch_t));
     double *batch = malloc((max_inner + 1) * sizeof(double));
-    if (!m->trip || !m->branches || !batch) {
+    ct_branch_t *paths = malloc((2 * max_inner + 1) * CT_NONA_PATHS * sizeof(ct_branch_t));
+    uint8_t *n_paths = malloc(2 * max_inner + 1);
+    if (!m->trip || !m->branches || !batch || !paths || !n_paths) {
         free(batch);
+        free(paths);
+        free(n_paths);
         return ct_error_set(err, CT_ENOMEM, "out of memory for %zu triplets", m->n_vars);
     }
     for (size_t bi = 0; bi < m->n_blocks; bi++) {
@@ -226,14 +349,16 @@ static ct_status_t fill_triplets(ct_nona_model_t *m, ct_error_t *err)
             const ct_triplet_t *tr = &pt->triplets[t];
             ct_tripinfo_t *ti = &m->trip[b->var_start + t];
             ti->branch_start = m->n_branches;
-            m->n_branches += triplet_eval(m, &mc->split.dag, seg, pt->assign + (size_t)tr->partition * pt->n_inner,
+            m->n_branches += triplet_eval(m, &mc->split.dag, seg, b, pt->assign + (size_t)tr->partition * pt->n_inner,
                                           pt->n_parts[tr->partition], tr->k, tr->l, ti, m->branches + m->n_branches,
-                                          batch, b->pre, b->post, mc->work);
+                                          batch, paths, n_paths, b->pre, b->post, mc->work);
             if (ti->q < b->q_floor)
                 b->q_floor = ti->q;
         }
     }
     free(batch);
+    free(paths);
+    free(n_paths);
     return CT_OK;
 }
 
@@ -373,6 +498,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     }
     m->server_model = p->server_model != 0;
     m->link_batches = m->server_model; /* the paper's link model: one transfer at a time */
+    m->dependent_parts = p->dependent_parts != 0;
     m->root_choices = p->root_choices;
     m->rho_s = s->rho_bg_s + compute_load / (double)s->servers;
     m->m2_bg_s = s->m2_bg_s;
@@ -412,6 +538,25 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
                 ct_nona_model_free(m);
                 return st;
             }
+            /* The segment's edges grouped by target (inner tasks, then the sink). */
+            b->in_start = calloc(seg->n_inner + 2, sizeof(size_t));
+            b->in_edge = malloc((seg->n_edges ? seg->n_edges : 1) * sizeof(size_t));
+            if (!b->in_start || !b->in_edge) {
+                m->n_blocks = mc->block_start + i + 1;
+                ct_nona_model_free(m);
+                return ct_error_set(err, CT_ENOMEM, "out of memory");
+            }
+            for (size_t e = 0; e < seg->n_edges; e++)
+                b->in_start[(seg->loc_to[e] == CT_SEG_SINK ? seg->n_inner : seg->loc_to[e]) + 1]++;
+            for (size_t t = 0; t <= seg->n_inner; t++)
+                b->in_start[t + 1] += b->in_start[t];
+            for (size_t e = 0; e < seg->n_edges; e++) {
+                size_t t = seg->loc_to[e] == CT_SEG_SINK ? seg->n_inner : seg->loc_to[e];
+                b->in_edge[b->in_start[t]++] = e;
+            }
+            for (size_t t = seg->n_inner + 1; t > 0; t--) /* the fill advanced each start to the next */
+                b->in_start[t] = b->in_start[t - 1];
+            b->in_start[0] = 0;
         }
     }
     for (size_t j = 0; j < m->n_classes; j++) {
@@ -491,9 +636,11 @@ ct_status_t ct_nona_candidate_alloc(const ct_nona_model_t *m, size_t block, ct_n
     memset(c, 0, sizeof *c);
     size_t n = m->blocks[block].parts.n_inner;
     c->block = block;
-    c->branches = malloc((n + 2) * sizeof(ct_branch_t));
+    c->branches = malloc((n * CT_NONA_PATHS + 2) * sizeof(ct_branch_t));
     c->batch = malloc((n + 1) * sizeof(double));
-    if (!c->branches || !c->batch) {
+    c->paths = malloc((2 * n + 1) * CT_NONA_PATHS * sizeof(ct_branch_t));
+    c->n_paths = malloc(2 * n + 1);
+    if (!c->branches || !c->batch || !c->paths || !c->n_paths) {
         ct_nona_candidate_free(c);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
@@ -504,6 +651,8 @@ void ct_nona_candidate_free(ct_nona_candidate_t *c)
 {
     free(c->branches);
     free(c->batch);
+    free(c->paths);
+    free(c->n_paths);
     memset(c, 0, sizeof *c);
 }
 
@@ -512,8 +661,8 @@ void ct_nona_candidate_eval(const ct_nona_model_t *m, ct_nona_candidate_t *c, co
 {
     const ct_block_t *b = &m->blocks[c->block];
     const ct_model_class_t *mc = &m->classes[b->cls];
-    triplet_eval(m, &mc->split.dag, &mc->split.segments[b->segment], assign, q, k, l, &c->info, c->branches, c->batch,
-                 b->pre, b->post, mc->work);
+    triplet_eval(m, &mc->split.dag, &mc->split.segments[b->segment], b, assign, q, k, l, &c->info, c->branches, c->batch,
+                 c->paths, c->n_paths, b->pre, b->post, mc->work);
 }
 
 double ct_nona_server_wait(const ct_nona_model_t *m, double m2s)
@@ -558,10 +707,10 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
             integral += (j % 2 ? e[j] : -e[j]) / (double)j;
         return amax + integral / mu;
     }
-    /* c_i once per branch (parts are at most 255, plus a direct edge's branch) */
-    double c[260];
+    /* c_i once per branch (at most CT_NONA_PATHS per part, 255 parts, and a direct edge's branch) */
+    double c[CT_NONA_PATHS * 255 + 4];
     size_t k = 0;
-    for (size_t i = 0; i < ti->n_branches && k < 260; i++)
+    for (size_t i = 0; i < ti->n_branches && k < CT_NONA_PATHS * 255 + 4; i++)
         if (br[i].remote)
             c[k++] = rho * exp(-mu * (amax - br[i].a - br[i].n * phi));
     const gsl_integration_glfixed_table *gl = m->gl;

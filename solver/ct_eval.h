@@ -41,6 +41,7 @@ typedef struct {
     ct_server_queue_t server_queue; /**< server discipline (default job-first, what the model assumes) */
     ct_fair_pick_t fair_pick; /**< fair's idle-server choice (default most recently freed) */
     unsigned root_choices;    /**< nona, nona-star: root on the least loaded of d servers (default 2; 1: the paper) */
+    int dependent_parts;      /**< nona tables: parts wait for the parts that feed them (default 1; 0: the paper) */
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */
     unsigned threads;         /**< points at once (default 1; 0: the cores); the result does not depend on it */
     unsigned rep_threads;     /**< a point's replications at once (default 1; 0: the cores); nor on this */

@@ -37,6 +37,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
     p->server_queue = CT_QUEUE_JOB_FIRST;
     p->fair_pick = CT_FAIR_RECENT;
     p->root_choices = 2;
+    p->dependent_parts = 1;
     p->server_model = 1;
     p->threads = 1;
     p->rep_threads = 1;
@@ -189,6 +190,7 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
     ct_nona_model_params_init(&mp);
     mp.server_model = p->server_model;
     mp.root_choices = p->root_choices ? p->root_choices : 1;
+    mp.dependent_parts = p->dependent_parts;
     if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)
         ct_scenario_destroy(sx);
     return st;

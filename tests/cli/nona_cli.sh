@@ -88,7 +88,7 @@ expect_error 2 "format: expected" -- $C sample data/scenarios/fig1.json --class 
 
 # Every option value is valid or refused before any work (hardening issue).
 for bad in "--grid 3" "--grid 0" "--gap -1" "--gap 0.7" "--max-lps 0" "--starts 0" "--root-choices 0" \
-           "--root-choices 65" "--model nope" "--method nope"; do
+           "--root-choices 65" "--model nope" "--method nope" "--parts nope"; do
     # shellcheck disable=SC2086
     expect_error 2 "${bad%% *}" -- $C nona solve data/scenarios/fig1.json $bad -o "$T/out.json"
 done
@@ -103,6 +103,9 @@ $C nona solve data/scenarios/fig1.json --model link --json | grep -q '"model":[[
 $C nona solve data/scenarios/fig1.json --model link -o "$T/link.json" >/dev/null || fail "--model link -o"
 grep -q '"queueing":[[:space:]]*"link"' "$T/link.json" || fail "table records the link-only model"
 grep -q '"root_choices":[[:space:]]*2' "$T/t.json" || fail "table records the root rule"
+grep -q '"parts":[[:space:]]*"dependent"' "$T/t.json" || fail "table records dependent parts"
+$C nona solve data/scenarios/n-shape.json --parts independent --json | grep -q '"parts":[[:space:]]*"independent"' ||
+    fail "--parts independent"
 # The bundled splitting scenarios split.
 for sc in ensemble video-analytics; do
     $C nona solve data/scenarios/$sc.json | grep -q 'p=1.0000 k=[0-9] l=[0-9] M=[0-9.e-]* s: {[^}]*} {' \

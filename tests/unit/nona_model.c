@@ -717,6 +717,96 @@ static void pricing_bound_holds(void)
            found);
 }
 
+/* Dependent parts (ct_nona.h) by hand on the N-shaped segment s -> a, b;
+ * a -> c, d; b -> d; c, d -> t, placed {a} {b c} {d} with the source on
+ * a's part and the sink on d's. The paper's branches run the parts side by
+ * side: M = 10 ms + 2 S (d's part: d plus a -> d and b -> d). With
+ * dependent parts d's transfer from a waits for a: M = 20 ms + 2 S. Link
+ * model, phi a parameter: slopes 2 both. */
+static void dependent_parts_by_hand(void)
+{
+    ct_dag_t d;
+    ct_error_t err;
+    size_t v[6];
+    const char *ids[6] = { "s", "a", "b", "c", "d", "t" };
+    const double times[6] = { 0.001, 0.010, 0.001, 0.001, 0.010, 0.001 };
+    ct_dag_init(&d);
+    for (int i = 0; i < 6; i++)
+        ct_dag_add_task(&d, ids[i], times[i], &v[i], &err);
+    static const int e[7][2] = { { 0, 1 }, { 0, 2 }, { 1, 3 }, { 1, 4 }, { 2, 4 }, { 3, 5 }, { 4, 5 } };
+    for (int i = 0; i < 7; i++)
+        ct_dag_add_edge(&d, v[e[i][0]], v[e[i][1]], 1e5, &err);
+    double rate = 1e-9, S = 1e5 / 1.25e9;
+    ct_scenario_t sc;
+    scenario(&sc, &d, &rate, 1, 1.25e9, 0, 0);
+    for (int dep = 1; dep >= 0; dep--) {
+        ct_nona_model_params_t mp;
+        ct_nona_model_t m;
+        ct_nona_model_params_init(&mp);
+        mp.server_model = 0;
+        mp.dependent_parts = dep;
+        CHECK(ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK);
+        CHECK(m.n_blocks == 1 && m.blocks[0].parts.n_inner == 4);
+        const ct_split_t *sp = &m.classes[0].split;
+        const ct_segment_t *seg = &sp->segments[0];
+        /* parts by task: a 0, b 1, c 1, d 2, renumbered by first appearance in the inner order */
+        uint8_t raw[4], assign[4], map[3] = { 255, 255, 255 }, next = 0, k = 0, l = 0;
+        for (size_t t = 0; t < 4; t++) {
+            const char *id = sp->dag.ids[seg->inner[t]];
+            raw[t] = id[0] == 'a' ? 0 : id[0] == 'd' ? 2 : 1;
+            if (map[raw[t]] == 255)
+                map[raw[t]] = next++;
+            assign[t] = map[raw[t]];
+        }
+        k = map[0];
+        l = map[2];
+        size_t w = find_triplet(&m, 0, 3, k, l, assign);
+        CHECK(w != (size_t)-1);
+        if (w != (size_t)-1) {
+            double base = dep ? 0.020 : 0.010;
+            CHECK_CLOSE(ct_nona_triplet_time(&m, w, 0.0, 0.0), base + 2 * S, 1e-12);
+            CHECK_CLOSE(ct_nona_triplet_time(&m, w, 1e-3, 0.0), base + 2 * S + 2e-3, 1e-12);
+        }
+        ct_nona_model_free(&m);
+    }
+    ct_scenario_destroy(&sc);
+    ct_dag_destroy(&d);
+}
+
+/* On fork-join segments dependent parts are the paper's model exactly:
+ * every triplet of random fork scenarios has the same M at several waits
+ * with either setting. */
+static void dependent_parts_fork_join(void)
+{
+    unsigned long long st = 777;
+    int same = 1;
+    for (int r = 0; r < 8; r++) {
+        size_t width[2] = { 2 + (size_t)(urand(&st) * 4), 2 + (size_t)(urand(&st) * 4) };
+        ct_dag_t d[2];
+        ct_scenario_t sc;
+        fork_scenario(&st, 2, width, 8, 0.2, 0.5, 1, d, &sc);
+        ct_nona_model_t a, b;
+        ct_nona_model_params_t mp;
+        ct_error_t err;
+        ct_nona_model_params_init(&mp);
+        CHECK(ct_nona_model_build(&sc, &mp, &a, &err) == CT_OK);
+        mp.dependent_parts = 0;
+        CHECK(ct_nona_model_build(&sc, &mp, &b, &err) == CT_OK);
+        CHECK(a.n_vars == b.n_vars);
+        for (size_t w = 0; w < a.n_vars && w < b.n_vars; w++)
+            for (int i = 0; i < 3; i++) {
+                double phi = 1e-4 * i, W = 2e-3 * i;
+                same &= ct_nona_triplet_time(&a, w, phi, W) == ct_nona_triplet_time(&b, w, phi, W);
+            }
+        ct_nona_model_free(&a);
+        ct_nona_model_free(&b);
+        ct_scenario_destroy(&sc);
+        ct_dag_destroy(&d[0]);
+        ct_dag_destroy(&d[1]);
+    }
+    CHECK(same);
+}
+
 static void errors(void)
 {
     ct_dag_t d = fig1_dag(8);
@@ -758,6 +848,8 @@ int main(void)
     lp_solvers_agree();
     columns_match_enumeration();
     pricing_bound_holds();
+    dependent_parts_by_hand();
+    dependent_parts_fork_join();
     errors();
     return ct_test_end();
 }
