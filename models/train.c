@@ -627,19 +627,21 @@ static ct_status_t place_job(sim_t *s, uint32_t jj, const uint32_t *gpus, ct_err
         }
         s->on[g][s->non[g]++] = (slot_t){ jj, k };
         s->mem_used[g] += j->mem;
-        s->load[g] += (j->tf + j->tb) * j->iterations; /* keeps LWF current within a round */
         mark_dirty(s, g);
     }
-    if (x->nsrv > 1)
-        for (uint32_t k = 0; k < j->gpus; k++)
-            s->load[gpus[k]] += j->iterations * j->size * s->c->lwf_comm;
     x->seq = ++s->nplaced;
-    s->placed[s->nrunning++] = jj;
+    /* LWF's workload, kept current within a placement round. */
     if (s->p->compat) { /* compute_duration + comm_duration, added once per GPU */
         double add = (j->tf + j->tb) * j->iterations + (x->nsrv > 1 ? j->size * s->c->lwf_comm * j->iterations : 0);
         for (uint32_t k = 0; k < j->gpus; k++)
             s->load[gpus[k]] = s->mk[gpus[k]] += add;
-    }
+        s->placed[s->nrunning++] = jj;
+    } else
+        for (uint32_t k = 0; k < j->gpus; k++) {
+            s->load[gpus[k]] += (j->tf + j->tb) * j->iterations;
+            if (x->nsrv > 1)
+                s->load[gpus[k]] += j->iterations * j->size * s->c->lwf_comm;
+        }
     x->phase = PH_COMPUTE;
     r->start = s->t;
     r->servers = x->nsrv;
