@@ -108,6 +108,8 @@ typedef struct {
     size_t *in_start;       /**< n_inner + 2 offsets into in_edge: the edges into inner task t, then
                                  (t = n_inner) into the sink */
     size_t *in_edge;        /**< the segment's edge numbers (into seg->edges), grouped by target */
+    double chain;           /**< the longest chain of inner tasks' compute, s: with dependent parts
+                                 no triplet's part ends before it */
 } ct_block_t;
 
 /** Per class: the contracted, split DAG. */

@@ -107,6 +107,27 @@ void ct_nona_model_free(ct_nona_model_t *m)
     memset(m, 0, sizeof *m);
 }
 
+/* The longest chain of b's inner tasks (their compute, s; inner tasks are
+ * in topological order), or NAN out of memory. O(inner tasks + edges). */
+static double longest_chain(const ct_dag_t *g, const ct_segment_t *seg, const ct_block_t *b, double speed)
+{
+    double *end = malloc((seg->n_inner ? seg->n_inner : 1) * sizeof(double)), chain = 0;
+    if (!end)
+        return NAN;
+    for (size_t t = 0; t < seg->n_inner; t++) {
+        end[t] = 0;
+        for (size_t e = b->in_start[t]; e < b->in_start[t + 1]; e++) {
+            size_t u = seg->loc_from[b->in_edge[e]];
+            if (u != CT_SEG_SOURCE && end[u] > end[t])
+                end[t] = end[u];
+        }
+        end[t] += g->time[seg->inner[t]] / speed;
+        chain = fmax(chain, end[t]);
+    }
+    free(end);
+    return chain;
+}
+
 /* Dependent parts: a set of paths, at most CT_NONA_PATHS terms a + n phi
  * (+ X when remote) whose max is a time. A term that another bounds for
  * every phi and X is dropped; past the limit, the two least are folded
@@ -557,6 +578,12 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
             for (size_t t = seg->n_inner + 1; t > 0; t--) /* the fill advanced each start to the next */
                 b->in_start[t] = b->in_start[t - 1];
             b->in_start[0] = 0;
+            b->chain = longest_chain(&mc->split.dag, seg, b, s->speed);
+            if (isnan(b->chain)) {
+                m->n_blocks = mc->block_start + i + 1;
+                ct_nona_model_free(m);
+                return ct_error_set(err, CT_ENOMEM, "out of memory");
+            }
         }
     }
     for (size_t j = 0; j < m->n_classes; j++) {

@@ -59,7 +59,6 @@ typedef struct {
     double phi, W, pr, y1, y2; /* objective waits (phi, W), link row at pr */
     size_t n, evals, budget;
     uint8_t *trial;         /* n: a move being tried */
-    double *crit;           /* n: the bound's longest chains */
     size_t *map;            /* 256: part renumbering */
 } pricer_t;
 
@@ -234,21 +233,7 @@ static double lower_bound(pricer_t *P, const ct_block_t *b, double f_local)
      * and an inbound transfer later. */
     /* With dependent parts no part ends before the longest chain of inner
      * tasks has run (a task starts after its inputs, local or not). */
-    double crit = 0;
-    if (m->dependent_parts) {
-        double *end = P->crit;
-        for (size_t t = 0; t < P->n; t++)
-            end[t] = 0;
-        for (size_t t = 0; t < P->n; t++) { /* inner tasks are in topological order */
-            for (size_t e = b->in_start[t]; e < b->in_start[t + 1]; e++) {
-                size_t u = seg->loc_from[b->in_edge[e]];
-                if (u != CT_SEG_SOURCE && end[u] > end[t])
-                    end[t] = end[u];
-            }
-            end[t] += P->g->time[seg->inner[t]] / m->speed;
-            crit = fmax(crit, end[t]);
-        }
-    }
+    double crit = m->dependent_parts ? b->chain : 0;
     double rho = m->rho_s, mu = m->server_model && P->W > 0 && rho > 0 ? rho / (m->r_part * P->W) : 0, emax = 0,
            pw = 1, a_min = tmin + (zero ? 0 : P->phi + smin);
     for (size_t q = 2; q <= P->n && q <= 255; q++) {
@@ -313,10 +298,9 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
     uint8_t *mx = calloc(n + 1, 1);
     double *load = malloc((MAX_LIST_PARTS + 1) * sizeof(double)), *in = malloc((MAX_LIST_PARTS + 1) * sizeof(double));
     P.trial = malloc(n);
-    P.crit = malloc(n * sizeof(double));
     P.map = malloc(256 * sizeof(size_t));
     ct_status_t st = ct_nona_candidate_alloc(m, block, &P.cand, err);
-    if (st == CT_OK && (!best.a || !cur.a || !mx || !load || !in || !P.trial || !P.map || !P.crit))
+    if (st == CT_OK && (!best.a || !cur.a || !mx || !load || !in || !P.trial || !P.map))
         st = ct_error_set(err, CT_ENOMEM, "out of memory (pricing)");
     if (st != CT_OK)
         goto done;
@@ -402,7 +386,6 @@ done:
     free(load);
     free(in);
     free(P.trial);
-    free(P.crit);
     free(P.map);
     ct_nona_candidate_free(&P.cand);
     return st;
