@@ -943,19 +943,30 @@ uint32_t ct_sampler_draw_triplet(const ct_sampler_t *s, size_t sc, size_t c, siz
 }
 
 /* Draws a server uniformly among those not in chosen[0..n) (sorted), and
- * inserts it: skip over the taken ones in ascending order. O(n); n is a
- * triplet's part count, so the insertion is a short loop, not a call. */
-static inline uint32_t draw_distinct(ct_rng_t *rng, uint32_t n_servers, uint32_t *chosen, uint32_t n)
+ * inserts it: skip over the taken ones in ascending order. O(n). */
+static uint32_t draw_distinct(ct_rng_t *rng, uint32_t n_servers, uint32_t *chosen, uint32_t n)
 {
     uint32_t r = (uint32_t)rng_below(rng, n_servers - n), i = 0;
     while (i < n && chosen[i] <= r) {
         r++;
         i++;
     }
-    for (uint32_t j = n; j > i; j--)
-        chosen[j] = chosen[j - 1];
+    memmove(chosen + i + 1, chosen + i, (n - i) * sizeof(uint32_t));
     chosen[i] = r;
     return r;
+}
+
+/* Segments g .. g + n - 1 are fixed: their draw is a constant (triplet 0),
+ * but the generator still advances once each, so a seed gives the same
+ * servers as a segment-by-segment placement. Returns g + n. */
+static inline uint32_t skip_fixed(ct_rng_t *rng, uint32_t *choices, uint32_t g, uint32_t n)
+{
+    for (uint32_t end = g + n; g < end; g++) {
+        (void)rng_next(rng);
+        if (choices)
+            choices[g] = 0;
+    }
+    return g;
 }
 
 uint32_t ct_sampler_root_choices(const ct_sampler_t *s, size_t sc)
@@ -990,12 +1001,7 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t
         }
     uint32_t *restrict out = servers;
     fill_runs(out, ct->lead_runs, ct->n_lead_runs, cur);
-    uint32_t g = 0;
-    for (; g < ct->n_lead_fixed; g++) { /* a fixed segment's draw is a constant; keep the stream */
-        (void)rng_next(rng);
-        if (choices)
-            choices[g] = 0;
-    }
+    uint32_t g = skip_fixed(rng, choices, 0, ct->n_lead_fixed);
     while (g < ct->n_seg) {
         const segment_t *seg = &ct->seg[g];
         uint32_t i = alias_draw(seg, rng);
@@ -1013,11 +1019,7 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t
             q += 1 + 2 * (size_t)q[0];
         }
         cur = t->n_parts ? part_server[t->l] : cur;
-        for (uint32_t j = 0; j < seg->n_tail_fixed; j++, g++) {
-            (void)rng_next(rng);
-            if (choices)
-                choices[g] = 0;
-        }
+        g = skip_fixed(rng, choices, g, seg->n_tail_fixed);
     }
     return 0;
 }
