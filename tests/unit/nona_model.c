@@ -377,8 +377,9 @@ static double urand(unsigned long long *st)
     return (double)(*st >> 11) * 0x1.0p-53;
 }
 
-/* A fork: src -> b1..bn -> sink, random times (ms) and transfer sizes. */
-static ct_dag_t random_fork(unsigned long long *st, size_t n)
+/* Tasks 0 = src, 1..n = prefix0..prefix(n-1), n + 1 = sink, random times
+ * (ms); the caller adds the edges. */
+static ct_dag_t random_tasks(unsigned long long *st, size_t n, const char *prefix)
 {
     ct_dag_t d;
     ct_error_t err;
@@ -386,10 +387,18 @@ static ct_dag_t random_fork(unsigned long long *st, size_t n)
     char id[32];
     ct_dag_add_task(&d, "src", 0.001 * (0.2 + urand(st)), NULL, &err);
     for (size_t i = 0; i < n; i++) {
-        snprintf(id, sizeof id, "b%zu", i);
+        snprintf(id, sizeof id, "%s%zu", prefix, i);
         ct_dag_add_task(&d, id, 0.001 * (1 + 9 * urand(st)), NULL, &err);
     }
     ct_dag_add_task(&d, "sink", 0.001 * (0.2 + urand(st)), NULL, &err);
+    return d;
+}
+
+/* A fork: src -> b1..bn -> sink, random times (ms) and transfer sizes. */
+static ct_dag_t random_fork(unsigned long long *st, size_t n)
+{
+    ct_error_t err;
+    ct_dag_t d = random_tasks(st, n, "b");
     for (size_t i = 0; i < n; i++) {
         ct_dag_add_edge(&d, 0, 1 + i, 1e6 * (0.1 + 5 * urand(st)), &err); /* 0.1 - 5 ms at 1 GB/s */
         ct_dag_add_edge(&d, 1 + i, n + 1, 1e6 * (0.1 + 2 * urand(st)), &err);
@@ -675,17 +684,9 @@ static void columns_match_enumeration(void)
  * inputs among the earlier ones (or src): parts that feed each other. */
 static ct_dag_t random_mesh(unsigned long long *st, size_t n)
 {
-    ct_dag_t d;
     ct_error_t err;
-    ct_dag_init(&d);
-    char id[32];
     int has_out[16] = { 0 };
-    ct_dag_add_task(&d, "src", 0.001 * (0.2 + urand(st)), NULL, &err);
-    for (size_t i = 0; i < n; i++) {
-        snprintf(id, sizeof id, "x%zu", i);
-        ct_dag_add_task(&d, id, 0.001 * (1 + 9 * urand(st)), NULL, &err);
-    }
-    ct_dag_add_task(&d, "sink", 0.001 * (0.2 + urand(st)), NULL, &err);
+    ct_dag_t d = random_tasks(st, n, "x");
     for (size_t i = 0; i < n; i++) {
         size_t a = i < 2 ? 0 : 1 + (size_t)(urand(st) * (double)i), b = i < 2 ? 0 : 1 + (size_t)(urand(st) * (double)i);
         ct_dag_add_edge(&d, a, 1 + i, 1e6 * (0.1 + 3 * urand(st)), &err);
