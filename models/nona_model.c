@@ -107,6 +107,15 @@ void ct_nona_model_free(ct_nona_model_t *m)
     memset(m, 0, sizeof *m);
 }
 
+/* A crossing edge's time on its branch: S, and with batched transfers
+ * (FIFO link, batch arrivals, M^X/G/1; the batch waits phi) also half the
+ * other members of its batch (batch: the sender's batch total), the wait
+ * for those ahead of it on average over their order. */
+static double transfer_time(const ct_nona_model_t *m, double S, double batch)
+{
+    return m->link_batches ? S + 0.5 * (batch - S) : S;
+}
+
 /* The longest chain of b's inner tasks (their compute, s; inner tasks are
  * in topological order), or NAN out of memory. O(inner tasks + edges). */
 static double longest_chain(const ct_dag_t *g, const ct_segment_t *seg, const ct_block_t *b, double speed)
@@ -196,7 +205,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
             double bytes = g->bytes[seg->edges[j]], S = bytes / m->bandwidth;
             size_t from = lf == CT_SEG_SOURCE ? n : lf, pf = ct_assign_part(assign, k, l, lf),
                    pt = t == n ? l : assign[t];
-            double c = m->link_batches ? S + 0.5 * (batch[from] - S) : S;
+            double c = transfer_time(m, S, batch[from]);
             if (pf == pt)
                 continue;
             if (t == n) { /* to the sink: after the sender's part (the direct edge: its own branch) */
@@ -288,15 +297,9 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
         } else {
             branch = ct_assign_part(assign, k, l, lt);
         }
-        /* FIFO link, batch arrivals (M^X/G/1): the batch waits phi, and a
-         * transfer also waits for the batch members ahead of it: half the
-         * others on average over their order. */
-        if (m->link_batches) {
-            br[branch].a += S + 0.5 * (batch[from] - S);
-        } else {
-            br[branch].a += S;
+        br[branch].a += transfer_time(m, S, batch[from]);
+        if (!m->link_batches)
             ti->a2 += S * S;
-        }
         br[branch].n += 1.0;
         ti->a1 += S;
         ti->n_crossing++;
