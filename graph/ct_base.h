@@ -73,6 +73,14 @@ ct_status_t ct_error_prefix(ct_error_t *err, const char *fmt, ...)
 #endif
     ;
 
+/** Asks the processor to fetch *p ahead of use (a hint; nothing without
+ *  GCC's builtin): loops over scattered data are memory-bound. */
+#if defined(__GNUC__)
+#define CT_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define CT_PREFETCH(p) ((void)(p))
+#endif
+
 /** Human name of a status code ("invalid input", ...). Never NULL. */
 const char *ct_status_name(ct_status_t code);
 

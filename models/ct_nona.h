@@ -203,6 +203,22 @@ double ct_nona_candidate_time(const ct_nona_model_t *m, const ct_nona_candidate_
 /** M_w(phi, W) for triplet w (W: the server wait; ignored without the
  *  server model). O(branches of w) (x 32 with remote parts and W > 0). */
 double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi, double W);
+
+/** M(phi, W) of a triplet given by a copy of its info and branches
+ *  (ti->branch_start unused): ct_nona_triplet_time on data a caller keeps
+ *  packed together. */
+double ct_nona_tripinfo_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
+                             double W);
+
+/** A lower bound on M_w(phi, W) without exponentials: the largest branch's
+ *  mean, max_i (a_i + n_i phi + E[X_i]) with E[X_i] = W_part for a remote
+ *  branch under the server model (E[max] >= max E, the max being convex).
+ *  Equal to M_w without the server model. O(branches of w). */
+double ct_nona_triplet_time_lb(const ct_nona_model_t *m, size_t w, double phi, double W);
+/** ct_nona_triplet_time_lb of a triplet given by a copy of its info and
+ *  branches (as ct_nona_tripinfo_time). */
+double ct_nona_tripinfo_time_lb(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
+                                double W);
 /** dM_w/dphi and dM_w/dW at (phi, W) (one-sided where M has a kink). */
 void ct_nona_triplet_grad(const ct_nona_model_t *m, size_t w, double phi, double W, double *d_phi, double *d_W);
 /** The server wait of m2_s: W = m2_s / (2 (1 - rho_s)) (0 without the server

@@ -760,6 +760,32 @@ double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi, doub
     return branches_time(m, &m->trip[w], m->branches + m->trip[w].branch_start, phi, W);
 }
 
+double ct_nona_tripinfo_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
+                             double W)
+{
+    return branches_time(m, ti, br, phi, W);
+}
+
+double ct_nona_triplet_time_lb(const ct_nona_model_t *m, size_t w, double phi, double W)
+{
+    return ct_nona_tripinfo_time_lb(m, &m->trip[w], m->branches + m->trip[w].branch_start, phi, W);
+}
+
+double ct_nona_tripinfo_time_lb(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
+                                double W)
+{
+    double Wp = m->r_part * W, x = 0.0, amax = 0.0;
+    /* the same test as branches_time: no wait term where it uses none */
+    if (m->server_model && ti->n_remote > 0 && Wp > 0 && m->rho_s > 0)
+        x = Wp; /* X = 0 w.p. 1 - rho_s, else Exp with mean W_part / rho_s */
+    for (size_t i = 0; i < ti->n_branches; i++) {
+        double t = br[i].a + br[i].n * phi + (br[i].remote ? x : 0.0);
+        if (t > amax)
+            amax = t;
+    }
+    return amax;
+}
+
 double ct_nona_candidate_time(const ct_nona_model_t *m, const ct_nona_candidate_t *c, double phi, double W)
 {
     return branches_time(m, &c->info, c->branches, phi, W);
@@ -773,13 +799,32 @@ void ct_nona_triplet_grad(const ct_nona_model_t *m, size_t w, double phi, double
     *d_W = m->server_model ? (ct_nona_triplet_time(m, w, phi, W + hw) - M) / hw : 0.0;
 }
 
+/* Fetches ahead what evaluating block b's positive columns reads: their
+ * triplets (branches = 0), or their branches (1, the triplets fetched
+ * earlier). A placement uses few, scattered columns: memory-bound. */
+static void prefetch_positive(const ct_nona_model_t *m, const double *theta, size_t b, int branches)
+{
+    if (b >= m->n_blocks)
+        return;
+    for (size_t w = m->blocks[b].var_start; w < m->blocks[b].var_start + m->blocks[b].n_vars; w++)
+        if (theta[w] > 0) {
+            if (branches)
+                CT_PREFETCH(&m->branches[m->trip[w].branch_start]);
+            else
+                CT_PREFETCH(&m->trip[w]);
+        }
+}
+
 void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eval_t *out, double *tau)
 {
     double rho = m->rho_bg, m2 = m->m2_bg, beta_sum = 0, m2s = m->m2s_local;
     for (size_t bi = 0; bi < m->n_blocks; bi++) {
         const ct_block_t *b = &m->blocks[bi];
         double beta = m->beta[b->cls];
+        prefetch_positive(m, theta, bi + 8, 0);
         for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++) {
+            if (theta[w] == 0)
+                continue; /* most are: skip their triplets' memory */
             rho += beta * theta[w] * m->trip[w].a1;
             m2 += beta * theta[w] * m->trip[w].a2;
             m2s += beta * theta[w] * m->trip[w].q / (double)m->servers;
@@ -807,6 +852,8 @@ void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eva
         double t = mc->base + out->W_root;
         for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
             const ct_block_t *b = &m->blocks[bi];
+            prefetch_positive(m, theta, bi + 8, 0);
+            prefetch_positive(m, theta, bi + 4, 1);
             for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
                 if (theta[w] > 0)
                     t += theta[w] * ct_nona_triplet_time(m, w, phi, out->W);

@@ -21,7 +21,8 @@
 #define MAX_STEPS 200
 
 struct ct_block_lp {
-    size_t nb, n;
+    size_t nb, n;           /* blocks, columns of the current offsets */
+    size_t cap;             /* columns allocated for (n <= cap) */
     size_t *start;          /* nb + 1 column offsets */
     size_t *hcol, *hlen;    /* envelopes: columns (n), lengths (nb) */
     double *hy;             /* envelopes: entry multipliers (n) */
@@ -51,20 +52,40 @@ void ct_block_lp_free(ct_block_lp_t *w)
     free(w);
 }
 
-ct_status_t ct_block_lp_alloc(ct_block_lp_t **out, size_t nb, const size_t *start, ct_error_t *err)
+static ct_status_t check_offsets(size_t nb, const size_t *start, ct_error_t *err)
 {
-    *out = NULL;
     if (start[0] != 0)
         return ct_error_set(err, CT_EINPUT, "block LP: the first block must start at column 0");
     for (size_t b = 0; b < nb; b++)
         if (start[b + 1] <= start[b])
             return ct_error_set(err, CT_EINPUT, "block LP: block %zu has no columns", b);
+    return CT_OK;
+}
+
+ct_status_t ct_block_lp_set_blocks(ct_block_lp_t *w, const size_t *start, ct_error_t *err)
+{
+    ct_status_t st = check_offsets(w->nb, start, err);
+    if (st != CT_OK)
+        return st;
+    if (start[w->nb] > w->cap)
+        return ct_error_set(err, CT_EINPUT, "block LP: %zu columns, allocated for %zu", start[w->nb], w->cap);
+    memcpy(w->start, start, (w->nb + 1) * sizeof(size_t));
+    w->n = start[w->nb];
+    return CT_OK;
+}
+
+ct_status_t ct_block_lp_alloc(ct_block_lp_t **out, size_t nb, const size_t *start, ct_error_t *err)
+{
+    *out = NULL;
+    ct_status_t st = check_offsets(nb, start, err);
+    if (st != CT_OK)
+        return st;
     ct_block_lp_t *w = calloc(1, sizeof *w);
     if (!w)
         return ct_error_set(err, CT_ENOMEM, "out of memory (block LP)");
     size_t n = start[nb], n1 = n ? n : 1, nb1 = nb ? nb : 1;
     w->nb = nb;
-    w->n = n;
+    w->n = w->cap = n;
     w->start = malloc((nb + 1) * sizeof(size_t));
     w->hcol = malloc(n1 * sizeof(size_t));
     w->hlen = malloc(nb1 * sizeof(size_t));
@@ -414,8 +435,37 @@ static ct_status_t check_finite(const double *v, size_t n, const char *what, ct_
     return CT_OK;
 }
 
+/* One point of the two-row search: the one-row solve at y2 into *xp (the
+ * workspace's buffer it names), its cost *cp, row-2 slack *sp (A2 . x - r2)
+ * and row-1 multiplier *y1p. */
+static int search_point(ct_block_lp_t *w, const double *c, const double *const *A, const double *r, double y2,
+                        double **xp, double *cp, double *sp, double *y1p)
+{
+    for (size_t j = 0; j < w->n; j++)
+        w->d[j] = c[j] + y2 * A[1][j];
+    if (!solve_one_row(w, w->d, A[0], r[0], *xp, y1p))
+        return 0;
+    *cp = dot(c, *xp, w->n);
+    *sp = dot(A[1], *xp, w->n) - r[1];
+    return 1;
+}
+
+static void swap_buffers(double **a, double **b)
+{
+    double *t = *a;
+    *a = *b;
+    *b = t;
+}
+
 ct_status_t ct_block_lp_solve(ct_block_lp_t *w, size_t rows, const double *c, const double *const *A, const double *r,
                               double *x, ct_block_lp_result_t *res, ct_error_t *err)
+{
+    return ct_block_lp_solve_from(w, rows, c, A, r, 0.0, x, res, err);
+}
+
+ct_status_t ct_block_lp_solve_from(ct_block_lp_t *w, size_t rows, const double *c, const double *const *A,
+                                   const double *r, double y2_hint, double *x, ct_block_lp_result_t *res,
+                                   ct_error_t *err)
 {
     memset(res, 0, sizeof *res);
     res->result = CT_LP_INFEASIBLE;
@@ -430,11 +480,12 @@ ct_status_t ct_block_lp_solve(ct_block_lp_t *w, size_t rows, const double *c, co
     if (st != CT_OK)
         return st;
     double y1;
-    res->steps = 1;
-    if (!solve_one_row(w, c, A[0], r[0], w->xa, &y1))
-        return CT_OK;
     double *xs = w->xa;
-    if (rows == 2) {
+    if (rows == 1) {
+        res->steps = 1;
+        if (!solve_one_row(w, c, A[0], r[0], w->xa, &y1))
+            return CT_OK;
+    } else {
         double tol2 = 1e-12 * (fabs(r[1]) + 1);
         for (size_t b = 0; b < w->nb; b++) { /* the scale of row 2 */
             double m = 0;
@@ -443,66 +494,96 @@ ct_status_t ct_block_lp_solve(ct_block_lp_t *w, size_t rows, const double *c, co
                     m = fabs(A[1][j]);
             tol2 += 1e-12 * m;
         }
-        double sa = dot(A[1], w->xa, w->n) - r[1];
-        if (sa > tol2) {
-            /* Row 2 is violated at y2 = 0. The least A2 . x that row 1
-             * allows gives the search's other side (its line is valid for
-             * any such x), or proves the LP infeasible. */
-            double ydummy, y2 = 0;
+        /* The search keeps a point on each side of h's maximum: a (slope
+         * sa > 0: y2 too small) and b (sb < 0). Without a hint, a is
+         * y2 = 0 and b the least A2 . x that row 1 allows (its line is
+         * valid for any such x, and it proves the LP infeasible when row 2
+         * still fails there). A hint (the multiplier of a nearby problem)
+         * starts both sides close to the maximum: the hint, then points
+         * ever farther from it (factors 1 + 1e-3, x 8 each time), a few,
+         * before falling back on those ends. A point whose slack is within tolerance (or any point
+         * meeting row 2 at y2 = 0) is optimal alone. */
+        double ca = 0, sa = 0, cb = 0, sb = 0, ch, sh, y1h, y2 = 0;
+        int have_a = 0, have_b = 0, opt = 0;
+        if (y2_hint > 0 && isfinite(y2_hint)) {
+            double yh = y2_hint, f = 1e-3;
+            for (int i = 0; i < 7 && !opt && !(have_a && have_b); i++, f *= 8) {
+                res->steps++;
+                if (!search_point(w, c, A, r, yh, &w->xc, &ch, &sh, &y1h))
+                    return CT_OK; /* row 1 alone is infeasible (it does not depend on y2) */
+                if (fabs(sh) <= tol2) {
+                    opt = 1, xs = w->xc, y1 = y1h, y2 = yh;
+                } else if (sh > 0) {
+                    swap_buffers(&w->xa, &w->xc);
+                    ca = ch, sa = sh, have_a = 1;
+                    yh = y2_hint * (1 + f);
+                } else {
+                    swap_buffers(&w->xb, &w->xc);
+                    cb = ch, sb = sh, have_b = 1;
+                    yh = y2_hint / (1 + f);
+                }
+            }
+        }
+        if (!opt && !have_a) { /* y2 = 0 */
+            res->steps++;
+            if (!search_point(w, c, A, r, 0.0, &w->xc, &ch, &sh, &y1h))
+                return CT_OK;
+            if (sh <= tol2) { /* row 2 is met at y2 = 0 */
+                opt = 1, xs = w->xc, y1 = y1h, y2 = 0;
+            } else {
+                swap_buffers(&w->xa, &w->xc);
+                ca = ch, sa = sh, have_a = 1;
+            }
+        }
+        if (!opt && !have_b) { /* the least A2 . x that row 1 allows */
+            double ydummy;
             res->steps++;
             if (!solve_one_row(w, A[1], A[0], r[0], w->xb, &ydummy))
                 return CT_OK; /* cannot happen: row 1 alone was feasible */
-            double sb = dot(A[1], w->xb, w->n) - r[1];
+            sb = dot(A[1], w->xb, w->n) - r[1];
             if (sb > tol2)
                 return CT_OK;
-            double ca = dot(c, w->xa, w->n), cb = dot(c, w->xb, w->n);
-            int done = 0;
-            while (!done) {
-                if (res->steps >= MAX_STEPS)
-                    return ct_error_set(err, CT_ESOLVER, "block LP: the two-row search did not settle in %d steps",
-                                        MAX_STEPS);
-                if (sb > 0)
-                    sb = 0; /* within tolerance: take row 2 as met */
-                double yc = (cb - ca) / (sa - sb);
-                if (!(yc > 0))
-                    yc = 0;
-                for (size_t j = 0; j < w->n; j++)
-                    w->d[j] = c[j] + yc * A[1][j];
-                double y1c;
-                res->steps++;
-                if (!solve_one_row(w, w->d, A[0], r[0], w->xc, &y1c))
-                    return ct_error_set(err, CT_ESOLVER, "block LP: row 1 became infeasible (a bug)");
-                double cc = dot(c, w->xc, w->n), sc = dot(A[1], w->xc, w->n) - r[1];
-                double hc = cc + yc * sc, line = ca + yc * sa;
-                double tol = 1e-12 * (fabs(ca) + fabs(cb) + fabs(yc) * (fabs(sa) + fabs(sb)) + 1e-300);
-                if (fabs(sc) <= tol2 || hc >= line - tol) {
-                    if (fabs(sc) <= tol2) { /* x_c meets row 2 with equality: optimal alone */
-                        xs = w->xc;
-                    } else { /* the crossing is the maximum: mix the sides */
-                        double lam = -sb / (sa - sb);
-                        for (size_t j = 0; j < w->n; j++)
-                            w->xc[j] = lam * w->xa[j] + (1 - lam) * w->xb[j];
-                        xs = w->xc;
-                    }
-                    y1 = y1c;
-                    y2 = yc;
-                    done = 1;
-                } else if (sc > 0) {
-                    double *t = w->xa;
-                    w->xa = w->xc;
-                    w->xc = t;
-                    ca = cc;
-                    sa = sc;
-                } else {
-                    double *t = w->xb;
-                    w->xb = w->xc;
-                    w->xc = t;
-                    cb = cc;
-                    sb = sc;
-                }
-            }
-            res->y[1] = y2;
+            cb = dot(c, w->xb, w->n);
+            have_b = 1;
         }
+        /* Each step goes where the sides' tangent lines cross; it ends when
+         * the sides sit on the two pieces of h around its maximum. */
+        while (!opt) {
+            if (res->steps >= MAX_STEPS)
+                return ct_error_set(err, CT_ESOLVER, "block LP: the two-row search did not settle in %d steps",
+                                    MAX_STEPS);
+            if (sb > 0)
+                sb = 0; /* within tolerance: take row 2 as met */
+            double yc = (cb - ca) / (sa - sb);
+            if (!(yc > 0))
+                yc = 0;
+            double cc, sc, y1c;
+            res->steps++;
+            if (!search_point(w, c, A, r, yc, &w->xc, &cc, &sc, &y1c))
+                return ct_error_set(err, CT_ESOLVER, "block LP: row 1 became infeasible (a bug)");
+            double hc = cc + yc * sc, line = ca + yc * sa;
+            double tol = 1e-12 * (fabs(ca) + fabs(cb) + fabs(yc) * (fabs(sa) + fabs(sb)) + 1e-300);
+            if (fabs(sc) <= tol2 || hc >= line - tol) {
+                if (fabs(sc) > tol2) { /* the crossing is the maximum: mix the sides */
+                    double lam = -sb / (sa - sb);
+                    for (size_t j = 0; j < w->n; j++)
+                        w->xc[j] = lam * w->xa[j] + (1 - lam) * w->xb[j];
+                } /* else x_c meets row 2 with equality: optimal alone */
+                xs = w->xc;
+                y1 = y1c;
+                y2 = yc;
+                opt = 1;
+            } else if (sc > 0) {
+                swap_buffers(&w->xa, &w->xc);
+                ca = cc;
+                sa = sc;
+            } else {
+                swap_buffers(&w->xb, &w->xc);
+                cb = cc;
+                sb = sc;
+            }
+        }
+        res->y[1] = y2;
     }
     res->y[0] = y1;
     memcpy(x, xs, w->n * sizeof(double));

@@ -63,6 +63,15 @@ typedef struct {
  */
 ct_status_t ct_block_lp_alloc(ct_block_lp_t **w, size_t n_blocks, const size_t *start, ct_error_t *err);
 void ct_block_lp_free(ct_block_lp_t *w);
+/**
+ * Gives the workspace new block offsets for the next solves: the same
+ * number of blocks, start[n_blocks] at most the column count it was
+ * allocated for (a solve over a subset of the columns, as column
+ * generation's restricted problem is). Fails with CT_EINPUT as alloc does,
+ * or when the columns exceed the allocation; the workspace then keeps its
+ * offsets. O(n_blocks).
+ */
+ct_status_t ct_block_lp_set_blocks(ct_block_lp_t *w, const size_t *start, ct_error_t *err);
 
 /**
  * Solves min c . x over the blocks' simplices with rows (1 or 2) coupling
@@ -76,6 +85,16 @@ void ct_block_lp_free(ct_block_lp_t *w);
 ct_status_t ct_block_lp_solve(ct_block_lp_t *w, size_t rows, const double *c, const double *const *A, const double *r,
                               double *x, ct_block_lp_result_t *res, ct_error_t *err);
 
+/**
+ * ct_block_lp_solve with a hint for row 2's multiplier (rows = 2; ignored
+ * unless > 0): the search starts at it, so a sequence of nearby problems
+ * (a branch-and-bound's boxes) takes a few one-row solves each instead of
+ * a dozen. The optimum is the same; among several optimal vertices, the
+ * one found may differ.
+ */
+ct_status_t ct_block_lp_solve_from(ct_block_lp_t *w, size_t rows, const double *c, const double *const *A,
+                                   const double *r, double y2_hint, double *x, ct_block_lp_result_t *res,
+                                   ct_error_t *err);
 #ifdef __cplusplus
 }
 #endif

@@ -70,7 +70,10 @@ static double dotp(const double *u, const double *x, size_t n)
 
 static int n_optimal, n_infeasible, n_steps_max;
 
-static void compare(const problem_t *p, const char *what)
+/* Solves p (with a hint for row 2's multiplier when hint > 0: the same
+ * verdict and optimum are expected) and checks the result against GLPK;
+ * *y2 receives row 2's multiplier. */
+static void compare_hint(const problem_t *p, const char *what, double hint, double *y2)
 {
     ct_block_lp_t *w;
     ct_error_t err;
@@ -78,7 +81,9 @@ static void compare(const problem_t *p, const char *what)
     const double *A[2] = { p->a[0], p->a[1] };
     CHECK(ct_block_lp_alloc(&w, p->nb, p->start, &err) == CT_OK);
     ct_block_lp_result_t res;
-    ct_status_t st = ct_block_lp_solve(w, p->rows, p->c, A, p->r, x, &res, &err);
+    ct_status_t st = ct_block_lp_solve_from(w, p->rows, p->c, A, p->r, hint, x, &res, &err);
+    if (y2)
+        *y2 = res.y[1];
     CHECK_MSG(st == CT_OK, "%s: %s", what, err.msg);
     double gobj = NAN;
     ct_lp_result_t g = glpk_solve(p, &gobj);
@@ -121,6 +126,20 @@ static void compare(const problem_t *p, const char *what)
         n_infeasible++;
     }
     ct_block_lp_free(w);
+}
+
+/* Without a hint, then warm-started from hints around the optimum's
+ * multiplier and from one far off (nearby problems give such hints). */
+static void compare(const problem_t *p, const char *what)
+{
+    double y2 = 0, dummy;
+    compare_hint(p, what, 0.0, &y2);
+    if (p->rows < 2)
+        return;
+    static const double f[] = { 0.3, 1.0, 1.01, 3.0, 100.0 };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        compare_hint(p, what, (y2 > 0 ? y2 : 1.0) * f[i], &dummy);
+    compare_hint(p, what, 1e-3 + 10 * uniform(), &dummy);
 }
 
 /* A random problem; kind 0: rows through a random feasible point (binding
