@@ -121,11 +121,13 @@ typedef struct {
     unsigned char *on;      /* on[w]: column w is active */
     double *ac, *av1, *av2, *ax;
     double *tm, po, wo;     /* tm[w]: M_w at this solve's objective waits (po, wo), with c[w] */
-    /* Pricing's first screen, one stream per term (memory-bound): column
-     * w's loads (beta a1, beta a2, beta q / N) and one branch's mean
-     * la + ln phi + lr W_part (<= M_w: the branch longest at the bottom of
-     * the search range) */
-    double *sa1, *sa2, *sq, *la, *ln, *lr;
+    /* Pricing's first screen, one stream per term (memory-bound, so in
+     * floats rounded down: the screen stays a lower bound): column w's
+     * loads (beta a1, beta a2, beta q / N) and two branches' means
+     * la + ln phi (+ W_part if remote, bit 0 / 1 of lr), each <= M_w: the
+     * branches longest at the bottom and at the top of the search range */
+    float *sa1, *sa2, *sq, *la, *ln, *la2, *ln2;
+    unsigned char *lr;
     double *bbeta, *bshare; /* per block: its class's beta, beta / beta_sum */
     double inv_t;           /* 1 / tscale */
     double y2_last;         /* the last solve's row-2 multiplier in model units: the next one's hint */
@@ -158,6 +160,15 @@ static double row1_coef(const ct_nona_model_t *m, size_t w, double beta, double 
 static double row2_coef(const ct_nona_model_t *m, size_t w, double beta)
 {
     return m->server_model ? beta * m->trip[w].q / (double)m->servers : 0.0;
+}
+
+/* x as a float no larger than x (the screens' streams must stay bounds). */
+static float float_down(double x)
+{
+    float f = (float)x;
+    if ((double)f > x)
+        f = nextafterf(f, -INFINITY);
+    return f;
 }
 
 /* The branch of triplet w whose mean a + n phi + r W_part is the largest
@@ -211,7 +222,7 @@ static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_nona_
         size_t nb1 = m->n_blocks + 1;
         double phi_ref = ct_nona_phi_min(m), W_ref, W_hi;
         ct_nona_W_range(m, &W_ref, &W_hi);
-        double Wp_ref = m->r_part * W_ref;
+        double Wp_ref = m->r_part * W_ref, phi_top = ct_nona_phi_max(m), Wp_top = m->r_part * W_hi;
         s->act = malloc(n * sizeof(size_t));
         s->cstamp = calloc(n, sizeof(size_t));
         s->on = calloc(n, 1);
@@ -222,12 +233,14 @@ static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_nona_
         s->av2 = malloc(n * sizeof(double));
         s->ax = malloc(n * sizeof(double));
         s->tm = malloc(n * sizeof(double));
-        s->sa1 = malloc(n * sizeof(double));
-        s->sa2 = malloc(n * sizeof(double));
-        s->sq = malloc(n * sizeof(double));
-        s->la = malloc(n * sizeof(double));
-        s->ln = malloc(n * sizeof(double));
-        s->lr = malloc(n * sizeof(double));
+        s->sa1 = malloc(n * sizeof(float));
+        s->sa2 = malloc(n * sizeof(float));
+        s->sq = malloc(n * sizeof(float));
+        s->la = malloc(n * sizeof(float));
+        s->ln = malloc(n * sizeof(float));
+        s->la2 = malloc(n * sizeof(float));
+        s->ln2 = malloc(n * sizeof(float));
+        s->lr = malloc(n);
         s->bmin = malloc(6 * nb1 * sizeof(double));
         s->bbeta = malloc(nb1 * sizeof(double));
         s->bshare = malloc(nb1 * sizeof(double));
@@ -245,7 +258,7 @@ static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_nona_
         s->ptmin = malloc(nb1 * sizeof(double));
         s->pbest_rc = malloc(nb1 * sizeof(double));
         if (!s->act || !s->cstamp || !s->on || !s->n_act || !s->astart || !s->ac || !s->av1 || !s->av2 || !s->ax || !s->tm || !s->sa1 ||
-            !s->sa2 || !s->sq || !s->la || !s->ln || !s->lr || !s->bmin || !s->bbeta || !s->bshare ||
+            !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin || !s->bbeta || !s->bshare ||
             !s->dcol || !s->dpos || !s->dinfo || !s->dbr || !s->dM || !s->cand || !s->cand_b || !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc)
             return ct_error_set(err, CT_ENOMEM, "out of memory");
         for (size_t b = 0; b < m->n_blocks; b++) {
@@ -255,14 +268,20 @@ static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_nona_
             s->n_act[b] = 1;
             s->astart[b] = bl->var_start; /* the allocation's offsets: every column */
             for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-                double beta = m->beta[bl->cls];
-                s->sa1[w] = beta * m->trip[w].a1;
-                s->sa2[w] = beta * m->trip[w].a2;
-                s->sq[w] = row2_coef(m, w, beta);
-                s->a1max = fmax(s->a1max, s->sa1[w]);
-                s->a2max = fmax(s->a2max, s->sa2[w]);
-                s->qmax = fmax(s->qmax, fabs(s->sq[w]));
-                screen_branch(m, w, phi_ref, Wp_ref, &s->la[w], &s->ln[w], &s->lr[w]);
+                double beta = m->beta[bl->cls], q = row2_coef(m, w, beta), a, nn, r1, r2;
+                s->sa1[w] = float_down(beta * m->trip[w].a1);
+                s->sa2[w] = float_down(beta * m->trip[w].a2);
+                s->sq[w] = float_down(q);
+                s->a1max = fmax(s->a1max, beta * m->trip[w].a1);
+                s->a2max = fmax(s->a2max, beta * m->trip[w].a2);
+                s->qmax = fmax(s->qmax, fabs(q));
+                screen_branch(m, w, phi_ref, Wp_ref, &a, &nn, &r1);
+                s->la[w] = float_down(a);
+                s->ln[w] = float_down(nn);
+                screen_branch(m, w, phi_top, Wp_top, &a, &nn, &r2);
+                s->la2[w] = float_down(a);
+                s->ln2[w] = float_down(nn);
+                s->lr[w] = (unsigned char)((r1 > 0) | (r2 > 0) << 1);
             }
             s->bbeta[b] = m->beta[bl->cls];
             s->bshare[b] = m->beta[bl->cls] / s->beta_sum;
@@ -272,7 +291,7 @@ static ct_status_t wait_lp_init(wait_lp_t *s, const ct_nona_model_t *m, ct_nona_
             for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
                 if (w == bl->local_var)
                     continue;
-                const double v[6] = { s->la[w], s->ln[w], s->lr[w], s->sa1[w], s->sa2[w], s->sq[w] };
+                const double v[6] = { s->la[w], s->ln[w], s->lr[w] & 1, s->sa1[w], s->sa2[w], s->sq[w] };
                 for (int i = 0; i < 6; i++)
                     mn[i] = fmin(mn[i], v[i]);
             }
@@ -319,6 +338,8 @@ static void wait_lp_free(wait_lp_t *s)
     free(s->sq);
     free(s->la);
     free(s->ln);
+    free(s->la2);
+    free(s->ln2);
     free(s->lr);
     free(s->bmin);
     free(s->bbeta);
@@ -575,8 +596,10 @@ static ct_status_t restricted_solve(wait_lp_t *s, double po, double wo, double p
             if (sh * (mn[0] + mn[1] * po + mn[2] * Wp0) + k1 * (mn[4] + p2 * mn[3]) + k2 * mn[5] >= u)
                 continue;
             for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-                double lin = k1 * (s->sa2[w] + p2 * s->sa1[w]) + k2 * s->sq[w];
-                if (sh * (s->la[w] + s->ln[w] * po + s->lr[w] * Wp0) + lin >= u || s->on[w])
+                double lin = k1 * ((double)s->sa2[w] + p2 * s->sa1[w]) + k2 * s->sq[w];
+                double m1 = s->la[w] + s->ln[w] * po + (s->lr[w] & 1 ? Wp0 : 0.0);
+                double m2 = s->la2[w] + s->ln2[w] * po + (s->lr[w] & 2 ? Wp0 : 0.0);
+                if (sh * (m1 > m2 ? m1 : m2) + lin >= u || s->on[w])
                     continue;
                 s->cand[nc] = w;
                 s->cand_b[nc] = b;
