@@ -128,6 +128,29 @@ static size_t envelopes(ct_block_lp_t *w, const double *d, const double *a, doub
     double S0 = 0, Smin = 0, Sabs = 0;
     for (size_t b = 0; b < w->nb; b++) {
         size_t lo = w->start[b], hi = w->start[b + 1], cur = lo, h = lo;
+        if (hi - lo <= 2) { /* most blocks (a restricted problem's): the same steps, unrolled */
+            size_t j = hi - 1;
+            if (j != lo && (d[j] < d[lo] || (d[j] == d[lo] && a[j] < a[lo])))
+                cur = j, j = lo;
+            w->hcol[lo] = cur;
+            w->hy[lo] = 0;
+            S0 += a[cur];
+            Sabs += fabs(a[cur]);
+            if (j != cur && a[j] < a[cur]) { /* j takes over where the lines cross */
+                double t = (d[j] - d[cur]) / (a[cur] - a[j]);
+                if (t < 0)
+                    t = 0;
+                w->hcol[lo + 1] = j;
+                w->hy[lo + 1] = t;
+                w->by[K] = t;
+                w->bd[K++] = a[cur] - a[j];
+                cur = j;
+            }
+            w->hlen[b] = cur == w->hcol[lo] ? 1 : 2;
+            Smin += a[cur];
+            Sabs += fabs(a[cur]);
+            continue;
+        }
         for (size_t j = lo + 1; j < hi; j++)
             if (d[j] < d[cur] || (d[j] == d[cur] && a[j] < a[cur]))
                 cur = j;

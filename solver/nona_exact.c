@@ -540,7 +540,8 @@ static ct_status_t restricted_solve(wait_lp_t *s, double po, double wo, double p
     for (size_t k = 0; k < s->n_dense; k++) {
         const ct_tripinfo_t *t = &s->dinfo[k];
         s->dM[k] = ct_nona_tripinfo_time(m, t, s->dbr + t->branch_start, po, wo);
-        tscale = fmax(tscale, s->dM[k]);
+        if (s->dM[k] > tscale)
+            tscale = s->dM[k];
     }
     s->tscale = tscale > 0 ? tscale : 1;
     s->inv_t = 1.0 / s->tscale;
@@ -587,8 +588,10 @@ static ct_status_t restricted_solve(wait_lp_t *s, double po, double wo, double p
         for (size_t b = 0; b < m->n_blocks; b++) {
             const ct_block_t *bl = &m->blocks[b];
             double u = INFINITY, sh = s->bshare[b] * s->inv_t;
-            for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++)
-                u = fmin(u, s->ac[k] + Y1 * s->av1[k] + Y2 * s->av2[k]);
+            for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
+                double rc = s->ac[k] + Y1 * s->av1[k] + Y2 * s->av2[k];
+                u = rc < u ? rc : u;
+            }
             s->pu[b] = s->ptmin[b] = u;
             s->pbest_rc[b] = u - 1e-12 * fabs(u);
             s->pbest[b] = SIZE_MAX;
@@ -616,7 +619,8 @@ static ct_status_t restricted_solve(wait_lp_t *s, double po, double wo, double p
             if (s->cstamp[w] != s->stamp && share * s->inv_t * ct_nona_triplet_time_lb(m, w, po, wo) + lin >= s->pu[b])
                 continue;
             double rc = cost(s, w, share, po, wo) + lin;
-            s->ptmin[b] = fmin(s->ptmin[b], rc);
+            if (rc < s->ptmin[b])
+                s->ptmin[b] = rc;
             if (rc < s->pbest_rc[b]) {
                 s->pbest_rc[b] = rc;
                 s->pbest[b] = w;
