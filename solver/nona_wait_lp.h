@@ -1,0 +1,104 @@
+/*
+ * nona_wait_lp.h - the Nona wait LP at fixed waits, as the exact solver's
+ * search uses it (not installed; see nona_wait_lp.c for the method).
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#ifndef CT_NONA_WAIT_LP_H
+#define CT_NONA_WAIT_LP_H
+
+#include "ct_block_lp.h"
+#include "ct_lp.h"
+#include "ct_nona.h"
+#include "ct_nona_solve.h"
+
+/* The LP, kept across solves: the block solver's workspace, or one GLPK
+ * problem whose simplex warm-starts from the previous basis. c, v1, v2, r1,
+ * r2: the scaled objective and rows of the last solve, for the Lagrangian
+ * bound. */
+typedef struct {
+    const ct_nona_model_t *m;
+    ct_block_lp_t *blp;     /* the block solver (params lp = block) */
+    ct_lp_t *lp;            /* or GLPK (lp = glpk) */
+    size_t *cols;
+    double *vals, *x, *c, *v1, *v2;
+    double r1, r2;
+    double tscale, scale1, scale2; /* the last solve's scaling of c, row 1, row 2 */
+    double y1, y2;          /* and its multipliers (>= 0, scaled units) */
+    double constant;        /* sum_j beta_j base_j */
+    double beta_sum;
+    size_t solves;
+    /* The block solver works on a restricted problem (column generation at
+     * fixed waits): block b's active columns are act[var_start + i], i <
+     * n_act[b], in increasing order, the all-local one always among them
+     * (so row 1 is always met). A solve prices every other column against
+     * its block's least reduced cost (first a bound without exponentials,
+     * then exactly) and adds the cheapest that prices out, until none does:
+     * then the restricted optimum is the full LP's, and its bound is over
+     * every column. The active sets persist from solve to solve. ac, av1,
+     * av2, ax, astart: the compact problem; cstamp[w] == stamp when c[w] is
+     * this solve's. */
+    size_t *act, *n_act, *astart, *cstamp, stamp;
+    unsigned char *on;      /* on[w]: column w is active */
+    double *ac, *av1, *av2, *ax;
+    double *tm;             /* tm[w]: M_w at this solve's objective waits, with c[w] */
+    /* Pricing's first screen, one stream per term (memory-bound, so in
+     * floats rounded down: the screen stays a lower bound): column w's
+     * loads (beta a1, beta a2, beta q / N) and two branches' means
+     * la + ln phi (+ W_part if remote, bit 0 / 1 of lr), each <= M_w: the
+     * branches longest at the bottom and at the top of the search range */
+    float *sa1, *sa2, *sq, *la, *ln, *la2, *ln2;
+    unsigned char *lr;
+    double *bbeta, *bshare; /* per block: its class's beta, beta / beta_sum */
+    double inv_t;           /* 1 / tscale */
+    double y2_last;         /* the last solve's row-2 multiplier in model units: the next one's hint */
+    double *bmin;           /* per block, 6 entries: the least la, ln, lr, sa1, sa2, sq over
+                             * its columns but all-local (a screen for the whole block) */
+    /* The active columns packed in block order (astart: the blocks'
+     * offsets), with copies of their triplets and branches so that a
+     * solve's pass over them streams through memory: dcol[k] the column,
+     * dinfo[k] its triplet (branch_start into dbr), dM[k] its M at this
+     * solve's (po, wo). Rebuilt when columns are added (dense_stale). */
+    size_t *dcol, n_dense, dstamp;
+    ct_tripinfo_t *dinfo;
+    ct_branch_t *dbr;
+    double *dM;
+    int dense_stale;
+    size_t *cand, *cand_b, *pbest; /* pricing: the screen's survivors, their blocks; per block */
+    double *cand_lin, *pu, *ptmin, *pbest_rc;
+    double a1max, a2max;    /* max beta a1, max beta a2: bound row 1's scale */
+    double qmax;            /* max |row 2 coefficient| */
+} ct_wait_lp_t;
+
+/* Sets up the LP for model m with the block solver or GLPK; *s is then
+ * freed with ct_wait_lp_free (also after a failure). O(columns). */
+ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_lp_t which, ct_error_t *err);
+void ct_wait_lp_free(ct_wait_lp_t *s);
+
+/* Solves the LP with the objective at (po, wo) and the rows at (pr, wr).
+ * *feasible = 0 when no theta has waits <= (pr, wr). Otherwise *value is
+ * its objective at (po, wo) in J units (with the root waits at wo), *bound
+ * (may be NULL) the Lagrangian lower bound in J units, and theta (may be
+ * NULL) the cleaned minimiser; the block solver keeps it packed as well
+ * (ct_wait_lp_theta, _is, _J, _spread read it). */
+ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, double wr, int *feasible,
+                             double *value, double *bound, double *theta, ct_error_t *err);
+
+/* The last solve's multipliers in model units: *y1 per unit of
+ * a2 + 2 phi a1, *y2 per unit of q / N. */
+void ct_wait_lp_multipliers(const ct_wait_lp_t *s, double *y1, double *y2);
+
+/* Block solver only, after a feasible solve: its solution as a full theta
+ * (O(columns)); 1 if it equals theta; its J (exact = 1) or a lower bound
+ * on it without exponentials (exact = 0), from the packed copies. */
+void ct_wait_lp_theta(const ct_wait_lp_t *s, double *theta);
+int ct_wait_lp_is(const ct_wait_lp_t *s, const double *theta);
+double ct_wait_lp_J(const ct_wait_lp_t *s, int exact);
+
+/* What moving phi from p0 to p1, then W from w0 to w1, adds to the
+ * objective at the last solve's solution (theta: that solution, read by
+ * the GLPK path only). */
+void ct_wait_lp_spread(const ct_wait_lp_t *s, const double *theta, double p0, double p1, double w0, double w1,
+                       double *dphi, double *dW);
+
+#endif
