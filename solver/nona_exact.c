@@ -99,6 +99,7 @@ typedef struct {
     double p0, p1, w0, w1;
     double lb;              /* lower bound on J over thetas with waits in the box */
     double dphi, dW;        /* how much the bound loses across each side */
+    double y2;              /* its LP's server-row multiplier (J per unit of sum beta q theta / N) */
 } box_t;
 
 /* Triplets of generated segments that priced out inside the search; the
@@ -321,6 +322,8 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
         return s->pending ? price_box(s, &b, &none, err) : CT_OK;
     }
     b.lb = lb < v ? lb : v;
+    double y1;
+    ct_wait_lp_multipliers(&s->lp, &y1, &b.y2);
     if (s->pending && (st = price_box(s, &b, &b.lb, err)) != CT_OK)
         return st;
     box_spread(&s->lp, s->theta, &b);
@@ -371,7 +374,7 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
         goto done; /* nothing to decide */
     if ((st = ct_wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK)
         goto done;
-    box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0 };
+    box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0, 0 };
     if ((st = box_process(&s, root, err)) != CT_OK)
         goto done;
     double proven = s.best_J; /* the least bound of the boxes dropped unexplored */
@@ -396,7 +399,14 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
             lo_box.p1 = hi_box.p0 = split_point(b.p0, b.p1);
         else
             lo_box.w1 = hi_box.w0 = split_point(b.w0, b.w1);
-        if ((st = box_process(&s, lo_box, err)) != CT_OK || (st = box_process(&s, hi_box, err)) != CT_OK)
+        /* The lower half in W has the same objective (the same lower corner)
+         * and a tighter server row: at the box's multipliers its Lagrangian
+         * bound is the box's plus y2 times what the row's bound loses. When
+         * that prunes it, no LP is needed (no incumbent is sought there). */
+        int lo_pruned = !on_phi && m->server_model &&
+                        b.lb + b.y2 * 2.0 * (b.w1 - lo_box.w1) * (1.0 - m->rho_s) >= s.best_J * (1 - p->gap);
+        if ((!lo_pruned && (st = box_process(&s, lo_box, err)) != CT_OK) ||
+            (st = box_process(&s, hi_box, err)) != CT_OK)
             goto done;
     }
     for (size_t i = 0; i < s.n; i++)
