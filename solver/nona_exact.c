@@ -268,10 +268,10 @@ static ct_status_t consider(bnb_t *s, ct_error_t *err)
     const ct_nona_model_t *m = s->lp.m;
     ct_nona_eval_t e;
     if (s->lp.blp) {
-        /* not better (beyond round-off): spare the full theta and the
-         * scattered exact evaluation */
-        if (ct_wait_lp_J(&s->lp, 0) > s->best_J * (1 + 1e-12) || ct_wait_lp_J(&s->lp, 1) > s->best_J * (1 + 1e-12) ||
-            ct_wait_lp_is(&s->lp, s->best))
+        /* the incumbent again, or not better (beyond round-off): spare the
+         * full theta and the scattered exact evaluation */
+        if (ct_wait_lp_is(&s->lp, s->best) || ct_wait_lp_J(&s->lp, 0) > s->best_J * (1 + 1e-12) ||
+            ct_wait_lp_J(&s->lp, 1) > s->best_J * (1 + 1e-12))
             return CT_OK;
         ct_wait_lp_theta(&s->lp, s->theta);
     }
