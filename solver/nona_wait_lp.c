@@ -43,7 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* The wait rows' coefficients of column w (class weight beta), unscaled:
  * row 1 (the link's second moment at phi = pr), row 2 (server pieces). */
 static double row1_coef(const ct_nona_model_t *m, size_t w, double beta, double pr)
@@ -68,7 +67,7 @@ static float float_down(double x)
 /* The branch of triplet w whose mean a + n phi + r W_part is the largest
  * at (phi, Wp): *a, *n, *r (r = 1 for a remote branch, as
  * ct_nona_triplet_time_lb counts its wait). Any branch's mean bounds M_w
- * below at every wait; this one is tight near the search's bottom. */
+ * below at every wait; this one is tight near (phi, Wp). */
 static void screen_branch(const ct_nona_model_t *m, size_t w, double phi, double Wp, double *a, double *n, double *r)
 {
     const ct_tripinfo_t *t = &m->trip[w];
@@ -94,6 +93,94 @@ void ct_wait_lp_multipliers(const ct_wait_lp_t *s, double *y1, double *y2)
     *y2 = s->m->server_model ? s->y2 * s->beta_sum * s->tscale / s->scale2 : 0;
 }
 
+/* The block solver's restricted problem (see the file's comment): its
+ * arrays, every block's all-local column active, the screens' streams
+ * (floats rounded down) and each block's least features. O(columns). */
+static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->m;
+    size_t n = m->n_vars ? m->n_vars : 1;
+    size_t nb1 = m->n_blocks + 1;
+    double phi_ref = ct_nona_phi_min(m), W_ref, W_hi;
+    ct_nona_W_range(m, &W_ref, &W_hi);
+    double Wp_ref = m->r_part * W_ref, phi_top = ct_nona_phi_max(m), Wp_top = m->r_part * W_hi;
+    s->act = malloc(n * sizeof(size_t));
+    s->cstamp = calloc(n, sizeof(size_t));
+    s->on = calloc(n, 1);
+    s->n_act = malloc(nb1 * sizeof(size_t));
+    s->astart = malloc(nb1 * sizeof(size_t));
+    s->ac = malloc(n * sizeof(double));
+    s->av1 = malloc(n * sizeof(double));
+    s->av2 = malloc(n * sizeof(double));
+    s->ax = malloc(n * sizeof(double));
+    s->tm = malloc(n * sizeof(double));
+    s->sa1 = malloc(n * sizeof(float));
+    s->sa2 = malloc(n * sizeof(float));
+    s->sq = malloc(n * sizeof(float));
+    s->la = malloc(n * sizeof(float));
+    s->ln = malloc(n * sizeof(float));
+    s->la2 = malloc(n * sizeof(float));
+    s->ln2 = malloc(n * sizeof(float));
+    s->lr = malloc(n);
+    s->bmin = malloc(6 * nb1 * sizeof(double));
+    s->bbeta = malloc(nb1 * sizeof(double));
+    s->bshare = malloc(nb1 * sizeof(double));
+    s->cand = malloc(n * sizeof(size_t));
+    s->dcol = malloc(n * sizeof(size_t));
+    s->dinfo = malloc(n * sizeof(ct_tripinfo_t));
+    s->dbr = malloc((m->n_branches ? m->n_branches : 1) * sizeof(ct_branch_t));
+    s->dM = malloc(n * sizeof(double));
+    s->dense_stale = 1;
+    s->cand_b = malloc(n * sizeof(size_t));
+    s->cand_lin = malloc(n * sizeof(double));
+    s->pbest = malloc(nb1 * sizeof(size_t));
+    s->pu = malloc(nb1 * sizeof(double));
+    s->ptmin = malloc(nb1 * sizeof(double));
+    s->pbest_rc = malloc(nb1 * sizeof(double));
+    if (!s->act || !s->cstamp || !s->on || !s->n_act || !s->astart || !s->ac || !s->av1 || !s->av2 || !s->ax ||
+        !s->tm || !s->sa1 || !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin ||
+        !s->bbeta || !s->bshare || !s->dcol || !s->dinfo || !s->dbr || !s->dM || !s->cand || !s->cand_b ||
+        !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        const ct_block_t *bl = &m->blocks[b];
+        s->act[bl->var_start] = bl->local_var;
+        s->on[bl->local_var] = 1;
+        s->n_act[b] = 1;
+        s->astart[b] = bl->var_start; /* the allocation's offsets: every column */
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+            double beta = m->beta[bl->cls], q = row2_coef(m, w, beta), a, nn, r1, r2;
+            s->sa1[w] = float_down(beta * m->trip[w].a1);
+            s->sa2[w] = float_down(beta * m->trip[w].a2);
+            s->sq[w] = float_down(q);
+            s->a1max = fmax(s->a1max, beta * m->trip[w].a1);
+            s->a2max = fmax(s->a2max, beta * m->trip[w].a2);
+            s->qmax = fmax(s->qmax, fabs(q));
+            screen_branch(m, w, phi_ref, Wp_ref, &a, &nn, &r1);
+            s->la[w] = float_down(a);
+            s->ln[w] = float_down(nn);
+            screen_branch(m, w, phi_top, Wp_top, &a, &nn, &r2);
+            s->la2[w] = float_down(a);
+            s->ln2[w] = float_down(nn);
+            s->lr[w] = (unsigned char)((r1 > 0) | (r2 > 0) << 1);
+        }
+        s->bbeta[b] = m->beta[bl->cls];
+        s->bshare[b] = m->beta[bl->cls] / s->beta_sum;
+        double *mn = s->bmin + 6 * b;
+        for (int i = 0; i < 6; i++)
+            mn[i] = INFINITY; /* no column but all-local: never priced */
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+            if (w == bl->local_var)
+                continue;
+            const double v[6] = { s->la[w], s->ln[w], s->lr[w] & 1, s->sa1[w], s->sa2[w], s->sq[w] };
+            for (int i = 0; i < 6; i++)
+                mn[i] = fmin(mn[i], v[i]);
+        }
+    }
+    s->astart[m->n_blocks] = m->n_vars;
+    return ct_block_lp_alloc(&s->blp, m->n_blocks, s->astart, err);
+}
+
 ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_lp_t which, ct_error_t *err)
 {
     memset(s, 0, sizeof *s);
@@ -112,86 +199,8 @@ ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_l
         s->beta_sum += m->beta[j];
     }
     ct_status_t st;
-    if (which == CT_NONA_LP_BLOCK) { /* blocks are consecutive runs of theta */
-        size_t nb1 = m->n_blocks + 1;
-        double phi_ref = ct_nona_phi_min(m), W_ref, W_hi;
-        ct_nona_W_range(m, &W_ref, &W_hi);
-        double Wp_ref = m->r_part * W_ref, phi_top = ct_nona_phi_max(m), Wp_top = m->r_part * W_hi;
-        s->act = malloc(n * sizeof(size_t));
-        s->cstamp = calloc(n, sizeof(size_t));
-        s->on = calloc(n, 1);
-        s->n_act = malloc(nb1 * sizeof(size_t));
-        s->astart = malloc(nb1 * sizeof(size_t));
-        s->ac = malloc(n * sizeof(double));
-        s->av1 = malloc(n * sizeof(double));
-        s->av2 = malloc(n * sizeof(double));
-        s->ax = malloc(n * sizeof(double));
-        s->tm = malloc(n * sizeof(double));
-        s->sa1 = malloc(n * sizeof(float));
-        s->sa2 = malloc(n * sizeof(float));
-        s->sq = malloc(n * sizeof(float));
-        s->la = malloc(n * sizeof(float));
-        s->ln = malloc(n * sizeof(float));
-        s->la2 = malloc(n * sizeof(float));
-        s->ln2 = malloc(n * sizeof(float));
-        s->lr = malloc(n);
-        s->bmin = malloc(6 * nb1 * sizeof(double));
-        s->bbeta = malloc(nb1 * sizeof(double));
-        s->bshare = malloc(nb1 * sizeof(double));
-        s->cand = malloc(n * sizeof(size_t));
-        s->dcol = malloc(n * sizeof(size_t));
-        s->dinfo = malloc(n * sizeof(ct_tripinfo_t));
-        s->dbr = malloc((m->n_branches ? m->n_branches : 1) * sizeof(ct_branch_t));
-        s->dM = malloc(n * sizeof(double));
-        s->dense_stale = 1;
-        s->cand_b = malloc(n * sizeof(size_t));
-        s->cand_lin = malloc(n * sizeof(double));
-        s->pbest = malloc(nb1 * sizeof(size_t));
-        s->pu = malloc(nb1 * sizeof(double));
-        s->ptmin = malloc(nb1 * sizeof(double));
-        s->pbest_rc = malloc(nb1 * sizeof(double));
-        if (!s->act || !s->cstamp || !s->on || !s->n_act || !s->astart || !s->ac || !s->av1 || !s->av2 || !s->ax || !s->tm || !s->sa1 ||
-            !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin || !s->bbeta || !s->bshare ||
-            !s->dcol || !s->dinfo || !s->dbr || !s->dM || !s->cand || !s->cand_b || !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc)
-            return ct_error_set(err, CT_ENOMEM, "out of memory");
-        for (size_t b = 0; b < m->n_blocks; b++) {
-            const ct_block_t *bl = &m->blocks[b];
-            s->act[bl->var_start] = bl->local_var;
-            s->on[bl->local_var] = 1;
-            s->n_act[b] = 1;
-            s->astart[b] = bl->var_start; /* the allocation's offsets: every column */
-            for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-                double beta = m->beta[bl->cls], q = row2_coef(m, w, beta), a, nn, r1, r2;
-                s->sa1[w] = float_down(beta * m->trip[w].a1);
-                s->sa2[w] = float_down(beta * m->trip[w].a2);
-                s->sq[w] = float_down(q);
-                s->a1max = fmax(s->a1max, beta * m->trip[w].a1);
-                s->a2max = fmax(s->a2max, beta * m->trip[w].a2);
-                s->qmax = fmax(s->qmax, fabs(q));
-                screen_branch(m, w, phi_ref, Wp_ref, &a, &nn, &r1);
-                s->la[w] = float_down(a);
-                s->ln[w] = float_down(nn);
-                screen_branch(m, w, phi_top, Wp_top, &a, &nn, &r2);
-                s->la2[w] = float_down(a);
-                s->ln2[w] = float_down(nn);
-                s->lr[w] = (unsigned char)((r1 > 0) | (r2 > 0) << 1);
-            }
-            s->bbeta[b] = m->beta[bl->cls];
-            s->bshare[b] = m->beta[bl->cls] / s->beta_sum;
-            double *mn = s->bmin + 6 * b;
-            for (int i = 0; i < 6; i++)
-                mn[i] = INFINITY; /* no column but all-local: never priced */
-            for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-                if (w == bl->local_var)
-                    continue;
-                const double v[6] = { s->la[w], s->ln[w], s->lr[w] & 1, s->sa1[w], s->sa2[w], s->sq[w] };
-                for (int i = 0; i < 6; i++)
-                    mn[i] = fmin(mn[i], v[i]);
-            }
-        }
-        s->astart[m->n_blocks] = m->n_vars;
-        return ct_block_lp_alloc(&s->blp, m->n_blocks, s->astart, err);
-    }
+    if (which == CT_NONA_LP_BLOCK)
+        return restricted_init(s, err);
     if ((st = ct_lp_alloc(&s->lp, m->n_blocks + 2, m->n_vars, err)) != CT_OK)
         return st;
     for (size_t b = 0; b < m->n_blocks; b++) {
