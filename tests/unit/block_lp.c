@@ -198,6 +198,81 @@ static void random_problem(problem_t *p, size_t rows, int kind)
     }
 }
 
+/* ct_block_lp_set_blocks: one workspace reshaped to random sub-problems
+ * (each block keeps a random nonempty subset of its columns, as a
+ * restricted problem does) gives GLPK's verdict and optimum every time;
+ * bad offsets are refused and leave the workspace usable. */
+static void reshaped(void)
+{
+    static problem_t p, q;
+    ct_error_t err;
+    int solved = 0, infeasible = 0;
+    for (int it = 0; it < 60; it++) {
+        random_problem(&p, 1 + (size_t)(it % 2), it % 3);
+        ct_block_lp_t *w;
+        CHECK(ct_block_lp_alloc(&w, p.nb, p.start, &err) == CT_OK);
+        for (int rep = 0; rep < 4; rep++) {
+            size_t n = 0;
+            q = p;
+            for (size_t b = 0; b < p.nb; b++) {
+                size_t first = n;
+                q.start[b] = n;
+                for (size_t j = p.start[b]; j < p.start[b + 1]; j++)
+                    if (pick(2) || (j + 1 == p.start[b + 1] && n == first)) {
+                        q.c[n] = p.c[j];
+                        q.a[0][n] = p.a[0][j];
+                        q.a[1][n] = p.a[1][j];
+                        n++;
+                    }
+            }
+            q.n = q.start[q.nb] = n;
+            CHECK(ct_block_lp_set_blocks(w, q.start, &err) == CT_OK);
+            /* buffers of exactly the sub-problem's size: a solve that used
+             * the allocation's column count would overrun them (ASan,
+             * valgrind) */
+            double *qc = malloc(n * sizeof(double)), *q0 = malloc(n * sizeof(double)),
+                   *q1 = malloc(n * sizeof(double)), *x = malloc(n * sizeof(double)), gobj = NAN;
+            CHECK(qc && q0 && q1 && x);
+            memcpy(qc, q.c, n * sizeof(double));
+            memcpy(q0, q.a[0], n * sizeof(double));
+            memcpy(q1, q.a[1], n * sizeof(double));
+            const double *A[2] = { q0, q1 };
+            ct_block_lp_result_t res;
+            CHECK(ct_block_lp_solve(w, q.rows, qc, A, q.r, x, &res, &err) == CT_OK);
+            free(qc);
+            free(q0);
+            free(q1);
+            free(x);
+            ct_lp_result_t g = glpk_solve(&q, &gobj);
+            CHECK_MSG(g == res.result, "reshaped %d.%d: GLPK says %d, block LP %d", it, rep, (int)g, (int)res.result);
+            if (g == CT_LP_OPTIMAL && res.result == CT_LP_OPTIMAL) {
+                CHECK_MSG(fabs(res.obj - gobj) <= 1e-9 * fmax(1, fabs(gobj)), "reshaped %d.%d: %.17g vs GLPK %.17g", it,
+                          rep, res.obj, gobj);
+                solved++;
+            } else {
+                infeasible++;
+            }
+        }
+        size_t bad[65];
+        memcpy(bad, p.start, (p.nb + 1) * sizeof(size_t));
+        bad[p.nb] = p.n + 1; /* more columns than allocated */
+        CHECK(ct_block_lp_set_blocks(w, bad, &err) == CT_EINPUT);
+        CHECK_ERR(err, CT_EINPUT, "allocated for");
+        memcpy(bad, p.start, (p.nb + 1) * sizeof(size_t));
+        bad[1] = bad[0]; /* block 0 empty */
+        CHECK(ct_block_lp_set_blocks(w, bad, &err) == CT_EINPUT);
+        CHECK_ERR(err, CT_EINPUT, "block 0 has no columns");
+        /* refused offsets left the last good ones: it still solves q */
+        double x[1024];
+        const double *A[2] = { q.a[0], q.a[1] };
+        ct_block_lp_result_t res;
+        CHECK(ct_block_lp_solve(w, q.rows, q.c, A, q.r, x, &res, &err) == CT_OK);
+        ct_block_lp_free(w);
+    }
+    CHECK(solved > 100 && infeasible > 10);
+    printf("reshaped workspaces: %d sub-problems solved, %d infeasible, the same as GLPK\n", solved, infeasible);
+}
+
 int main(void)
 {
     problem_t p;
@@ -213,6 +288,7 @@ int main(void)
     CHECK(n_infeasible > 150);
     printf("random problems: %d optimal, %d infeasible, the same as GLPK; at most %d one-row solves\n", n_optimal,
            n_infeasible, n_steps_max);
+    reshaped();
 
     /* A hand-worked one: two blocks, one row. Block 0: costs 0 / 1 with
      * loads 2 / 0; block 1: costs 0 / 3 with loads 2 / 0. Room for 3 units
