@@ -395,14 +395,22 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
         }
         int on_phi = can_phi && (!can_W || b.dphi >= b.dW);
         box_t lo_box = b, hi_box = b;
+        /* A part [w0, w] of the box has the same objective or a higher one
+         * (its lower corner is not lower) and a tighter server row: at the
+         * box's multipliers its Lagrangian bound is at least the box's plus
+         * y2 times what the row's bound loses, 2 (w1 - w) (1 - rho_s). Up
+         * to the w where that reaches the incumbent, it is pruned without an
+         * LP (no incumbent is sought there): the box is cut there when that
+         * is past its middle, else halved as usual. */
+        double need = s.best_J * (1 - p->gap) - b.lb, cut = b.w0;
+        if (!on_phi && m->server_model && b.y2 > 0 && need > 0)
+            cut = b.w1 - need * (1 + 1e-9) / (2.0 * b.y2 * (1.0 - m->rho_s));
         if (on_phi)
             lo_box.p1 = hi_box.p0 = split_point(b.p0, b.p1);
-        else
-            lo_box.w1 = hi_box.w0 = split_point(b.w0, b.w1);
-        /* The lower half in W has the same objective (the same lower corner)
-         * and a tighter server row: at the box's multipliers its Lagrangian
-         * bound is the box's plus y2 times what the row's bound loses. When
-         * that prunes it, no LP is needed (no incumbent is sought there). */
+        else {
+            double mid = split_point(b.w0, b.w1);
+            lo_box.w1 = hi_box.w0 = cut > mid && cut < b.w1 ? cut : mid;
+        }
         int lo_pruned = !on_phi && m->server_model &&
                         b.lb + b.y2 * 2.0 * (b.w1 - lo_box.w1) * (1.0 - m->rho_s) >= s.best_J * (1 - p->gap);
         if ((!lo_pruned && (st = box_process(&s, lo_box, err)) != CT_OK) ||
