@@ -303,8 +303,6 @@ static ct_status_t consider(bnb_t *s, ct_error_t *err)
 static void box_spread(const ct_wait_lp_t *s, const double *theta, box_t *b)
 {
     ct_wait_lp_spread(s, theta, b->p0, b->p1, b->w0, b->w1, &b->dphi, &b->dW);
-    if (s->m->server_model)
-        b->dW += s->beta_sum * s->m->r_root * (b->w1 - b->w0);
 }
 
 /* Bounds a box; pushes it unless it is infeasible or pruned. */
@@ -324,6 +322,9 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
     b.lb = lb < v ? lb : v;
     double y1;
     ct_wait_lp_multipliers(&s->lp, &y1, &b.y2);
+    b.y2 -= ct_wait_lp_root_rate(s->lp.m); /* row 2's own multiplier: what tightening it costs */
+    if (b.y2 < 0)
+        b.y2 = 0;
     if (s->pending && (st = price_box(s, &b, &b.lb, err)) != CT_OK)
         return st;
     box_spread(&s->lp, s->theta, &b);
@@ -374,6 +375,28 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
         goto done; /* nothing to decide */
     if ((st = ct_wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK)
         goto done;
+    int listed = 1; /* every triplet listed: the least wait over them is the least of all */
+    for (size_t b = 0; b < m->n_blocks; b++)
+        listed &= !m->blocks[b].generated;
+    if (m->server_model && listed) {
+        /* no theta waits less at the servers than the least its link row
+         * allows at the largest phi: the boxes below are infeasible (the
+         * block solver finds it; the GLPK search, the reference, searches
+         * the same range) */
+        ct_wait_lp_t aux, *lw = &s.lp;
+        double wmin;
+        if (!s.lp.blp && (st = ct_wait_lp_init(lw = &aux, m, CT_NONA_LP_BLOCK, err)) != CT_OK) {
+            ct_wait_lp_free(&aux);
+            goto done;
+        }
+        st = ct_wait_lp_least_wait(lw, sol->phi_hi, &wmin, err);
+        if (lw == &aux)
+            ct_wait_lp_free(&aux);
+        if (st != CT_OK)
+            goto done;
+        if (wmin > wlo && wmin <= whi)
+            sol->W_lo = wlo = wmin;
+    }
     box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0, 0 };
     if ((st = box_process(&s, root, err)) != CT_OK)
         goto done;

@@ -3,10 +3,15 @@
  * exact solver's workhorse.
  *
  * The LP for objective waits (po, wo) and row waits (pr, wr), over theta >= 0:
- *   min  sum_w beta_w M_w(po, wo) theta_w
+ *   min  sum_w beta_w (M_w(po, wo) + k q_w / N) theta_w
  *   s.t. sum_{w in block b} theta_w = 1                              every block
  *        sum_w beta_w (a2_w + 2 pr a1_w) theta_w <= 2 pr (1 - rho_bg) - m2_bg  (link wait <= pr)
  *        sum_w beta_w q_w theta_w / N <= 2 wr (1 - rho_s) - m2s_local         (server wait <= wr)
+ * The root waits, B r_root W(theta) (B = sum beta), are linear in theta:
+ * W(theta) = (m2s_local + sum beta q theta / N) / (2 (1 - rho_s)) (its
+ * floor m2_bg_s only raises it), so they enter exactly: a constant and
+ * k = B r_root / (2 (1 - rho_s)) per unit of q / N, not at the corner wo;
+ * the bound loses nothing to them however wide the box in W.
  * With (po, wo) = (pr, wr) it is V(phi, W) >= J*, with equality at the
  * optimum's own waits. With the objective at a box's lower corner and the
  * rows at its upper corner it bounds every theta whose waits lie in the box.
@@ -90,7 +95,17 @@ static void screen_branch(const ct_nona_model_t *m, size_t w, double phi, double
 void ct_wait_lp_multipliers(const ct_wait_lp_t *s, double *y1, double *y2)
 {
     *y1 = s->y1 * s->beta_sum * s->tscale / s->scale1;
-    *y2 = s->m->server_model ? s->y2 * s->beta_sum * s->tscale / s->scale2 : 0;
+    *y2 = s->m->server_model ? s->y2 * s->beta_sum * s->tscale / s->scale2 + ct_wait_lp_root_rate(s->m) : 0;
+}
+
+double ct_wait_lp_root_rate(const ct_nona_model_t *m)
+{
+    double B = 0;
+    if (!m->server_model)
+        return 0;
+    for (size_t j = 0; j < m->n_classes; j++)
+        B += m->beta[j];
+    return B * m->r_root / (2.0 * (1.0 - m->rho_s));
 }
 
 /* The block solver's restricted problem (see the file's comment): its
@@ -130,6 +145,11 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->dinfo = malloc(n * sizeof(ct_tripinfo_t));
     s->dbr = malloc((m->n_branches ? m->n_branches : 1) * sizeof(ct_branch_t));
     s->dM = malloc(n * sizeof(double));
+    s->dcol2 = malloc(n * sizeof(size_t));
+    s->dinfo2 = malloc(n * sizeof(ct_tripinfo_t));
+    s->dbr2 = malloc((m->n_branches ? m->n_branches : 1) * sizeof(ct_branch_t));
+    s->dM2 = malloc(n * sizeof(double));
+    s->astart2 = malloc(nb1 * sizeof(size_t));
     s->dense_stale = 1;
     s->cand_b = malloc(n * sizeof(size_t));
     s->cand_lin = malloc(n * sizeof(double));
@@ -139,7 +159,8 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->pbest_rc = malloc(nb1 * sizeof(double));
     if (!s->act || !s->cstamp || !s->on || !s->n_act || !s->astart || !s->ac || !s->av1 || !s->av2 || !s->ax ||
         !s->tm || !s->sa1 || !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin ||
-        !s->bbeta || !s->bshare || !s->dcol || !s->dinfo || !s->dbr || !s->dM || !s->cand || !s->cand_b ||
+        !s->bbeta || !s->bshare || !s->dcol || !s->dinfo || !s->dbr || !s->dM || !s->dcol2 || !s->dinfo2 ||
+        !s->dbr2 || !s->dM2 || !s->astart2 || !s->cand || !s->cand_b ||
         !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc)
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     for (size_t b = 0; b < m->n_blocks; b++) {
@@ -251,6 +272,11 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
     free(s->dinfo);
     free(s->dbr);
     free(s->dM);
+    free(s->dcol2);
+    free(s->dinfo2);
+    free(s->dbr2);
+    free(s->dM2);
+    free(s->astart2);
     free(s->cand_b);
     free(s->cand_lin);
     free(s->pbest);
@@ -316,32 +342,57 @@ static void activate(ct_wait_lp_t *s, size_t b, size_t w)
     s->dense_stale = 1;
 }
 
-/* Packs the active columns (see ct_wait_lp_t); a column activated in this
- * solve brings its M from the pricing pass. */
+/* Packs the active columns (see ct_wait_lp_t) into the spare buffers and
+ * swaps them in: a block's columns merge its previous packing (streamed,
+ * its M of this solve kept) with the columns activated since (fetched
+ * from the model; their M from the pricing pass when it computed it).
+ * Both lists are in column order. */
 static void pack_active(ct_wait_lp_t *s)
 {
     const ct_nona_model_t *m = s->m;
     size_t k = 0, nbr = 0;
-    for (size_t j = 0; j < s->n_dense; j++) /* keep this solve's M of the columns already packed */
-        if (!isnan(s->dM[j]) && s->dstamp == s->stamp) {
-            s->tm[s->dcol[j]] = s->dM[j];
-            s->cstamp[s->dcol[j]] = s->stamp;
-        }
-    s->dstamp = s->stamp;
+    int keep_M = s->dstamp == s->stamp; /* the packed M are this solve's */
     for (size_t b = 0; b < m->n_blocks; b++) {
-        s->astart[b] = k;
+        size_t old = s->packed ? s->astart[b] : 0, old_end = s->packed ? s->astart[b + 1] : 0;
+        s->astart2[b] = k;
         for (size_t i = 0; i < s->n_act[b]; i++, k++) {
             size_t w = s->act[m->blocks[b].var_start + i];
+            s->dcol2[k] = w;
+            if (old < old_end && s->dcol[old] == w) { /* packed before: stream it */
+                const ct_tripinfo_t *t = &s->dinfo[old];
+                s->dinfo2[k] = *t;
+                s->dinfo2[k].branch_start = nbr;
+                for (size_t j = 0; j < t->n_branches; j++)
+                    s->dbr2[nbr + j] = s->dbr[t->branch_start + j];
+                nbr += t->n_branches;
+                s->dM2[k] = keep_M ? s->dM[old] : NAN;
+                old++;
+                continue;
+            }
             const ct_tripinfo_t *t = &m->trip[w];
-            s->dcol[k] = w;
-            s->dinfo[k] = *t;
-            s->dinfo[k].branch_start = nbr;
-            memcpy(s->dbr + nbr, m->branches + t->branch_start, t->n_branches * sizeof(ct_branch_t));
+            s->dinfo2[k] = *t;
+            s->dinfo2[k].branch_start = nbr;
+            memcpy(s->dbr2 + nbr, m->branches + t->branch_start, t->n_branches * sizeof(ct_branch_t));
             nbr += t->n_branches;
-            s->dM[k] = s->cstamp[w] == s->stamp ? s->tm[w] : NAN;
+            s->dM2[k] = s->cstamp[w] == s->stamp ? s->tm[w] : NAN;
         }
     }
-    s->astart[m->n_blocks] = s->n_dense = k;
+    s->astart2[m->n_blocks] = k;
+#define SWAP_PTR(a, b)                                                                                                 \
+    do {                                                                                                               \
+        void *t_ = (void *)(a);                                                                                        \
+        (a) = (b);                                                                                                     \
+        (b) = t_;                                                                                                      \
+    } while (0)
+    SWAP_PTR(s->dcol, s->dcol2);
+    SWAP_PTR(s->dinfo, s->dinfo2);
+    SWAP_PTR(s->dbr, s->dbr2);
+    SWAP_PTR(s->dM, s->dM2);
+    SWAP_PTR(s->astart, s->astart2);
+#undef SWAP_PTR
+    s->n_dense = k;
+    s->packed = 1;
+    s->dstamp = s->stamp;
     s->dense_stale = 0;
 }
 
@@ -359,9 +410,9 @@ static ct_status_t compact(ct_wait_lp_t *s, double po, double wo, double pr, ct_
             const ct_tripinfo_t *t = &s->dinfo[k];
             if (isnan(s->dM[k]))
                 s->dM[k] = ct_nona_tripinfo_time(m, t, s->dbr + t->branch_start, po, wo);
-            s->ac[k] = share * s->dM[k] * s->inv_t;
             s->av1[k] = k1 * (t->a2 + 2.0 * pr * t->a1);
             s->av2[k] = k2 * t->q;
+            s->ac[k] = share * s->dM[k] * s->inv_t + s->root_c * s->av2[k];
         }
     }
     return ct_block_lp_set_blocks(s->blp, s->astart, err);
@@ -371,7 +422,7 @@ static ct_status_t compact(ct_wait_lp_t *s, double po, double wo, double pr, ct_
  * min av2 . x s.t. av1 . x <= r1 (always feasible: all-local is active),
  * priced over every column at its multiplier z (no objective needed).
  * Returns the columns added; 0 proves the full LP infeasible too. */
-static ct_status_t price_feasibility(ct_wait_lp_t *s, double pr, size_t *added, ct_error_t *err)
+static ct_status_t price_feasibility(ct_wait_lp_t *s, double pr, size_t *added, double *least, ct_error_t *err)
 {
     const ct_nona_model_t *m = s->m;
     const double *A[1] = { s->av1 };
@@ -380,6 +431,8 @@ static ct_status_t price_feasibility(ct_wait_lp_t *s, double pr, size_t *added, 
     *added = 0;
     if (st != CT_OK || aux.result != CT_LP_OPTIMAL)
         return st;
+    if (least)
+        *least = aux.obj;
     double z = aux.y[0];
     for (size_t b = 0; b < m->n_blocks; b++) {
         const ct_block_t *bl = &m->blocks[b];
@@ -444,6 +497,8 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
     s->scale2 = wait_row_scale(rhs2, s->qmax);
     s->r1 = rhs1 / s->scale1;
     s->r2 = rhs2 / s->scale2;
+    /* the root term per unit of av2: k (model units) over the scales */
+    s->root_c = ct_wait_lp_root_rate(m) * s->scale2 / (s->beta_sum * s->tscale);
     const double r[2] = { s->r1, s->r2 }, *A[2] = { s->av1, s->av2 };
     /* the boxes of the search are near each other: start from the last multiplier */
     double y2_hint = s->y2_last * s->scale2 / (s->beta_sum * s->tscale);
@@ -454,14 +509,14 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
             (st = ct_block_lp_solve_from(s->blp, rows, s->ac, A, r, y2_hint, s->ax, &res, err)) != CT_OK)
             return st;
         if (res.result != CT_LP_OPTIMAL) {
-            if ((st = price_feasibility(s, pr, &added, err)) != CT_OK || !added)
+            if ((st = price_feasibility(s, pr, &added, NULL, err)) != CT_OK || !added)
                 return st;
             continue;
         }
         double Y1 = res.y[0], Y2 = rows > 1 ? res.y[1] : 0.0, Lsum = 0, p2 = 2.0 * pr;
         /* a column's row terms Y . A_w = k1 (sa2 + 2 pr sa1) + k2 sq; its
          * objective's screen sh (la + ln po + lr Wp0), sh its block's */
-        double k1 = Y1 / s->scale1, k2 = rows > 1 ? Y2 / s->scale2 : 0.0, Wp0 = m->r_part * wo;
+        double k1 = Y1 / s->scale1, k2 = rows > 1 ? (Y2 + s->root_c) / s->scale2 : 0.0, Wp0 = m->r_part * wo;
         if (!(m->server_model && m->rho_s > 0 && Wp0 > 0))
             Wp0 = 0;
         /* Pass 1 streams every column through the screen; the few that
@@ -567,10 +622,42 @@ int ct_wait_lp_is(const ct_wait_lp_t *s, const double *theta)
     return 1;
 }
 
+ct_status_t ct_wait_lp_least_wait(ct_wait_lp_t *s, double pr, double *W, ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->m;
+    double rhs1 = 2.0 * pr * (1.0 - m->rho_bg) - m->m2_bg;
+    *W = INFINITY;
+    if (!s->blp || !m->server_model)
+        return ct_error_set(err, CT_EINPUT, "least wait: the block solver and the server model only");
+    if (rhs1 < 0)
+        return CT_OK; /* below phi_lo: no theta */
+    s->scale1 = wait_row_scale(rhs1, s->a2max + 2.0 * pr * s->a1max);
+    s->scale2 = s->qmax > 0 ? s->qmax : 1;
+    s->r1 = rhs1 / s->scale1;
+    double i1 = 1.0 / s->scale1, i2 = 1.0 / ((double)m->servers * s->scale2), least = 0;
+    for (size_t added = 1; added;) {
+        if (s->dense_stale)
+            pack_active(s);
+        for (size_t b = 0; b < m->n_blocks; b++)
+            for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
+                const ct_tripinfo_t *t = &s->dinfo[k];
+                s->av1[k] = s->bbeta[b] * i1 * (t->a2 + 2.0 * pr * t->a1);
+                s->av2[k] = s->bbeta[b] * i2 * t->q;
+            }
+        ct_status_t st = ct_block_lp_set_blocks(s->blp, s->astart, err);
+        if (st == CT_OK)
+            st = price_feasibility(s, pr, &added, &least, err);
+        if (st != CT_OK)
+            return st;
+    }
+    *W = ct_nona_server_wait(m, m->m2s_local + least * s->scale2);
+    return CT_OK;
+}
+
 /* Solves the LP with the objective at (po, wo) and the rows at (pr, wr).
  * *feasible = 0 when no theta has waits <= (pr, wr). Otherwise theta (may
  * be NULL) receives the LP's cleaned minimiser, *value its objective at
- * (po, wo) in J units (with the root waits at wo), *bound (may be NULL) the
+ * (po, wo) in J units (the root waits at theta's own W), *bound (may be NULL) the
  * Lagrangian lower bound in J units. */
 ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, double wr, int *feasible,
                                  double *value, double *bound, double *theta, ct_error_t *err)
@@ -599,11 +686,12 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
         }
         if (!(tscale > 0))
             tscale = 1;
+        double kr = ct_wait_lp_root_rate(m) / (s->beta_sum * tscale); /* per unit of row 2's coefficient */
         for (size_t b = 0; b < m->n_blocks; b++) {
             const ct_block_t *bl = &m->blocks[b];
             double share = m->beta[bl->cls] / s->beta_sum;
             for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-                s->c[w] = share * s->c[w] / tscale;
+                s->c[w] = share * s->c[w] / tscale + kr * row2_coef(m, w, m->beta[bl->cls]);
                 if ((st = ct_lp_set_obj(s->lp, w, s->c[w], err)) != CT_OK)
                     return st;
                 s->v1[w] = row1_coef(m, w, m->beta[bl->cls], pr);
@@ -627,7 +715,7 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
         y2 = -ct_lp_row_dual(s->lp, m->n_blocks + 1);
     }
     *feasible = 1;
-    double root = s->beta_sum * m->r_root * (m->server_model ? wo : 0.0);
+    double c0 = s->constant + ct_wait_lp_root_rate(m) * m->m2s_local; /* the root waits' constant part */
     s->y1 = y1 = y1 > 0 ? y1 : 0;
     s->y2 = y2 = y2 > 0 ? y2 : 0;
     if (bound && isnan(L)) { /* GLPK: L(y) = sum_b min_w (c_w + y . A_w) - y . r at its duals */
@@ -644,9 +732,9 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
         }
     }
     if (bound)
-        *bound = s->constant + root + s->beta_sum * s->tscale * L;
+        *bound = c0 + s->beta_sum * s->tscale * L;
     /* The objective from the cleaned theta, in the model's own units. */
-    double v = s->constant + root;
+    double v = c0;
     if (s->blp) { /* the solution stays packed: the same operations, in the same order */
         clean_packed(s, 1e-12);
         for (size_t k = 0; k < s->n_dense; k++)

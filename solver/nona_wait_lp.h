@@ -26,6 +26,7 @@ typedef struct {
     double tscale, scale1, scale2; /* the last solve's scaling of c, row 1, row 2 */
     double y1, y2;          /* and its multipliers (>= 0, scaled units) */
     double constant;        /* sum_j beta_j base_j */
+    double root_c;          /* the root waits' part that it does, per unit of av2 (scaled; 0: link model) */
     double beta_sum;
     size_t solves;
     /* The block solver works on a restricted problem (column generation at
@@ -63,7 +64,11 @@ typedef struct {
     ct_tripinfo_t *dinfo;
     ct_branch_t *dbr;
     double *dM;
-    int dense_stale;
+    int dense_stale, packed; /* packed: astart/dcol/dinfo/dbr/dM hold a packing */
+    size_t *dcol2, *astart2; /* the spare buffers the next packing fills */
+    ct_tripinfo_t *dinfo2;
+    ct_branch_t *dbr2;
+    double *dM2;
     size_t *cand, *cand_b, *pbest; /* pricing: the screen's survivors, their blocks; per block */
     double *cand_lin, *pu, *ptmin, *pbest_rc;
     double a1max, a2max;    /* max beta a1, max beta a2: bound row 1's scale */
@@ -77,16 +82,28 @@ void ct_wait_lp_free(ct_wait_lp_t *s);
 
 /* Solves the LP with the objective at (po, wo) and the rows at (pr, wr).
  * *feasible = 0 when no theta has waits <= (pr, wr). Otherwise *value is
- * its objective at (po, wo) in J units (with the root waits at wo), *bound
+ * its objective at (po, wo) in J units (the root waits at theta's own W), *bound
  * (may be NULL) the Lagrangian lower bound in J units, and theta (may be
  * NULL) the cleaned minimiser; the block solver keeps it packed as well
  * (ct_wait_lp_theta, _is, _J, _spread read it). */
 ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, double wr, int *feasible,
                              double *value, double *bound, double *theta, ct_error_t *err);
 
+/* The least server wait W(theta) over the thetas whose link wait is at
+ * most pr (block solver, server model): min sum beta q theta s.t. the
+ * link row at pr, by column generation over every column. *W = INFINITY
+ * when no theta meets the link row. Each round is O(columns). */
+ct_status_t ct_wait_lp_least_wait(ct_wait_lp_t *s, double pr, double *W, ct_error_t *err);
+
 /* The last solve's multipliers in model units: *y1 per unit of
- * a2 + 2 phi a1, *y2 per unit of q / N. */
+ * a2 + 2 phi a1, *y2 per unit of q / N. *y2 is row 2's own multiplier
+ * plus ct_wait_lp_root_rate (the objective's root term rides on q too):
+ * with it, M + y1 (a2 + 2 pr a1) + y2 q / N prices a column. */
 void ct_wait_lp_multipliers(const ct_wait_lp_t *s, double *y1, double *y2);
+
+/* What the root waits add to J per unit of sum beta q theta / N:
+ * sum beta r_root / (2 (1 - rho_s)) (0 for the link model). */
+double ct_wait_lp_root_rate(const ct_nona_model_t *m);
 
 /* Block solver only, after a feasible solve: its solution as a full theta
  * (O(columns)); 1 if it equals theta; its J (exact = 1) or a lower bound
