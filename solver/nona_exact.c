@@ -271,7 +271,7 @@ static ct_status_t consider(bnb_t *s, ct_error_t *err)
         /* the incumbent again, or not better (beyond round-off): spare the
          * full theta and the scattered exact evaluation */
         if (ct_wait_lp_is(&s->lp, s->best) || ct_wait_lp_J(&s->lp, 0) > s->best_J * (1 + 1e-12) ||
-            ct_wait_lp_J(&s->lp, 1) > s->best_J * (1 + 1e-12))
+            (m->server_model && ct_wait_lp_J(&s->lp, 1) > s->best_J * (1 + 1e-12))) /* else the bound is J */
             return CT_OK;
         ct_wait_lp_theta(&s->lp, s->theta);
     }
@@ -327,7 +327,8 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
         b.y2 = 0;
     if (s->pending && (st = price_box(s, &b, &b.lb, err)) != CT_OK)
         return st;
-    box_spread(&s->lp, s->theta, &b);
+    if (b.p1 > b.p0 && b.w1 > b.w0) /* the side to split, when there are two */
+        box_spread(&s->lp, s->theta, &b);
     if ((st = consider(s, err)) != CT_OK)
         return st;
     if (b.lb < s->best_J * (1 - s->p->gap))
