@@ -8,6 +8,8 @@
 #include "ct_test.h"
 #include "nona_internal.h"
 #include "ct_test_scenario.h"
+#include "ct_lp.h"
+#include "nona_wait_lp.h"
 
 static ct_dag_t fig1_dag(double out_bytes)
 {
@@ -876,6 +878,106 @@ static void errors(void)
     ct_dag_destroy(&d);
 }
 
+/* The search's least server wait (the W range's start): on random server
+ * scenarios, ct_wait_lp_least_wait equals GLPK's min sum beta q theta / N
+ * under the link row at phi, at the top of the phi range and inside it,
+ * and no all-pure profile that meets the link row waits less. */
+static void least_wait_matches_glpk(void)
+{
+    unsigned long long st = 4242;
+    int compared = 0;
+    for (int rep = 0; rep < 12; rep++) {
+        size_t nc = 1 + (size_t)rep % 3, width[4];
+        for (size_t c = 0; c < nc; c++)
+            width[c] = 2 + (size_t)(rep + (int)c) % 2;
+        ct_dag_t d[4];
+        ct_scenario_t s;
+        fork_scenario(&st, nc, width, 4, 0.2, 0.5, 1, d, &s);
+        ct_nona_model_t m;
+        ct_error_t err;
+        ct_nona_model_params_t mp;
+        ct_nona_model_params_init(&mp);
+        CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+        double lo = ct_nona_phi_min(&m), hi = ct_nona_phi_max(&m);
+        for (int k = 0; k < 3; k++) {
+            double phi = k == 0 ? hi : lo + (hi - lo) * urand(&st) * urand(&st), W;
+            ct_wait_lp_t w;
+            CHECK(ct_wait_lp_init(&w, &m, CT_NONA_LP_BLOCK, &err) == CT_OK);
+            CHECK(ct_wait_lp_least_wait(&w, phi, &W, &err) == CT_OK);
+            ct_wait_lp_free(&w);
+            /* GLPK: min sum beta q theta / N s.t. blocks, link row at phi */
+            ct_lp_t *lp = NULL;
+            size_t n = m.n_vars, *cols = malloc(n * sizeof(size_t));
+            double *vals = malloc(n * sizeof(double)), *x = malloc(n * sizeof(double)), obj = 0, qs = 0;
+            CHECK(ct_lp_alloc(&lp, m.n_blocks + 1, n, &err) == CT_OK);
+            /* the objective scaled to 1: GLPK's dual tolerance is absolute */
+            for (size_t b = 0; b < m.n_blocks; b++)
+                for (size_t v = m.blocks[b].var_start; v < m.blocks[b].var_start + m.blocks[b].n_vars; v++)
+                    qs = fmax(qs, fabs(m.beta[m.blocks[b].cls] * m.trip[v].q / (double)m.servers));
+            if (!(qs > 0))
+                qs = 1;
+            for (size_t b = 0; b < m.n_blocks; b++) {
+                const ct_block_t *bl = &m.blocks[b];
+                for (size_t i = 0; i < bl->n_vars; i++) {
+                    cols[i] = bl->var_start + i;
+                    vals[i] = 1;
+                    double beta = m.beta[bl->cls];
+                    CHECK(ct_lp_set_obj(lp, bl->var_start + i,
+                                        beta * m.trip[bl->var_start + i].q / (double)m.servers / qs, &err) == CT_OK);
+                }
+                CHECK(ct_lp_set_row(lp, b, bl->n_vars, cols, vals, CT_LP_EQ, 1.0, &err) == CT_OK);
+            }
+            /* the row scaled to a bound of 1: GLPK's row tolerance is relative to it */
+            double rhs1 = 2 * phi * (1 - m.rho_bg) - m.m2_bg;
+            for (size_t b = 0; b < m.n_blocks; b++)
+                for (size_t v = m.blocks[b].var_start; v < m.blocks[b].var_start + m.blocks[b].n_vars; v++) {
+                    cols[v] = v;
+                    vals[v] = m.beta[m.blocks[b].cls] * (m.trip[v].a2 + 2 * phi * m.trip[v].a1) / rhs1;
+                }
+            CHECK(ct_lp_set_row(lp, m.n_blocks, n, cols, vals, CT_LP_LE, 1.0, &err) == CT_OK);
+            ct_lp_result_t res;
+            CHECK(ct_lp_solve(lp, &res, &obj, x, &err) == CT_OK);
+            if (res == CT_LP_OPTIMAL) {
+                double Wg = ct_nona_server_wait(&m, m.m2s_local + obj * qs);
+                CHECK_MSG(fabs(W - Wg) <= 1e-9 * Wg, "random %d: least wait %.15g, GLPK %.15g at phi %g", rep, W, Wg,
+                          phi);
+                compared++;
+            } else {
+                CHECK_MSG(isinf(W), "random %d: GLPK infeasible, least wait %g at phi %g", rep, W, phi);
+            }
+            /* every pure profile meeting the link row waits at least W */
+            double *theta = calloc(n, sizeof(double));
+            size_t *pick = calloc(m.n_blocks, sizeof(size_t));
+            for (;;) {
+                memset(theta, 0, n * sizeof(double));
+                for (size_t b = 0; b < m.n_blocks; b++)
+                    theta[m.blocks[b].var_start + pick[b]] = 1;
+                ct_nona_eval_t e;
+                ct_nona_evaluate(&m, theta, &e, NULL);
+                if (e.phi <= phi)
+                    CHECK_MSG(e.W >= W * (1 - 1e-12), "random %d: a profile waits %g < least %g", rep, e.W, W);
+                size_t b = 0;
+                while (b < m.n_blocks && ++pick[b] == m.blocks[b].n_vars)
+                    pick[b++] = 0;
+                if (b == m.n_blocks)
+                    break;
+            }
+            free(theta);
+            free(pick);
+            ct_lp_free(lp);
+            free(cols);
+            free(vals);
+            free(x);
+        }
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        for (size_t c = 0; c < nc; c++)
+            ct_dag_destroy(&d[c]);
+    }
+    CHECK(compared >= 30);
+    printf("least server wait: %d LPs agree with GLPK\n", compared);
+}
+
 int main(void)
 {
     fig1_by_hand();
@@ -885,6 +987,7 @@ int main(void)
     expected_max(8, 5);
     expected_max(8, 7);
     lp_solvers_agree();
+    least_wait_matches_glpk();
     columns_match_enumeration();
     pricing_bound_holds();
     dependent_parts_by_hand();
