@@ -723,12 +723,16 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
      * stay small for k <= 6 (e_j <= 20); beyond, Gauss-Legendre on 32
      * points, also exact for k <= 64 and stable for any k. */
     double mu = rho / Wp, integral = 0;
+    if (!(mu < INFINITY)) /* a wait too small to represent its rate: it adds nothing */
+        return amax;
     if (ti->n_remote <= 6) {
         double e[7] = { 1, 0, 0, 0, 0, 0, 0 };
         size_t k = 0;
         for (size_t i = 0; i < ti->n_branches; i++)
             if (br[i].remote) {
-                double ci = rho * exp(-mu * (amax - br[i].a - br[i].n * phi));
+                /* amax - t_i >= 0 but for round-off, which a large mu (a tiny
+                 * wait) would blow up into exp(+large) */
+                double ci = rho * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi));
                 k++;
                 for (size_t j = k; j > 0; j--)
                     e[j] += ci * e[j - 1];
@@ -742,7 +746,7 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
     size_t k = 0;
     for (size_t i = 0; i < ti->n_branches && k < CT_NONA_PATHS * 255 + 4; i++)
         if (br[i].remote)
-            c[k++] = rho * exp(-mu * (amax - br[i].a - br[i].n * phi));
+            c[k++] = rho * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi));
     const gsl_integration_glfixed_table *gl = m->gl;
     for (size_t g = 0; g < GL_POINTS; g++) {
         double z, wt;

@@ -168,6 +168,9 @@ typedef struct {
     size_t n, cap;
     const ct_nona_solve_params_t *p;
     cg_pending_t *pending;  /* NULL: no generated segment small enough to price in boxes */
+    /* Server model: each box's bound with the root waits exact, at w0, or
+     * both (the higher); which one wins, over the boxes that had both */
+    size_t boxes, both, wins_corner;
 } bnb_t;
 
 /* Exact pricing of the box's generated segments at its LP's multipliers
@@ -306,13 +309,32 @@ static void box_spread(const ct_wait_lp_t *s, const double *theta, box_t *b)
 }
 
 /* Bounds a box; pushes it unless it is infeasible or pruned. */
+/* Which bounds a box gets (server model): 0 both, 1 the exact root term
+ * only, 2 the root waits at w0 only. Both until 32 boxes have had both;
+ * then one, if the other won fewer than 1 in 16, with both again every
+ * 32nd box. Any of them is a valid bound: this only saves LPs. */
+static int root_mode(bnb_t *s)
+{
+    if (!s->lp.m->server_model || s->pending)
+        return 1;
+    if (s->boxes++ % 32 == 0 || s->both < 32)
+        return 0;
+    if (s->wins_corner * 16 < s->both)
+        return 1;
+    if ((s->both - s->wins_corner) * 16 < s->both)
+        return 2;
+    return 0;
+}
+
 static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
 {
-    int feasible;
+    int feasible, mode = root_mode(s);
     double v, lb;
+    s->lp.root_corner = mode == 2;
     /* the block solver's solution stays packed (see consider) */
     ct_status_t st =
         ct_wait_lp_solve(&s->lp, b.p0, b.w0, b.p1, b.w1, &feasible, &v, &lb, s->lp.blp ? NULL : s->theta, err);
+    s->lp.root_corner = 0;
     if (st != CT_OK)
         return st;
     if (!feasible) {
@@ -320,17 +342,36 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
         return s->pending ? price_box(s, &b, &none, err) : CT_OK;
     }
     b.lb = lb < v ? lb : v;
-    double y1;
-    ct_wait_lp_multipliers(&s->lp, &y1, &b.y2);
-    b.y2 -= ct_wait_lp_root_rate(s->lp.m); /* row 2's own multiplier: what tightening it costs */
-    if (b.y2 < 0)
-        b.y2 = 0;
+    b.y2 = ct_wait_lp_row2_multiplier(&s->lp); /* what tightening row 2 costs */
     if (s->pending && (st = price_box(s, &b, &b.lb, err)) != CT_OK)
         return st;
     if (b.p1 > b.p0 && b.w1 > b.w0) /* the side to split, when there are two */
         box_spread(&s->lp, s->theta, &b);
     if ((st = consider(s, err)) != CT_OK)
         return st;
+    if (mode == 0 && b.lb < s->best_J * (1 - s->p->gap)) {
+        /* The exact root term also rewards thetas that wait less at the
+         * servers than the box allows (the row bounds W from above only):
+         * the bound with the root waits at w0, what a box's theta waits at
+         * least, can be higher. Keep the higher, with its multiplier; its
+         * theta is a candidate too. */
+        int feasible2;
+        double v2, lb2;
+        s->lp.root_corner = 1;
+        st = ct_wait_lp_solve(&s->lp, b.p0, b.w0, b.p1, b.w1, &feasible2, &v2, &lb2, s->lp.blp ? NULL : s->theta,
+                              err);
+        s->lp.root_corner = 0;
+        if (st != CT_OK)
+            return st;
+        s->both++;
+        if (feasible2 && (lb2 < v2 ? lb2 : v2) > b.lb) {
+            b.lb = lb2 < v2 ? lb2 : v2;
+            b.y2 = ct_wait_lp_row2_multiplier(&s->lp);
+            s->wins_corner++;
+        }
+        if (feasible2 && (st = consider(s, err)) != CT_OK)
+            return st;
+    }
     if (b.lb < s->best_J * (1 - s->p->gap))
         return heap_push(s, &b, err);
     return CT_OK;
@@ -368,6 +409,8 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
     ct_nona_W_range(m, &wlo, &whi);
     sol->phi_lo = lo;
     sol->phi_hi = hi > lo ? hi : lo;
+    if (wlo < 1e-12 * whi)
+        wlo = 0; /* round-off above 0: splitting geometrically towards it would reach denormal waits */
     sol->W_lo = wlo;
     sol->W_hi = whi;
     sol->lower_bound = s.best_J;
@@ -395,7 +438,7 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
             ct_wait_lp_free(&aux);
         if (st != CT_OK)
             goto done;
-        if (wmin > wlo && wmin <= whi)
+        if (wmin > wlo + 1e-9 * whi && wmin <= whi) /* not round-off above the old end */
             sol->W_lo = wlo = wmin;
     }
     box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0, 0 };

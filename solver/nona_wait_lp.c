@@ -90,12 +90,41 @@ static void screen_branch(const ct_nona_model_t *m, size_t w, double phi, double
     }
 }
 
+/* The root waits' rate in this formulation (0 when they sit at wo). */
+static double root_rate_of(const ct_wait_lp_t *s)
+{
+    return s->root_corner ? 0.0 : ct_wait_lp_root_rate(s->m);
+}
+
 /* The last solve's multipliers in model units (nona_columns.c's f): *y1
  * per unit of a2 + 2 phi a1, *y2 per unit of q / N. */
 void ct_wait_lp_multipliers(const ct_wait_lp_t *s, double *y1, double *y2)
 {
     *y1 = s->y1 * s->beta_sum * s->tscale / s->scale1;
-    *y2 = s->m->server_model ? s->y2 * s->beta_sum * s->tscale / s->scale2 + ct_wait_lp_root_rate(s->m) : 0;
+    *y2 = s->m->server_model ? ct_wait_lp_row2_multiplier(s) + root_rate_of(s) : 0;
+}
+
+double ct_wait_lp_row2_multiplier(const ct_wait_lp_t *s)
+{
+    return s->m->server_model ? s->y2 * s->beta_sum * s->tscale / s->scale2 : 0;
+}
+
+double ct_wait_lp_last_W(const ct_wait_lp_t *s)
+{
+    const ct_nona_model_t *m = s->m;
+    double m2s = m->m2s_local;
+    if (s->blp) {
+        for (size_t b = 0; b < m->n_blocks; b++)
+            for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++)
+                if (s->ax[k] > 0)
+                    m2s += s->bbeta[b] * s->ax[k] * s->dinfo[k].q / (double)m->servers;
+    } else {
+        for (size_t b = 0; b < m->n_blocks; b++)
+            for (size_t w = m->blocks[b].var_start; w < m->blocks[b].var_start + m->blocks[b].n_vars; w++)
+                if (s->x[w] > 0)
+                    m2s += row2_coef(m, w, m->beta[m->blocks[b].cls]) * s->x[w];
+    }
+    return ct_nona_server_wait(m, m2s);
 }
 
 double ct_wait_lp_root_rate(const ct_nona_model_t *m)
@@ -498,7 +527,7 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
     s->r1 = rhs1 / s->scale1;
     s->r2 = rhs2 / s->scale2;
     /* the root term per unit of av2: k (model units) over the scales */
-    s->root_c = ct_wait_lp_root_rate(m) * s->scale2 / (s->beta_sum * s->tscale);
+    s->root_c = root_rate_of(s) * s->scale2 / (s->beta_sum * s->tscale);
     const double r[2] = { s->r1, s->r2 }, *A[2] = { s->av1, s->av2 };
     /* the boxes of the search are near each other: start from the last multiplier */
     double y2_hint = s->y2_last * s->scale2 / (s->beta_sum * s->tscale);
@@ -686,7 +715,7 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
         }
         if (!(tscale > 0))
             tscale = 1;
-        double kr = ct_wait_lp_root_rate(m) / (s->beta_sum * tscale); /* per unit of row 2's coefficient */
+        double kr = root_rate_of(s) / (s->beta_sum * tscale); /* per unit of row 2's coefficient */
         for (size_t b = 0; b < m->n_blocks; b++) {
             const ct_block_t *bl = &m->blocks[b];
             double share = m->beta[bl->cls] / s->beta_sum;
@@ -715,7 +744,8 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
         y2 = -ct_lp_row_dual(s->lp, m->n_blocks + 1);
     }
     *feasible = 1;
-    double c0 = s->constant + ct_wait_lp_root_rate(m) * m->m2s_local; /* the root waits' constant part */
+    double c0 = s->constant + (s->root_corner ? s->beta_sum * m->r_root * (m->server_model ? wo : 0.0)
+                                              : ct_wait_lp_root_rate(m) * m->m2s_local); /* the root waits' constant */
     s->y1 = y1 = y1 > 0 ? y1 : 0;
     s->y2 = y2 = y2 > 0 ? y2 : 0;
     if (bound && isnan(L)) { /* GLPK: L(y) = sum_b min_w (c_w + y . A_w) - y . r at its duals */

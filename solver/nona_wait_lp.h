@@ -26,7 +26,9 @@ typedef struct {
     double tscale, scale1, scale2; /* the last solve's scaling of c, row 1, row 2 */
     double y1, y2;          /* and its multipliers (>= 0, scaled units) */
     double constant;        /* sum_j beta_j base_j */
-    double root_c;          /* the root waits' part that it does, per unit of av2 (scaled; 0: link model) */
+    double root_c;          /* the root waits' part that theta moves, per unit of av2 (scaled; 0: link
+                             * model, or root_corner) */
+    int root_corner;        /* 1: the root waits at the objective's wo (a box's other bound) instead */
     double beta_sum;
     size_t solves;
     /* The block solver works on a restricted problem (column generation at
@@ -100,6 +102,13 @@ ct_status_t ct_wait_lp_least_wait(ct_wait_lp_t *s, double pr, double *W, ct_erro
  * plus ct_wait_lp_root_rate (the objective's root term rides on q too):
  * with it, M + y1 (a2 + 2 pr a1) + y2 q / N prices a column. */
 void ct_wait_lp_multipliers(const ct_wait_lp_t *s, double *y1, double *y2);
+
+/* Row 2's own multiplier from the last solve, in model units (J per unit
+ * of sum beta q theta / N). */
+double ct_wait_lp_row2_multiplier(const ct_wait_lp_t *s);
+
+/* The server wait W(theta) of the last solve's solution. O(columns). */
+double ct_wait_lp_last_W(const ct_wait_lp_t *s);
 
 /* What the root waits add to J per unit of sum beta q theta / N:
  * sum beta r_root / (2 (1 - rho_s)) (0 for the link model). */
