@@ -514,6 +514,13 @@ static void expected_max(size_t tasks, size_t min_remote)
         }
         CHECK_MSG(fabs(ct_nona_triplet_time(&m, w, phi, W) - sum) <= 1e-9, "E[max] %.15g vs %.15g",
                   ct_nona_triplet_time(&m, w, phi, W), sum);
+        /* as W -> 0 it tends to amax, down to denormal waits (whose rate
+         * rho / W_part overflows) */
+        for (double Ws = 1e-20; Ws > 0; Ws *= 1e-30) {
+            double M = ct_nona_triplet_time(&m, w, phi, Ws);
+            CHECK_MSG(isfinite(M) && M >= amax && M <= amax + 10 * Ws, "E[max] at W %g: %.17g (amax %.17g)", Ws, M,
+                      amax);
+        }
         if (++checked == 3)
             break;
     }
