@@ -576,6 +576,22 @@ static void solvers_vs_exhaustive(void)
     ct_dag_destroy(&d);
 }
 
+/* Random scenario `rep` of the LP comparisons and its model: nc <= 4
+ * forks of 2-3 parallel tasks on 4 servers, loads 0.2-0.5. */
+static void rep_model(unsigned long long *st, int rep, size_t nc, int server_model, ct_dag_t d[4], ct_scenario_t *s,
+                      ct_nona_model_t *m)
+{
+    size_t width[4];
+    for (size_t c = 0; c < nc; c++)
+        width[c] = 2 + (size_t)(rep + (int)c) % 2;
+    fork_scenario(st, nc, width, 4, 0.2, 0.5, 1, d, s);
+    ct_error_t err;
+    ct_nona_model_params_t mp;
+    ct_nona_model_params_init(&mp);
+    mp.server_model = server_model;
+    CHECK_MSG(ct_nona_model_build(s, &mp, m, &err) == CT_OK, "%s", err.msg);
+}
+
 /* The block LP solver against GLPK: the wait LP at random waits (feasible
  * and not) on random scenarios of both models, and whole solves. */
 static void lp_solvers_agree(void)
@@ -584,18 +600,12 @@ static void lp_solvers_agree(void)
     int compared = 0, infeasible = 0;
     double worst = 0;
     for (int rep = 0; rep < 16; rep++) {
-        size_t nc = 1 + (size_t)rep % 4, width[4];
-        for (size_t c = 0; c < nc; c++)
-            width[c] = 2 + (size_t)(rep + (int)c) % 2;
+        size_t nc = 1 + (size_t)rep % 4;
         ct_dag_t d[4];
         ct_scenario_t s;
-        fork_scenario(&st, nc, width, 4, 0.2, 0.5, 1, d, &s);
         ct_nona_model_t m;
         ct_error_t err;
-        ct_nona_model_params_t mp;
-        ct_nona_model_params_init(&mp);
-        mp.server_model = rep % 2;
-        CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+        rep_model(&st, rep, nc, rep % 2, d, &s, &m);
         double lo = ct_nona_phi_min(&m), hi = ct_nona_phi_max(&m), wlo, whi;
         ct_nona_W_range(&m, &wlo, &whi);
         for (int k = 0; k < 12; k++) {
@@ -894,17 +904,12 @@ static void least_wait_matches_glpk(void)
     unsigned long long st = 4242;
     int compared = 0;
     for (int rep = 0; rep < 12; rep++) {
-        size_t nc = 1 + (size_t)rep % 3, width[4];
-        for (size_t c = 0; c < nc; c++)
-            width[c] = 2 + (size_t)(rep + (int)c) % 2;
+        size_t nc = 1 + (size_t)rep % 3;
         ct_dag_t d[4];
         ct_scenario_t s;
-        fork_scenario(&st, nc, width, 4, 0.2, 0.5, 1, d, &s);
         ct_nona_model_t m;
         ct_error_t err;
-        ct_nona_model_params_t mp;
-        ct_nona_model_params_init(&mp);
-        CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+        rep_model(&st, rep, nc, 1, d, &s, &m);
         double lo = ct_nona_phi_min(&m), hi = ct_nona_phi_max(&m);
         for (int k = 0; k < 3; k++) {
             double phi = k == 0 ? hi : lo + (hi - lo) * urand(&st) * urand(&st), W;
