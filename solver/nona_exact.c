@@ -494,7 +494,7 @@ done:
         memcpy(sol->theta, s.best, m->n_vars * sizeof(double));
         sol->lp_solves = s.lp.solves;
     }
-    if (s.lp.lp || s.lp.blp || s.lp.cols)
+    if (s.lp.lp || s.lp.blp || s.lp.c) /* initialised (ct_wait_lp_init allocates c first) */
         ct_wait_lp_free(&s.lp);
     free(s.theta);
     free(s.best);
@@ -641,7 +641,7 @@ done:
     }
     if (fm)
         gsl_min_fminimizer_free(fm);
-    if (s.lp.lp || s.lp.blp || s.lp.cols)
+    if (s.lp.lp || s.lp.blp || s.lp.c) /* initialised (ct_wait_lp_init allocates c first) */
         ct_wait_lp_free(&s.lp);
     free(s.theta);
     free(s.best);

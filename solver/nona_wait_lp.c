@@ -104,6 +104,27 @@ void ct_wait_lp_multipliers(const ct_wait_lp_t *s, double *y1, double *y2)
     *y2 = s->m->server_model ? ct_wait_lp_row2_multiplier(s) + root_rate_of(s) : 0;
 }
 
+/* The link's and the servers' loads of the block solver's packed
+ * solution: rho, m2 (link) and m2_s, as ct_nona_evaluate sums them. */
+static void packed_loads(const ct_wait_lp_t *s, double *rho, double *m2, double *m2s)
+{
+    const ct_nona_model_t *m = s->m;
+    *rho = m->rho_bg;
+    *m2 = m->m2_bg;
+    *m2s = m->m2s_local;
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        double beta = m->beta[m->blocks[b].cls];
+        for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
+            double th = s->ax[k];
+            if (th > 0) {
+                *rho += beta * th * s->dinfo[k].a1;
+                *m2 += beta * th * s->dinfo[k].a2;
+                *m2s += beta * th * s->dinfo[k].q / (double)m->servers;
+            }
+        }
+    }
+}
+
 double ct_wait_lp_row2_multiplier(const ct_wait_lp_t *s)
 {
     return s->m->server_model ? s->y2 * s->beta_sum * s->tscale / s->scale2 : 0;
@@ -112,12 +133,9 @@ double ct_wait_lp_row2_multiplier(const ct_wait_lp_t *s)
 double ct_wait_lp_last_W(const ct_wait_lp_t *s)
 {
     const ct_nona_model_t *m = s->m;
-    double m2s = m->m2s_local;
+    double m2s = m->m2s_local, rho, m2;
     if (s->blp) {
-        for (size_t b = 0; b < m->n_blocks; b++)
-            for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++)
-                if (s->ax[k] > 0)
-                    m2s += s->bbeta[b] * s->ax[k] * s->dinfo[k].q / (double)m->servers;
+        packed_loads(s, &rho, &m2, &m2s);
     } else {
         for (size_t b = 0; b < m->n_blocks; b++)
             for (size_t w = m->blocks[b].var_start; w < m->blocks[b].var_start + m->blocks[b].n_vars; w++)
@@ -236,13 +254,7 @@ ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_l
     memset(s, 0, sizeof *s);
     s->m = m;
     size_t n = m->n_vars ? m->n_vars : 1;
-    s->cols = malloc(n * sizeof(size_t));
-    s->vals = malloc(n * sizeof(double));
-    s->x = malloc(n * sizeof(double));
-    s->c = malloc(n * sizeof(double));
-    s->v1 = malloc(n * sizeof(double));
-    s->v2 = malloc(n * sizeof(double));
-    if (!s->cols || !s->vals || !s->x || !s->c || !s->v1 || !s->v2)
+    if (!(s->c = malloc(n * sizeof(double))))
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     for (size_t j = 0; j < m->n_classes; j++) {
         s->constant += m->beta[j] * m->classes[j].base;
@@ -251,6 +263,13 @@ ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_l
     ct_status_t st;
     if (which == CT_NONA_LP_BLOCK)
         return restricted_init(s, err);
+    s->cols = malloc(n * sizeof(size_t)); /* GLPK's: its rows, solution and scaled rows */
+    s->vals = malloc(n * sizeof(double));
+    s->x = malloc(n * sizeof(double));
+    s->v1 = malloc(n * sizeof(double));
+    s->v2 = malloc(n * sizeof(double));
+    if (!s->cols || !s->vals || !s->x || !s->v1 || !s->v2)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
     if ((st = ct_lp_alloc(&s->lp, m->n_blocks + 2, m->n_vars, err)) != CT_OK)
         return st;
     for (size_t b = 0; b < m->n_blocks; b++) {
@@ -808,18 +827,8 @@ ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, ct_nona_lp_t lp, double p
 double ct_wait_lp_J(const ct_wait_lp_t *s, int exact)
 {
     const ct_nona_model_t *m = s->m;
-    double rho = m->rho_bg, m2 = m->m2_bg, m2s = m->m2s_local, J = 0;
-    for (size_t b = 0; b < m->n_blocks; b++) {
-        double beta = m->beta[m->blocks[b].cls];
-        for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
-            double th = s->ax[k];
-            if (th > 0) {
-                rho += beta * th * s->dinfo[k].a1;
-                m2 += beta * th * s->dinfo[k].a2;
-                m2s += beta * th * s->dinfo[k].q / (double)m->servers;
-            }
-        }
-    }
+    double rho, m2, m2s, J = 0;
+    packed_loads(s, &rho, &m2, &m2s);
     if (!(rho < 1.0))
         return INFINITY;
     double phi = m2 / (2.0 * (1.0 - rho)), W = ct_nona_server_wait(m, m2s);
