@@ -308,11 +308,12 @@ static void box_spread(const ct_wait_lp_t *s, const double *theta, box_t *b)
     ct_wait_lp_spread(s, theta, b->p0, b->p1, b->w0, b->w1, &b->dphi, &b->dW);
 }
 
-/* Bounds a box; pushes it unless it is infeasible or pruned. */
 /* Which bounds a box gets (server model): 0 both, 1 the exact root term
  * only, 2 the root waits at w0 only. Both until 32 boxes have had both;
  * then one, if the other won fewer than 1 in 16, with both again every
- * 32nd box. Any of them is a valid bound: this only saves LPs. */
+ * 32nd box. Any of them is a valid bound: this only saves LPs. With
+ * generated segments priced in the boxes, the exact term only (price_box
+ * prices at the last solve's multipliers). */
 static int root_mode(bnb_t *s)
 {
     if (!s->lp.m->server_model || s->pending)
@@ -326,22 +327,32 @@ static int root_mode(bnb_t *s)
     return 0;
 }
 
+/* The box's LP with the root waits exact (corner = 0) or at w0 (1):
+ * *bound = the lower of its Lagrangian bound and its value; the LP keeps
+ * its solution and multipliers. */
+static ct_status_t box_solve(bnb_t *s, const box_t *b, int corner, int *feasible, double *bound, ct_error_t *err)
+{
+    double v, lb;
+    s->lp.root_corner = corner;
+    /* the block solver's solution stays packed (see consider) */
+    ct_status_t st =
+        ct_wait_lp_solve(&s->lp, b->p0, b->w0, b->p1, b->w1, feasible, &v, &lb, s->lp.blp ? NULL : s->theta, err);
+    s->lp.root_corner = 0;
+    *bound = lb < v ? lb : v;
+    return st;
+}
+
+/* Bounds a box; pushes it unless it is infeasible or pruned. */
 static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
 {
     int feasible, mode = root_mode(s);
-    double v, lb;
-    s->lp.root_corner = mode == 2;
-    /* the block solver's solution stays packed (see consider) */
-    ct_status_t st =
-        ct_wait_lp_solve(&s->lp, b.p0, b.w0, b.p1, b.w1, &feasible, &v, &lb, s->lp.blp ? NULL : s->theta, err);
-    s->lp.root_corner = 0;
+    ct_status_t st = box_solve(s, &b, mode == 2, &feasible, &b.lb, err);
     if (st != CT_OK)
         return st;
     if (!feasible) {
         double none = NAN;
         return s->pending ? price_box(s, &b, &none, err) : CT_OK;
     }
-    b.lb = lb < v ? lb : v;
     b.y2 = ct_wait_lp_row2_multiplier(&s->lp); /* what tightening row 2 costs */
     if (s->pending && (st = price_box(s, &b, &b.lb, err)) != CT_OK)
         return st;
@@ -355,21 +366,16 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
          * the bound with the root waits at w0, what a box's theta waits at
          * least, can be higher. Keep the higher, with its multiplier; its
          * theta is a candidate too. */
-        int feasible2;
-        double v2, lb2;
-        s->lp.root_corner = 1;
-        st = ct_wait_lp_solve(&s->lp, b.p0, b.w0, b.p1, b.w1, &feasible2, &v2, &lb2, s->lp.blp ? NULL : s->theta,
-                              err);
-        s->lp.root_corner = 0;
-        if (st != CT_OK)
+        double lb2;
+        if ((st = box_solve(s, &b, 1, &feasible, &lb2, err)) != CT_OK)
             return st;
         s->both++;
-        if (feasible2 && (lb2 < v2 ? lb2 : v2) > b.lb) {
-            b.lb = lb2 < v2 ? lb2 : v2;
+        if (feasible && lb2 > b.lb) {
+            b.lb = lb2;
             b.y2 = ct_wait_lp_row2_multiplier(&s->lp);
             s->wins_corner++;
         }
-        if (feasible2 && (st = consider(s, err)) != CT_OK)
+        if (feasible && (st = consider(s, err)) != CT_OK)
             return st;
     }
     if (b.lb < s->best_J * (1 - s->p->gap))

@@ -90,10 +90,13 @@ static void screen_branch(const ct_nona_model_t *m, size_t w, double phi, double
     }
 }
 
-/* The root waits' rate in this formulation (0 when they sit at wo). */
+/* What the root waits add to J per unit of sum beta q theta / N,
+ * B r_root / (2 (1 - rho_s)), in this formulation (0 when they sit at wo,
+ * or without the server model). */
 static double root_rate_of(const ct_wait_lp_t *s)
 {
-    return s->root_corner ? 0.0 : ct_wait_lp_root_rate(s->m);
+    const ct_nona_model_t *m = s->m;
+    return s->root_corner || !m->server_model ? 0.0 : s->beta_sum * m->r_root / (2.0 * (1.0 - m->rho_s));
 }
 
 /* The last solve's multipliers in model units (nona_columns.c's f): *y1
@@ -104,55 +107,9 @@ void ct_wait_lp_multipliers(const ct_wait_lp_t *s, double *y1, double *y2)
     *y2 = s->m->server_model ? ct_wait_lp_row2_multiplier(s) + root_rate_of(s) : 0;
 }
 
-/* The link's and the servers' loads of the block solver's packed
- * solution: rho, m2 (link) and m2_s, as ct_nona_evaluate sums them. */
-static void packed_loads(const ct_wait_lp_t *s, double *rho, double *m2, double *m2s)
-{
-    const ct_nona_model_t *m = s->m;
-    *rho = m->rho_bg;
-    *m2 = m->m2_bg;
-    *m2s = m->m2s_local;
-    for (size_t b = 0; b < m->n_blocks; b++) {
-        double beta = m->beta[m->blocks[b].cls];
-        for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
-            double th = s->ax[k];
-            if (th > 0) {
-                *rho += beta * th * s->dinfo[k].a1;
-                *m2 += beta * th * s->dinfo[k].a2;
-                *m2s += beta * th * s->dinfo[k].q / (double)m->servers;
-            }
-        }
-    }
-}
-
 double ct_wait_lp_row2_multiplier(const ct_wait_lp_t *s)
 {
     return s->m->server_model ? s->y2 * s->beta_sum * s->tscale / s->scale2 : 0;
-}
-
-double ct_wait_lp_last_W(const ct_wait_lp_t *s)
-{
-    const ct_nona_model_t *m = s->m;
-    double m2s = m->m2s_local, rho, m2;
-    if (s->blp) {
-        packed_loads(s, &rho, &m2, &m2s);
-    } else {
-        for (size_t b = 0; b < m->n_blocks; b++)
-            for (size_t w = m->blocks[b].var_start; w < m->blocks[b].var_start + m->blocks[b].n_vars; w++)
-                if (s->x[w] > 0)
-                    m2s += row2_coef(m, w, m->beta[m->blocks[b].cls]) * s->x[w];
-    }
-    return ct_nona_server_wait(m, m2s);
-}
-
-double ct_wait_lp_root_rate(const ct_nona_model_t *m)
-{
-    double B = 0;
-    if (!m->server_model)
-        return 0;
-    for (size_t j = 0; j < m->n_classes; j++)
-        B += m->beta[j];
-    return B * m->r_root / (2.0 * (1.0 - m->rho_s));
 }
 
 /* The block solver's restricted problem (see the file's comment): its
@@ -764,7 +721,7 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
     }
     *feasible = 1;
     double c0 = s->constant + (s->root_corner ? s->beta_sum * m->r_root * (m->server_model ? wo : 0.0)
-                                              : ct_wait_lp_root_rate(m) * m->m2s_local); /* the root waits' constant */
+                                              : root_rate_of(s) * m->m2s_local); /* the root waits' constant */
     s->y1 = y1 = y1 > 0 ? y1 : 0;
     s->y2 = y2 = y2 > 0 ? y2 : 0;
     if (bound && isnan(L)) { /* GLPK: L(y) = sum_b min_w (c_w + y . A_w) - y . r at its duals */
@@ -827,8 +784,18 @@ ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, ct_nona_lp_t lp, double p
 double ct_wait_lp_J(const ct_wait_lp_t *s, int exact)
 {
     const ct_nona_model_t *m = s->m;
-    double rho, m2, m2s, J = 0;
-    packed_loads(s, &rho, &m2, &m2s);
+    double rho = m->rho_bg, m2 = m->m2_bg, m2s = m->m2s_local, J = 0;
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        double beta = m->beta[m->blocks[b].cls];
+        for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
+            double th = s->ax[k];
+            if (th > 0) {
+                rho += beta * th * s->dinfo[k].a1;
+                m2 += beta * th * s->dinfo[k].a2;
+                m2s += beta * th * s->dinfo[k].q / (double)m->servers;
+            }
+        }
+    }
     if (!(rho < 1.0))
         return INFINITY;
     double phi = m2 / (2.0 * (1.0 - rho)), W = ct_nona_server_wait(m, m2s);

@@ -99,20 +99,15 @@ ct_status_t ct_wait_lp_least_wait(ct_wait_lp_t *s, double pr, double *W, ct_erro
 
 /* The last solve's multipliers in model units: *y1 per unit of
  * a2 + 2 phi a1, *y2 per unit of q / N. *y2 is row 2's own multiplier
- * plus ct_wait_lp_root_rate (the objective's root term rides on q too):
- * with it, M + y1 (a2 + 2 pr a1) + y2 q / N prices a column. */
+ * plus the root waits' rate B r_root / (2 (1 - rho_s)) (the objective's
+ * root term rides on q too): with it, M + y1 (a2 + 2 pr a1) + y2 q / N
+ * prices a column. */
 void ct_wait_lp_multipliers(const ct_wait_lp_t *s, double *y1, double *y2);
 
 /* Row 2's own multiplier from the last solve, in model units (J per unit
  * of sum beta q theta / N). */
 double ct_wait_lp_row2_multiplier(const ct_wait_lp_t *s);
 
-/* The server wait W(theta) of the last solve's solution. O(columns). */
-double ct_wait_lp_last_W(const ct_wait_lp_t *s);
-
-/* What the root waits add to J per unit of sum beta q theta / N:
- * sum beta r_root / (2 (1 - rho_s)) (0 for the link model). */
-double ct_wait_lp_root_rate(const ct_nona_model_t *m);
 
 /* Block solver only, after a feasible solve: its solution as a full theta
  * (O(columns)); 1 if it equals theta; its J (exact = 1) or a lower bound
