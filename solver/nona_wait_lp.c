@@ -583,7 +583,6 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
             continue;
         *y1 = Y1;
         *y2 = Y2;
-        s->y2_last = Y2 * s->beta_sum * s->tscale / s->scale2;
         *L = Lsum - Y1 * s->r1 - Y2 * s->r2;
         *ok = 1;
         return CT_OK;
@@ -724,6 +723,7 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
                                               : root_rate_of(s) * m->m2s_local); /* the root waits' constant */
     s->y1 = y1 = y1 > 0 ? y1 : 0;
     s->y2 = y2 = y2 > 0 ? y2 : 0;
+    s->y2_last = ct_wait_lp_row2_multiplier(s); /* the block solver's next hint */
     if (bound && isnan(L)) { /* GLPK: L(y) = sum_b min_w (c_w + y . A_w) - y . r at its duals */
         L = -y1 * s->r1 - y2 * s->r2;
         for (size_t b = 0; b < m->n_blocks; b++) {
