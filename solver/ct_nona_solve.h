@@ -45,7 +45,7 @@ typedef struct {
     double gap;             /**< exact: stop at this relative gap (default 1e-9; 0 .. 0.5) */
     size_t max_lps;         /**< exact: give up after this many LPs, reporting the gap (default 20000; >= 1) */
     size_t grid;            /**< grid: phi grid points (default 48; 4 .. 100000) */
-    size_t max_polish;      /**< exact, grid: polishing rounds per incumbent (default 50; <= 10000) */
+    size_t max_polish;      /**< exact (its box search), grid: polishing rounds per incumbent (default 50; <= 10000) */
     size_t starts;          /**< penalty: BFGS starts (default 6) */
     size_t max_iter;        /**< penalty: BFGS iterations per start (default 400) */
     unsigned long long seed;/**< penalty: random starts (default 1) */
@@ -55,6 +55,10 @@ typedef struct {
     size_t price_exact;     /**< price a segment exactly when it has at most this many triplets (default 500000) */
     size_t price_evals;     /**< otherwise search, with about this many evaluations per segment and round (default 20000; >= 100) */
     int price_spread;       /**< 1: search also at a spread of waits, not only the solution's (slower, often better; default 0) */
+    int point_search;       /**< exact, link model with every segment enumerated: 1 (default) split the phi
+                                 range at LPs solved at points, each interval bounded from its ends'
+                                 multipliers (exact to second order); 0: the server model's boxes (an LP
+                                 per box, bound from its corners: first order) */
 } ct_nona_solve_params_t;
 
 void ct_nona_solve_params_init(ct_nona_solve_params_t *p);

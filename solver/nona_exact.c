@@ -38,6 +38,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->price_exact = 500000;
     p->price_evals = 20000;
     p->price_spread = 0;
+    p->point_search = 1;
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -62,6 +63,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%scg-rounds: expected 1 .. 100000 (got %zu)", pre, p->cg_rounds);
     if (p->price_evals < 100)
         return ct_error_set(err, CT_EINPUT, "%sprice-evals: expected at least 100 (got %zu)", pre, p->price_evals);
+    if (p->point_search != 0 && p->point_search != 1)
+        return ct_error_set(err, CT_EINPUT, "%spoint-search: expected 0 or 1 (got %d)", pre, p->point_search);
     if (!(p->prune >= 0 && p->prune < 0.5))
         return ct_error_set(err, CT_EINPUT, "%sprune: expected 0 .. 0.5 (got %g)", pre, p->prune);
     return CT_OK;
@@ -100,6 +103,9 @@ typedef struct {
     double lb;              /* lower bound on J over thetas with waits in the box */
     double dphi, dW;        /* how much the bound loses across each side */
     double y2;              /* its LP's server-row multiplier (J per unit of sum beta q theta / N) */
+    double y0, y1;          /* point search: the link multipliers of the LPs at p0 and p1 (NAN: no
+                               theta waits that little) */
+    double L0;              /* and the Lagrangian bound of the one at p0 (NAN: none) */
 } box_t;
 
 /* Triplets of generated segments that priced out inside the search; the
@@ -171,6 +177,12 @@ typedef struct {
     /* Server model: each box's bound with the root waits exact, at w0, or
      * both (the higher); which one wins, over the boxes that had both */
     size_t boxes, both, wins_corner;
+    double dropped;         /* the least bound of the boxes pruned (within the gap of the incumbent then) */
+    /* Point search: the incumbent's link wait, and the kinks of its
+     * triplets' M (sorted; recomputed when the incumbent changes) */
+    double best_phi, *kinks;
+    size_t n_kinks, cap_kinks;
+    int kinks_stale;
 } bnb_t;
 
 /* Exact pricing of the box's generated segments at its LP's multipliers
@@ -244,6 +256,16 @@ static ct_status_t heap_push(bnb_t *s, const box_t *b, ct_error_t *err)
     return CT_OK;
 }
 
+/* Queues box b, or drops it when its bound is within the gap of the
+ * incumbent (the bound still counts in the gap reported). */
+static ct_status_t queue_box(bnb_t *s, const box_t *b, ct_error_t *err)
+{
+    if (b->lb < s->best_J * (1 - s->p->gap))
+        return heap_push(s, b, err);
+    s->dropped = fmin(s->dropped, b->lb);
+    return CT_OK;
+}
+
 static box_t heap_pop(bnb_t *s)
 {
     box_t top = s->heap[0], last = s->heap[--s->n];
@@ -265,8 +287,9 @@ static box_t heap_pop(bnb_t *s)
 }
 
 /* theta (in s->theta) is feasible: keep it if better, then polish it by
- * re-solving at its own waits while J drops (each step cannot raise J). */
-static ct_status_t consider(bnb_t *s, ct_error_t *err)
+ * re-solving at its own waits while J drops (each step cannot raise J),
+ * at most `polish` times. */
+static ct_status_t consider(bnb_t *s, size_t polish, ct_error_t *err)
 {
     const ct_nona_model_t *m = s->lp.m;
     ct_nona_eval_t e;
@@ -282,8 +305,10 @@ static ct_status_t consider(bnb_t *s, ct_error_t *err)
     if (!(e.J < s->best_J))
         return CT_OK;
     s->best_J = e.J;
+    s->best_phi = e.phi;
+    s->kinks_stale = 1;
     memcpy(s->best, s->theta, m->n_vars * sizeof(double));
-    for (size_t r = 0; r < s->p->max_polish; r++) {
+    for (size_t r = 0; r < polish; r++) {
         int feasible;
         double v;
         ct_status_t st = ct_wait_lp_solve(&s->lp, e.phi, e.W, e.phi, e.W, &feasible, &v, NULL, s->work, err);
@@ -295,6 +320,7 @@ static ct_status_t consider(bnb_t *s, ct_error_t *err)
         if (!(e.J < s->best_J * (1 - 1e-15)))
             break;
         s->best_J = e.J;
+        s->best_phi = e.phi;
         memcpy(s->best, s->work, m->n_vars * sizeof(double));
     }
     return CT_OK;
@@ -358,7 +384,7 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
         return st;
     if (b.p1 > b.p0 && b.w1 > b.w0) /* the side to split, when there are two */
         box_spread(&s->lp, s->theta, &b);
-    if ((st = consider(s, err)) != CT_OK)
+    if ((st = consider(s, s->p->max_polish, err)) != CT_OK)
         return st;
     if (mode == 0 && b.lb < s->best_J * (1 - s->p->gap)) {
         /* The exact root term also rewards thetas that wait less at the
@@ -375,12 +401,10 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
             b.y2 = ct_wait_lp_row2_multiplier(&s->lp);
             s->wins_corner++;
         }
-        if (feasible && (st = consider(s, err)) != CT_OK)
+        if (feasible && (st = consider(s, s->p->max_polish, err)) != CT_OK)
             return st;
     }
-    if (b.lb < s->best_J * (1 - s->p->gap))
-        return heap_push(s, &b, err);
-    return CT_OK;
+    return queue_box(s, &b, err);
 }
 
 /* Splits [a, b] at its middle, geometric when it spans decades (the
@@ -392,12 +416,255 @@ static double split_point(double a, double b)
     return 0.5 * (a + b);
 }
 
+/* The box search over (phi, W) from box root (see the file's comment);
+ * *proven: the least bound of the boxes dropped unexplored (too small to
+ * split). */
+static ct_status_t search_boxes(bnb_t *s, box_t root, double *proven, ct_error_t *err)
+{
+    const ct_nona_solve_params_t *p = s->p;
+    const ct_nona_model_t *m = s->lp.m;
+    ct_status_t st = box_process(s, root, err);
+    if (st != CT_OK)
+        return st;
+    while (s->n > 0) {
+        if (s->heap[0].lb >= s->best_J * (1 - p->gap)) /* every box left is pruned */
+            break;
+        if (s->lp.solves >= p->max_lps)
+            break;
+        if (s->pending && s->pending->n > 0)
+            break; /* triplets to add: the caller adds them and searches again */
+        box_t b = heap_pop(s);
+        int can_phi = b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1);
+        int can_W = b.w1 - b.w0 > 1e-15 * (b.w1 > 0 ? b.w1 : 1);
+        if (!can_phi && !can_W) { /* as small as doubles allow: its bound is final */
+            *proven = fmin(*proven, b.lb);
+            continue;
+        }
+        int on_phi = can_phi && (!can_W || b.dphi >= b.dW);
+        box_t lo_box = b, hi_box = b;
+        /* A part [w0, w] of the box has the same objective or a higher one
+         * (its lower corner is not lower) and a tighter server row: at the
+         * box's multipliers its Lagrangian bound is at least the box's plus
+         * y2 times what the row's bound loses, 2 (w1 - w) (1 - rho_s). Up
+         * to the w where that reaches the incumbent, it is pruned without an
+         * LP (no incumbent is sought there): the box is cut there when that
+         * is past its middle, else halved as usual. */
+        double need = s->best_J * (1 - p->gap) - b.lb, cut = b.w0;
+        if (!on_phi && m->server_model && b.y2 > 0 && need > 0)
+            cut = b.w1 - need * (1 + 1e-9) / (2.0 * b.y2 * (1.0 - m->rho_s));
+        if (on_phi)
+            lo_box.p1 = hi_box.p0 = split_point(b.p0, b.p1);
+        else {
+            double mid = split_point(b.w0, b.w1);
+            lo_box.w1 = hi_box.w0 = cut > mid && cut < b.w1 ? cut : mid;
+        }
+        double lo_lb = b.lb + b.y2 * 2.0 * (b.w1 - lo_box.w1) * (1.0 - m->rho_s);
+        int lo_pruned = !on_phi && m->server_model && lo_lb >= s->best_J * (1 - p->gap);
+        if (lo_pruned)
+            s->dropped = fmin(s->dropped, lo_lb);
+        if ((!lo_pruned && (st = box_process(s, lo_box, err)) != CT_OK) ||
+            (st = box_process(s, hi_box, err)) != CT_OK)
+            return st;
+    }
+    return CT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Point search (link model): the 1-D problem min_phi V(phi), V(phi) the LP
+ * at phi. Each interval [p0, p1] has the LPs at its ends solved (their
+ * thetas are candidates) and is bounded by ct_wait_lp_interval_bound from
+ * their link multipliers: where no positive triplet's longest branch
+ * changes inside, the bound is exact to second order in p1 - p0, where
+ * the box bound above (objective at p0, row at p1) loses first order (the
+ * remote transfers' waits). An interval is split by one more LP: at the
+ * kink of the incumbent's triplets nearest its wait, when one lies inside
+ * (the optimum often sits on one: there V has a corner and the intervals
+ * beside it are exact only once it is an end), else at the incumbent's
+ * wait, else in the middle. */
+
+static int double_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The waits phi > 0 where a positive triplet of the incumbent changes its
+ * longest branch, walking its branches' upper envelope from phi = 0
+ * (O(branches^2) per triplet), sorted into s->kinks. */
+static ct_status_t incumbent_kinks(bnb_t *s, ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->lp.m;
+    s->n_kinks = 0;
+    for (size_t w = 0; w < m->n_vars; w++) {
+        if (!(s->best[w] > 0))
+            continue;
+        const ct_tripinfo_t *t = &m->trip[w];
+        const ct_branch_t *br = m->branches + t->branch_start;
+        size_t top = SIZE_MAX; /* the longest at phi = 0, ties to the steepest */
+        for (size_t i = 0; i < t->n_branches; i++)
+            if (top == SIZE_MAX || br[i].a > br[top].a || (br[i].a == br[top].a && br[i].n > br[top].n))
+                top = i;
+        double at = 0;
+        while (top != SIZE_MAX) {
+            size_t next = SIZE_MAX;
+            double cross = INFINITY;
+            for (size_t j = 0; j < t->n_branches; j++) {
+                if (!(br[j].n > br[top].n))
+                    continue;
+                double pc = (br[top].a - br[j].a) / (br[j].n - br[top].n);
+                if (pc < at)
+                    pc = at;
+                if (pc < cross || (pc == cross && br[j].n > br[next].n)) {
+                    cross = pc;
+                    next = j;
+                }
+            }
+            if (next == SIZE_MAX)
+                break;
+            if (cross > 0) {
+                if (s->n_kinks == s->cap_kinks) {
+                    size_t nc = s->cap_kinks ? 2 * s->cap_kinks : 256;
+                    double *nk = realloc(s->kinks, nc * sizeof(double));
+                    if (!nk)
+                        return ct_error_set(err, CT_ENOMEM, "out of memory");
+                    s->kinks = nk;
+                    s->cap_kinks = nc;
+                }
+                s->kinks[s->n_kinks++] = cross;
+            }
+            at = cross;
+            top = next;
+        }
+    }
+    qsort(s->kinks, s->n_kinks, sizeof(double), double_cmp);
+    s->kinks_stale = 0;
+    return CT_OK;
+}
+
+/* Where to split [p0, p1] (bound lb): the kink of the incumbent's
+ * triplets nearest its wait ph within half the interval, else ph, each
+ * when at least 1/50 of the interval from both ends (a wide interval
+ * whose bound is weak far from ph is halved instead of being shaved near
+ * ph); else, when ph is an end and the bound within 1e-3 of the
+ * incumbent, at the width from ph where the bound, closing as the square
+ * of the width there, should reach the gap (1/64 .. 1/2 of the interval);
+ * else the middle (not geometric, as the box search: the LPs near phi_lo,
+ * where the link row is tight, take many pricing rounds). */
+static ct_status_t point_split(bnb_t *s, double p0, double p1, double lb, double *at, ct_error_t *err)
+{
+    double h = p1 - p0, lo = p0 + h / 50, hi = p1 - h / 50, ph = s->best_phi;
+    ct_status_t st;
+    if (s->kinks_stale && (st = incumbent_kinks(s, err)) != CT_OK)
+        return st;
+    /* the kinks inside nearest ph from below and from above: the last
+     * <= min(ph, hi) and the first >= max(ph, lo) */
+    double best = NAN, d = 0.5 * h;
+    const double target[2] = { ph < hi ? ph : hi, ph > lo ? ph : lo };
+    for (int side = 0; side < 2; side++) {
+        size_t a = 0, b = s->n_kinks; /* first index with kink >= target (side 1), > target (side 0) */
+        while (a < b) {
+            size_t c = a + (b - a) / 2;
+            if (side ? s->kinks[c] < target[1] : s->kinks[c] <= target[0])
+                a = c + 1;
+            else
+                b = c;
+        }
+        size_t i = side ? a : a - 1;
+        if ((side || a > 0) && i < s->n_kinks && s->kinks[i] > lo && s->kinks[i] < hi && fabs(s->kinks[i] - ph) < d) {
+            d = fabs(s->kinks[i] - ph);
+            best = s->kinks[i];
+        }
+    }
+    if (isnan(best) && ph > lo && ph < hi)
+        best = ph;
+    int at_end = fabs(ph - p0) <= 1e-9 * h ? -1 : fabs(ph - p1) <= 1e-9 * h ? 1 : 0;
+    if (isnan(best) && at_end && lb < s->best_J && s->best_J - lb <= 1e-3 * s->best_J) {
+        double r = sqrt(0.25 * s->p->gap * s->best_J / (s->best_J - lb));
+        r = r < 1.0 / 64 ? 1.0 / 64 : r > 0.5 ? 0.5 : r;
+        best = at_end < 0 ? p0 + r * h : p1 - r * h;
+    }
+    *at = !isnan(best) ? best : 0.5 * (p0 + p1);
+    return CT_OK;
+}
+
+/* The LP at link wait p (objective and row there): *y its link multiplier
+ * (model units) and *L its Lagrangian bound, NAN when no theta waits that
+ * little; its theta is a candidate (not polished: the search splits at
+ * the incumbent's wait next, which is the same LP). */
+static ct_status_t point_lp(bnb_t *s, double p, double *y, double *L, ct_error_t *err)
+{
+    int feasible;
+    double v, y2;
+    *y = *L = NAN;
+    ct_status_t st = ct_wait_lp_solve(&s->lp, p, 0, p, 0, &feasible, &v, L, s->lp.blp ? NULL : s->theta, err);
+    if (st != CT_OK || !feasible)
+        return st;
+    ct_wait_lp_multipliers(&s->lp, y, &y2);
+    return consider(s, 0, err);
+}
+
+/* Bounds intervals b[0 .. n) (n <= 2; p0 < p1, y0 and y1 set; lb on
+ * entry: their parent's bound, which holds for them too) in one pass and
+ * queues those that are neither pruned nor empty. */
+static ct_status_t point_boxes(bnb_t *s, box_t *b, size_t n, ct_error_t *err)
+{
+    ct_wait_interval_t iv[2];
+    box_t *kept[2];
+    double lb[2];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(b[i].y1)) /* no theta waits <= p1: none in the interval (the row only loosens with phi) */
+            continue;
+        iv[k] = (ct_wait_interval_t){ b[i].p0, b[i].p1, isnan(b[i].y0) ? b[i].y1 : b[i].y0, b[i].y1, b[i].L0, 0, 0 };
+        kept[k++] = &b[i];
+    }
+    ct_status_t st = k ? ct_wait_lp_interval_bound(&s->lp, k, iv, lb, err) : CT_OK;
+    for (size_t i = 0; i < k && st == CT_OK; i++) {
+        kept[i]->lb = fmax(kept[i]->lb, lb[i]);
+        st = queue_box(s, kept[i], err);
+    }
+    return st;
+}
+
+/* The point search over [lo, hi]; *proven: the least bound of the
+ * intervals dropped unexplored (too narrow to split). */
+static ct_status_t search_points(bnb_t *s, double lo, double hi, double *proven, ct_error_t *err)
+{
+    const ct_nona_solve_params_t *p = s->p;
+    box_t root = { lo, hi, 0, 0, -INFINITY, 0, 0, 0, NAN, NAN, NAN };
+    double L1;
+    ct_status_t st;
+    if ((st = point_lp(s, hi, &root.y1, &L1, err)) != CT_OK ||
+        (st = point_boxes(s, &root, 1, err)) != CT_OK)
+        return st;
+    while (s->n > 0) {
+        if (s->heap[0].lb >= s->best_J * (1 - p->gap) || s->lp.solves >= p->max_lps)
+            break;
+        box_t b = heap_pop(s);
+        if (!(b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1))) { /* as small as doubles allow */
+            *proven = fmin(*proven, b.lb);
+            continue;
+        }
+        double c, yc, Lc;
+        if ((st = point_split(s, b.p0, b.p1, b.lb, &c, err)) != CT_OK || (st = point_lp(s, c, &yc, &Lc, err)) != CT_OK)
+            return st;
+        box_t half[2] = { b, b };
+        half[0].p1 = half[1].p0 = c;
+        half[0].y1 = half[1].y0 = yc;
+        half[1].L0 = Lc;
+        if ((st = point_boxes(s, half, 2, err)) != CT_OK)
+            return st;
+    }
+    return CT_OK;
+}
+
 static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                                cg_pending_t *pending, ct_error_t *err)
 {
     bnb_t s;
     memset(&s, 0, sizeof s);
     s.p = p;
+    s.dropped = INFINITY;
     for (size_t b = 0; pending && b < m->n_blocks; b++)
         if (m->blocks[b].generated && !generated_over(&m->blocks[b], CG_BOX_EXACT))
             s.pending = pending;
@@ -412,6 +679,7 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
     }
     s.best_J = local_incumbent(m, s.best, sol);
     double lo = ct_nona_phi_min(m), hi = ct_nona_phi_max(m), wlo, whi;
+    s.best_phi = lo; /* all-local's */
     ct_nona_W_range(m, &wlo, &whi);
     sol->phi_lo = lo;
     sol->phi_hi = hi > lo ? hi : lo;
@@ -447,49 +715,13 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
         if (wmin > wlo + 1e-9 * whi && wmin <= whi) /* not round-off above the old end */
             sol->W_lo = wlo = wmin;
     }
-    box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0, 0 };
-    if ((st = box_process(&s, root, err)) != CT_OK)
-        goto done;
     double proven = s.best_J; /* the least bound of the boxes dropped unexplored */
-    while (s.n > 0) {
-        if (s.heap[0].lb >= s.best_J * (1 - p->gap)) /* every box left is pruned */
-            break;
-        if (s.lp.solves >= p->max_lps)
-            break;
-        if (s.pending && s.pending->n > 0)
-            break; /* triplets to add: the caller adds them and searches again */
-        box_t b = heap_pop(&s);
-        int can_phi = b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1);
-        int can_W = b.w1 - b.w0 > 1e-15 * (b.w1 > 0 ? b.w1 : 1);
-        if (!can_phi && !can_W) { /* as small as doubles allow: its bound is final */
-            if (b.lb < proven)
-                proven = b.lb;
-            continue;
-        }
-        int on_phi = can_phi && (!can_W || b.dphi >= b.dW);
-        box_t lo_box = b, hi_box = b;
-        /* A part [w0, w] of the box has the same objective or a higher one
-         * (its lower corner is not lower) and a tighter server row: at the
-         * box's multipliers its Lagrangian bound is at least the box's plus
-         * y2 times what the row's bound loses, 2 (w1 - w) (1 - rho_s). Up
-         * to the w where that reaches the incumbent, it is pruned without an
-         * LP (no incumbent is sought there): the box is cut there when that
-         * is past its middle, else halved as usual. */
-        double need = s.best_J * (1 - p->gap) - b.lb, cut = b.w0;
-        if (!on_phi && m->server_model && b.y2 > 0 && need > 0)
-            cut = b.w1 - need * (1 + 1e-9) / (2.0 * b.y2 * (1.0 - m->rho_s));
-        if (on_phi)
-            lo_box.p1 = hi_box.p0 = split_point(b.p0, b.p1);
-        else {
-            double mid = split_point(b.w0, b.w1);
-            lo_box.w1 = hi_box.w0 = cut > mid && cut < b.w1 ? cut : mid;
-        }
-        int lo_pruned = !on_phi && m->server_model &&
-                        b.lb + b.y2 * 2.0 * (b.w1 - lo_box.w1) * (1.0 - m->rho_s) >= s.best_J * (1 - p->gap);
-        if ((!lo_pruned && (st = box_process(&s, lo_box, err)) != CT_OK) ||
-            (st = box_process(&s, hi_box, err)) != CT_OK)
-            goto done;
-    }
+    box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0, 0, NAN, NAN, NAN };
+    st = !m->server_model && listed && p->point_search ? search_points(&s, lo, sol->phi_hi, &proven, err)
+                                                       : search_boxes(&s, root, &proven, err);
+    if (st != CT_OK)
+        goto done;
+    proven = fmin(proven, s.dropped);
     for (size_t i = 0; i < s.n; i++)
         if (s.heap[i].lb < proven)
             proven = s.heap[i].lb;
@@ -506,6 +738,7 @@ done:
     free(s.best);
     free(s.work);
     free(s.heap);
+    free(s.kinks);
     return st;
 }
 

@@ -288,6 +288,7 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
     free(s->pu);
     free(s->ptmin);
     free(s->pbest_rc);
+    free(s->ib);
 }
 
 /* A wait row's scale: GLPK's row tolerance is relative to the bound (about
@@ -655,6 +656,189 @@ ct_status_t ct_wait_lp_least_wait(ct_wait_lp_t *s, double pr, double *W, ct_erro
             return st;
     }
     *W = ct_nona_server_wait(m, m->m2s_local + least * s->scale2);
+    return CT_OK;
+}
+
+/* The branch line of a triplet that an interval's bound uses on [pa, pb]:
+ * the longest branch at pa, ties (within 1e-12 of the longest, so that
+ * round-off cannot pick the wrong side of a kink at pa) to the steeper,
+ * which is the longest just above pa; (0, 0) when no branch is positive,
+ * as M = max(0, branches). Its value at pa is >= (1 - 1e-12) M_w(pa), and
+ * it is below M_w at every phi. */
+static void interval_line(const ct_tripinfo_t *t, const ct_branch_t *br, double pa, double *a, double *n)
+{
+    double vmax = 0;
+    for (size_t i = 0; i < t->n_branches; i++) {
+        double v = br[i].a + br[i].n * pa;
+        vmax = v > vmax ? v : vmax;
+    }
+    double floor_v = vmax - 1e-12 * vmax, steepest = -INFINITY;
+    *a = *n = 0;
+    for (size_t i = 0; i < t->n_branches; i++)
+        if (br[i].a + br[i].n * pa >= floor_v && br[i].n > steepest) {
+            steepest = br[i].n;
+            *a = br[i].a;
+            *n = br[i].n;
+        }
+}
+
+/* An interval's terms, per column: f0 at pa (multiplier ya), fh at pb (yb,
+ * a1's row term at pe; see ct_wait_lp_interval_bound). */
+typedef struct {
+    double pa, pb, ya, yb, pe;
+    int need0;              /* f0's minimum is wanted (no Lagrangian bound of the LP at pa) */
+} interval_t;
+
+static void interval_terms(const interval_t *iv, const ct_tripinfo_t *t, const ct_branch_t *br, double beta,
+                           double *f0, double *fh)
+{
+    double la, ln;
+    interval_line(t, br, iv->pa, &la, &ln);
+    *f0 = beta * (la + ln * iv->pa + iv->ya * (t->a2 + 2.0 * iv->pa * t->a1));
+    *fh = beta * (la + ln * iv->pb + iv->yb * (t->a2 + 2.0 * iv->pe * t->a1));
+}
+
+ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, ct_wait_interval_t *in, double *bound,
+                                      ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->m;
+    interval_t iv[CT_WAIT_INTERVALS];
+    double R1 = 2.0 * (1.0 - m->rho_bg), G0[CT_WAIT_INTERVALS], Gh[CT_WAIT_INTERVALS];
+    if (m->server_model || n < 1 || n > CT_WAIT_INTERVALS)
+        return ct_error_set(err, CT_EINPUT, "interval bound: the link model, one or two intervals only");
+    for (size_t i = 0; i < n; i++) {
+        const ct_wait_interval_t *x = &in[i];
+        if (!(x->pb >= x->pa) || !(x->ya >= 0) || !(x->yb >= 0))
+            return ct_error_set(err, CT_EINPUT, "interval bound: expected pa <= pb and multipliers >= 0");
+        double h = x->pb - x->pa;
+        /* y(phi) linear from ya to yb: y A_w(phi) gains (yb - ya) 2 a1 t^2 / h
+         * (t = phi - pa), dropped when >= 0 (yb > ya: a2 at yb, a1 at pe);
+         * - y R(phi) gains -(yb - ya) R1 t^2 / h, dropped when >= 0 (ya > yb:
+         * the constant below). What is left of every column's term is linear
+         * or concave in phi. */
+        iv[i] = (interval_t){ x->pa, x->pb, x->ya, x->yb, x->yb > x->ya ? x->pa + x->ya / x->yb * h : x->pb,
+                              isnan(x->La) };
+        /* with La: at the LP's own multiplier ya every column's term at pa
+         * is >= (1 - 1e-12) its reduced cost there, whose sum La holds */
+        G0[i] = iv[i].need0 ? s->constant - x->ya * (R1 * x->pa - m->m2_bg)
+                            : x->La - 1e-12 * fabs(x->La - s->constant + x->ya * (R1 * x->pa - m->m2_bg));
+        Gh[i] = s->constant - x->yb * (R1 * x->pb - m->m2_bg) - (x->ya > x->yb ? (x->ya - x->yb) * R1 * h : 0.0);
+    }
+    if (!s->blp) { /* GLPK's path: every column, exactly */
+        for (size_t b = 0; b < m->n_blocks; b++) {
+            const ct_block_t *bl = &m->blocks[b];
+            double beta = m->beta[bl->cls], u[CT_WAIT_INTERVALS][2];
+            for (size_t i = 0; i < n; i++)
+                u[i][0] = u[i][1] = INFINITY;
+            for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
+                for (size_t i = 0; i < n; i++) {
+                    double f0, fh;
+                    interval_terms(&iv[i], &m->trip[w], m->branches + m->trip[w].branch_start, beta, &f0, &fh);
+                    u[i][0] = f0 < u[i][0] ? f0 : u[i][0];
+                    u[i][1] = fh < u[i][1] ? fh : u[i][1];
+                }
+            for (size_t i = 0; i < n; i++) {
+                G0[i] += iv[i].need0 ? u[i][0] : 0.0;
+                Gh[i] += u[i][1];
+            }
+        }
+        goto out;
+    }
+    if (s->dense_stale)
+        pack_active(s); /* every active column packed: the pass below skips them */
+    if (!s->ib && !(s->ib = malloc(4 * CT_WAIT_INTERVALS * (m->n_blocks + 1) * sizeof(double))))
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    size_t nc = 0;
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        const ct_block_t *bl = &m->blocks[b];
+        /* u[2 i]: interval i's least f0, u[2 i + 1]: its least fh; u[2 n ..
+         * 4 n): the same over the survivors' screen values */
+        double beta = m->beta[bl->cls], *u = s->ib + 4 * n * b, *us = u + 2 * n;
+        for (size_t k = 0; k < 4 * n; k++)
+            u[k] = INFINITY;
+        /* the active columns first (the cheapest, as a rule; packed, so
+         * streamed): they set the screens' thresholds */
+        for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
+            const ct_tripinfo_t *t = &s->dinfo[k];
+            for (size_t i = 0; i < n; i++) {
+                double f0, fh;
+                interval_terms(&iv[i], t, s->dbr + t->branch_start, beta, &f0, &fh);
+                u[2 * i] = f0 < u[2 * i] ? f0 : u[2 * i];
+                u[2 * i + 1] = fh < u[2 * i + 1] ? fh : u[2 * i + 1];
+            }
+        }
+        /* Screen: a column's line at pa and at pb is >= (1 - 1e-12) M_w(pa)
+         * (n >= 0), and M_w(pa) >= either stored branch's mean there (floats
+         * rounded down, as the loads); first for the whole block from its
+         * least features */
+        const double sl = beta * (1.0 - 1e-12), *mn = s->bmin + 6 * b;
+        int open = 0;
+        for (size_t i = 0; i < n; i++) {
+            double mb = sl * (mn[0] + mn[1] * iv[i].pa);
+            open |= (iv[i].need0 && mb + iv[i].ya * (mn[4] + 2.0 * iv[i].pa * mn[3]) < u[2 * i]) ||
+                    mb + iv[i].yb * (mn[4] + 2.0 * iv[i].pe * mn[3]) < u[2 * i + 1];
+        }
+        if (!open)
+            continue;
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+            if (s->on[w])
+                continue; /* done above */
+            double a1 = s->sa1[w], a2 = s->sa2[w];
+            int below = 0;
+            for (size_t i = 0; i < n; i++) {
+                double m1 = s->la[w] + s->ln[w] * iv[i].pa, m2 = s->la2[w] + s->ln2[w] * iv[i].pa;
+                double ms = sl * (m1 > m2 ? m1 : m2);
+                double f0 = iv[i].need0 ? ms + iv[i].ya * (a2 + 2.0 * iv[i].pa * a1) : INFINITY;
+                double fh = ms + iv[i].yb * (a2 + 2.0 * iv[i].pe * a1);
+                below |= f0 < u[2 * i] || fh < u[2 * i + 1];
+                us[2 * i] = f0 < us[2 * i] ? f0 : us[2 * i];
+                us[2 * i + 1] = fh < us[2 * i + 1] ? fh : us[2 * i + 1];
+            }
+            if (below) {
+                s->cand[nc] = w;
+                s->cand_b[nc++] = b;
+            }
+        }
+    }
+    /* The survivors, scattered: exactly, their data fetched ahead; when
+     * they are many (more than one per block and 4096: a wide interval,
+     * where the screen is loose and the bound first order anyway), their
+     * screen values stand instead */
+    if (nc > m->n_blocks && nc > 4096) {
+        for (size_t b = 0; b < m->n_blocks; b++) {
+            double *u = s->ib + 4 * n * b;
+            for (size_t k = 0; k < 2 * n; k++)
+                u[k] = u[2 * n + k] < u[k] ? u[2 * n + k] : u[k];
+        }
+        nc = 0;
+    }
+    for (size_t c = 0; c < nc; c++) {
+        if (c + 8 < nc)
+            CT_PREFETCH(&m->trip[s->cand[c + 8]]);
+        if (c + 4 < nc)
+            CT_PREFETCH(&m->branches[m->trip[s->cand[c + 4]].branch_start]);
+        size_t w = s->cand[c], b = s->cand_b[c];
+        double beta = m->beta[m->blocks[b].cls], *u = s->ib + 4 * n * b;
+        for (size_t i = 0; i < n; i++) {
+            double f0, fh;
+            interval_terms(&iv[i], &m->trip[w], m->branches + m->trip[w].branch_start, beta, &f0, &fh);
+            u[2 * i] = f0 < u[2 * i] ? f0 : u[2 * i];
+            u[2 * i + 1] = fh < u[2 * i + 1] ? fh : u[2 * i + 1];
+        }
+    }
+    for (size_t b = 0; b < m->n_blocks; b++)
+        for (size_t i = 0; i < n; i++) {
+            G0[i] += iv[i].need0 ? s->ib[4 * n * b + 2 * i] : 0.0;
+            Gh[i] += s->ib[4 * n * b + 2 * i + 1];
+        }
+out:
+    /* every column's term is linear or concave in phi, so is their least
+     * per block and the sum: the least over the interval is at an end */
+    for (size_t i = 0; i < n; i++) {
+        bound[i] = G0[i] < Gh[i] ? G0[i] : Gh[i];
+        in[i].g0 = G0[i];
+        in[i].gh = Gh[i];
+    }
     return CT_OK;
 }
 

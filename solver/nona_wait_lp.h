@@ -75,6 +75,7 @@ typedef struct {
     double *cand_lin, *pu, *ptmin, *pbest_rc;
     double a1max, a2max;    /* max beta a1, max beta a2: bound row 1's scale */
     double qmax;            /* max |row 2 coefficient| */
+    double *ib;             /* ct_wait_lp_interval_bound's per-block minima (4 per block; allocated there) */
 } ct_wait_lp_t;
 
 /* Sets up the LP for model m with the block solver or GLPK; *s is then
@@ -96,6 +97,32 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
  * link row at pr, by column generation over every column. *W = INFINITY
  * when no theta meets the link row. Each round is O(columns). */
 ct_status_t ct_wait_lp_least_wait(ct_wait_lp_t *s, double pr, double *W, ct_error_t *err);
+
+/* An interval of link waits for ct_wait_lp_interval_bound: ya, yb the
+ * link multipliers (model units, >= 0) of the LPs solved at pa and pb
+ * (objective and row there); La the Lagrangian bound of the one at pa (J
+ * units), or NAN when it was not solved (infeasible: ya is then any
+ * value >= 0, e.g. yb). */
+#define CT_WAIT_INTERVALS 2 /* the most intervals one ct_wait_lp_interval_bound pass takes */
+typedef struct {
+    double pa, pb, ya, yb, La;
+    double g0, gh;          /* out: the bound's values at pa and pb (the bound is the lower) */
+} ct_wait_interval_t;
+
+/* Link model: bound[i], a lower bound on J over every theta whose link
+ * wait lies in interval i (n = 1 or 2, computed in one pass). Lagrangian
+ * relaxation of the link row with the multiplier moving linearly from ya
+ * to yb and phi left free in [pa, pb]: each triplet's M is replaced by one
+ * of its branch lines (exact on the interval when its longest branch does
+ * not change inside) and the multiplier's quadratic terms that are >= 0
+ * are dropped, so every column's term is concave in phi and the bound is
+ * the lower of its values at the ends. Valid for any multipliers >= 0;
+ * with the LPs' own it is exact to second order in pb - pa where no
+ * positive triplet's longest branch changes inside (the box bound of
+ * ct_wait_lp_solve at a box's corners loses first order). One pass over
+ * every column (screened from the pricing streams; GLPK's path: exactly). */
+ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, ct_wait_interval_t *iv, double *bound,
+                                      ct_error_t *err);
 
 /* The last solve's multipliers in model units: *y1 per unit of
  * a2 + 2 phi a1, *y2 per unit of q / N. *y2 is row 2's own multiplier
