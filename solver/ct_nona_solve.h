@@ -14,7 +14,13 @@
  *   tolerances cannot make it too high). Every LP's theta, evaluated
  *   exactly, is a candidate; boxes whose bound reaches the incumbent are
  *   pruned; the search stops at relative gap <= params.gap (default 1e-9)
- *   or after params.max_lps LPs, and reports the gap it proved.
+ *   or after params.max_lps LPs, and reports the gap it proved. With the
+ *   link model (one wait, phi) and every segment enumerated, the search is
+ *   over points instead (params.point_search): LPs at points of phi, each
+ *   interval between two bounded by a Lagrangian whose multiplier moves
+ *   linearly between the two LPs' (exact to second order in the interval's
+ *   width, where the box bound loses first order), split at the kinks of
+ *   the incumbent's branch times.
  * grid (the 1-D search of earlier versions, link-only model): a phi grid,
  *   GSL Brent on the best cell, polish; no certificate. Kept for benchmarks.
  * penalty (the paper's approach, as a baseline): theta = softmax(x) per

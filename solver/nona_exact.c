@@ -7,7 +7,11 @@
  * objective at the box's lower corner and the rows at its upper corner:
  * its Lagrangian value bounds every theta whose waits lie in the box; the
  * box with the least bound is split until every bound is within the gap
- * of the best J found.
+ * of the best J found. The link model (one wait) with every segment
+ * enumerated searches points of phi instead (see "Point search" below):
+ * the box bound loses first order in a box's width (each remote
+ * transfer's wait is bilinear in theta and phi), which cost hundreds of
+ * boxes to close a gap of 1e-9; the interval bound loses second order.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */

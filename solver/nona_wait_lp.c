@@ -69,23 +69,32 @@ static float float_down(double x)
     return f;
 }
 
-/* The branch of triplet w whose mean a + n phi + r W_part is the largest
- * at (phi, Wp): *a, *n, *r (r = 1 for a remote branch, as
- * ct_nona_triplet_time_lb counts its wait). Any branch's mean bounds M_w
- * below at every wait; this one is tight near (phi, Wp). */
-static void screen_branch(const ct_nona_model_t *m, size_t w, double phi, double Wp, double *a, double *n, double *r)
+/* The branches of triplet w whose means a + n phi + r W_part are the
+ * largest at (phi0, Wp0) and at (phi1, Wp1): a[k], n[k], r[k] (r = 1 for
+ * a remote branch, as ct_nona_triplet_time_lb counts its wait), k = 0, 1.
+ * Any branch's mean bounds M_w below at every wait; these are tight near
+ * the two points. One pass over the branches. */
+static void screen_branches(const ct_nona_model_t *m, size_t w, double phi0, double Wp0, double phi1, double Wp1,
+                            double a[2], double n[2], double r[2])
 {
     const ct_tripinfo_t *t = &m->trip[w];
     const ct_branch_t *br = m->branches + t->branch_start;
-    double best = -INFINITY;
-    *a = *n = *r = 0;
+    double best0 = -INFINITY, best1 = -INFINITY;
+    a[0] = n[0] = r[0] = a[1] = n[1] = r[1] = 0;
     for (size_t i = 0; i < t->n_branches; i++) {
-        double v = br[i].a + br[i].n * phi + (br[i].remote ? Wp : 0.0);
-        if (v > best) {
-            best = v;
-            *a = br[i].a;
-            *n = br[i].n;
-            *r = br[i].remote ? 1.0 : 0.0;
+        double rem = br[i].remote ? 1.0 : 0.0;
+        double v0 = br[i].a + br[i].n * phi0 + rem * Wp0, v1 = br[i].a + br[i].n * phi1 + rem * Wp1;
+        if (v0 > best0) {
+            best0 = v0;
+            a[0] = br[i].a;
+            n[0] = br[i].n;
+            r[0] = rem;
+        }
+        if (v1 > best1) {
+            best1 = v1;
+            a[1] = br[i].a;
+            n[1] = br[i].n;
+            r[1] = rem;
         }
     }
 }
@@ -173,34 +182,31 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
         s->on[bl->local_var] = 1;
         s->n_act[b] = 1;
         s->astart[b] = bl->var_start; /* the allocation's offsets: every column */
-        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-            double beta = m->beta[bl->cls], q = row2_coef(m, w, beta), a, nn, r1, r2;
-            s->sa1[w] = float_down(beta * m->trip[w].a1);
-            s->sa2[w] = float_down(beta * m->trip[w].a2);
-            s->sq[w] = float_down(q);
-            s->a1max = fmax(s->a1max, beta * m->trip[w].a1);
-            s->a2max = fmax(s->a2max, beta * m->trip[w].a2);
-            s->qmax = fmax(s->qmax, fabs(q));
-            screen_branch(m, w, phi_ref, Wp_ref, &a, &nn, &r1);
-            s->la[w] = float_down(a);
-            s->ln[w] = float_down(nn);
-            screen_branch(m, w, phi_top, Wp_top, &a, &nn, &r2);
-            s->la2[w] = float_down(a);
-            s->ln2[w] = float_down(nn);
-            s->lr[w] = (unsigned char)((r1 > 0) | (r2 > 0) << 1);
-        }
-        s->bbeta[b] = m->beta[bl->cls];
-        s->bshare[b] = m->beta[bl->cls] / s->beta_sum;
-        double *mn = s->bmin + 6 * b;
+        double beta = m->beta[bl->cls], *mn = s->bmin + 6 * b;
         for (int i = 0; i < 6; i++)
             mn[i] = INFINITY; /* no column but all-local: never priced */
         for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+            double q = row2_coef(m, w, beta), b1 = beta * m->trip[w].a1, b2 = beta * m->trip[w].a2, a[2], nn[2], r[2];
+            s->sa1[w] = float_down(b1);
+            s->sa2[w] = float_down(b2);
+            s->sq[w] = float_down(q);
+            s->a1max = b1 > s->a1max ? b1 : s->a1max;
+            s->a2max = b2 > s->a2max ? b2 : s->a2max;
+            s->qmax = fabs(q) > s->qmax ? fabs(q) : s->qmax;
+            screen_branches(m, w, phi_ref, Wp_ref, phi_top, Wp_top, a, nn, r);
+            s->la[w] = float_down(a[0]);
+            s->ln[w] = float_down(nn[0]);
+            s->la2[w] = float_down(a[1]);
+            s->ln2[w] = float_down(nn[1]);
+            s->lr[w] = (unsigned char)((r[0] > 0) | (r[1] > 0) << 1);
             if (w == bl->local_var)
                 continue;
             const double v[6] = { s->la[w], s->ln[w], s->lr[w] & 1, s->sa1[w], s->sa2[w], s->sq[w] };
             for (int i = 0; i < 6; i++)
-                mn[i] = fmin(mn[i], v[i]);
+                mn[i] = v[i] < mn[i] ? v[i] : mn[i];
         }
+        s->bbeta[b] = beta;
+        s->bshare[b] = beta / s->beta_sum;
     }
     s->astart[m->n_blocks] = m->n_vars;
     return ct_block_lp_alloc(&s->blp, m->n_blocks, s->astart, err);
