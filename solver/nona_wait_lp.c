@@ -45,6 +45,7 @@
 #include "nona_wait_lp.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,8 +65,14 @@ static double row2_coef(const ct_nona_model_t *m, size_t w, double beta)
 static float float_down(double x)
 {
     float f = (float)x;
-    if ((double)f > x)
-        f = nextafterf(f, -INFINITY);
+    if ((double)f > x) { /* one step down, without a libm call (this runs for every column) */
+        uint32_t u;
+        if (f == 0)
+            return -0x1p-149f;
+        memcpy(&u, &f, sizeof u);
+        u = f > 0 ? u - 1 : u + 1;
+        memcpy(&f, &u, sizeof f);
+    }
     return f;
 }
 
@@ -176,6 +183,8 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
         !s->dbr2 || !s->dM2 || !s->astart2 || !s->cand || !s->cand_b ||
         !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc)
         return ct_error_set(err, CT_ENOMEM, "out of memory");
+    float *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2, *sa1 = s->sa1, *sa2 = s->sa2, *sq = s->sq;
+    unsigned char *lrs = s->lr;
     for (size_t b = 0; b < m->n_blocks; b++) {
         const ct_block_t *bl = &m->blocks[b];
         s->act[bl->var_start] = bl->local_var;
@@ -185,26 +194,35 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
         double beta = m->beta[bl->cls], *mn = s->bmin + 6 * b;
         for (int i = 0; i < 6; i++)
             mn[i] = INFINITY; /* no column but all-local: never priced */
+        double a1max = s->a1max, a2max = s->a2max, qmax = s->qmax;
         for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
             double q = row2_coef(m, w, beta), b1 = beta * m->trip[w].a1, b2 = beta * m->trip[w].a2, a[2], nn[2], r[2];
-            s->sa1[w] = float_down(b1);
-            s->sa2[w] = float_down(b2);
-            s->sq[w] = float_down(q);
-            s->a1max = b1 > s->a1max ? b1 : s->a1max;
-            s->a2max = b2 > s->a2max ? b2 : s->a2max;
-            s->qmax = fabs(q) > s->qmax ? fabs(q) : s->qmax;
+            a1max = b1 > a1max ? b1 : a1max;
+            a2max = b2 > a2max ? b2 : a2max;
+            qmax = fabs(q) > qmax ? fabs(q) : qmax;
             screen_branches(m, w, phi_ref, Wp_ref, phi_top, Wp_top, a, nn, r);
-            s->la[w] = float_down(a[0]);
-            s->ln[w] = float_down(nn[0]);
-            s->la2[w] = float_down(a[1]);
-            s->ln2[w] = float_down(nn[1]);
-            s->lr[w] = (unsigned char)((r[0] > 0) | (r[1] > 0) << 1);
+            /* each stream written once, from locals (the stores would
+             * otherwise make the compiler reload every stream's pointer) */
+            const float v[7] = { float_down(a[0]), float_down(nn[0]), float_down(a[1]), float_down(nn[1]),
+                                 float_down(b1),   float_down(b2),    float_down(q) };
+            unsigned char lr = (unsigned char)((r[0] > 0) | (r[1] > 0) << 1);
+            la[w] = v[0];
+            ln[w] = v[1];
+            la2[w] = v[2];
+            ln2[w] = v[3];
+            sa1[w] = v[4];
+            sa2[w] = v[5];
+            sq[w] = v[6];
+            lrs[w] = lr;
             if (w == bl->local_var)
                 continue;
-            const double v[6] = { s->la[w], s->ln[w], s->lr[w] & 1, s->sa1[w], s->sa2[w], s->sq[w] };
+            const double f[6] = { v[0], v[1], lr & 1, v[4], v[5], v[6] };
             for (int i = 0; i < 6; i++)
-                mn[i] = v[i] < mn[i] ? v[i] : mn[i];
+                mn[i] = f[i] < mn[i] ? f[i] : mn[i];
         }
+        s->a1max = a1max;
+        s->a2max = a2max;
+        s->qmax = qmax;
         s->bbeta[b] = beta;
         s->bshare[b] = beta / s->beta_sum;
     }
@@ -551,10 +569,15 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
             const double *mn = s->bmin + 6 * b; /* every multiplier >= 0: a bound for the block */
             if (sh * (mn[0] + mn[1] * po + mn[2] * Wp0) + k1 * (mn[4] + p2 * mn[3]) + k2 * mn[5] >= u)
                 continue;
+            const float *sa1 = s->sa1, *sa2 = s->sa2, *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2;
             for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-                double lin = k1 * ((double)s->sa2[w] + p2 * s->sa1[w]) + k2 * s->sq[w];
-                double m1 = s->la[w] + s->ln[w] * po + (s->lr[w] & 1 ? Wp0 : 0.0);
-                double m2 = s->la2[w] + s->ln2[w] * po + (s->lr[w] & 2 ? Wp0 : 0.0);
+                /* without server waits (k2 = Wp0 = 0) the server streams are not read */
+                double lin = k1 * ((double)sa2[w] + p2 * sa1[w]) + (k2 != 0 ? k2 * s->sq[w] : 0.0);
+                double m1 = la[w] + ln[w] * po, m2 = la2[w] + ln2[w] * po;
+                if (Wp0 != 0) {
+                    m1 += s->lr[w] & 1 ? Wp0 : 0.0;
+                    m2 += s->lr[w] & 2 ? Wp0 : 0.0;
+                }
                 if (sh * (m1 > m2 ? m1 : m2) + lin >= u || s->on[w])
                     continue;
                 s->cand[nc] = w;
