@@ -56,6 +56,9 @@ static void nona_usage(FILE *out)
             "  --price-spread          and search at a spread of waits too (slower, often better)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
+            "  --search points|boxes   exact, link model: points (default): LPs at points of phi,\n"
+            "                          each interval bounded from its ends' multipliers; boxes:\n"
+            "                          the server model's search (an LP per box, first order)\n"
             "  --lp block|glpk         exact, grid: the LP at fixed waits; block (default): the\n"
             "                          exact solver shaped like the problem; glpk: GLPK's simplex\n"
             "                          (the reference; same optimum, slower)\n"
@@ -77,7 +80,7 @@ typedef struct {
 } nona_opts_t;
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
-       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS };
+       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_SEARCH };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -91,6 +94,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
+        { "search", required_argument, NULL, OPT_SEARCH },
         { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
@@ -126,6 +130,12 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 o->solve.lp = CT_NONA_LP_GLPK;
             else
                 return cli_usage("nona", "--lp: expected block or glpk, got '%s'", optarg);
+            break;
+        case OPT_SEARCH:
+            if (!strcmp(optarg, "points") || !strcmp(optarg, "boxes"))
+                o->solve.point_search = !strcmp(optarg, "points");
+            else
+                return cli_usage("nona", "--search: expected points or boxes, got '%s'", optarg);
             break;
         case OPT_PEVALS:
             if (cli_parse_size(optarg, &o->solve.price_evals) || o->solve.price_evals < 100)

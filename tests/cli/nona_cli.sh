@@ -88,7 +88,7 @@ expect_error 2 "format: expected" -- $C sample data/scenarios/fig1.json --class 
 
 # Every option value is valid or refused before any work (hardening issue).
 for bad in "--grid 3" "--grid 0" "--gap -1" "--gap 0.7" "--max-lps 0" "--starts 0" "--root-choices 0" \
-           "--root-choices 65" "--model nope" "--method nope" "--parts nope"; do
+           "--root-choices 65" "--model nope" "--method nope" "--parts nope" "--search nope"; do
     # shellcheck disable=SC2086
     expect_error 2 "${bad%% *}" -- $C nona solve data/scenarios/fig1.json $bad -o "$T/out.json"
 done
@@ -102,6 +102,13 @@ $C nona solve data/scenarios/fig1.json --json | grep -q '"gap"' || fail "solve -
 $C nona solve data/scenarios/fig1.json --model link --json | grep -q '"model":[[:space:]]*"link"' || fail "--model link"
 $C nona solve data/scenarios/fig1.json --model link -o "$T/link.json" >/dev/null || fail "--model link -o"
 grep -q '"queueing":[[:space:]]*"link"' "$T/link.json" || fail "table records the link-only model"
+# The link model's two searches certify the same mean JCT (video analytics
+# splits: a mixed optimum); the point search with far fewer LPs.
+pts=$($C nona solve data/scenarios/video-analytics.json --model link | sed -n 's/.*mean JCT \([0-9.e-]*\) s.* \([0-9]*\) LPs.*/\1 \2/p')
+box=$($C nona solve data/scenarios/video-analytics.json --model link --search boxes |
+      sed -n 's/.*mean JCT \([0-9.e-]*\) s.* \([0-9]*\) LPs.*/\1 \2/p')
+[ -n "$pts" ] && [ "${pts% *}" = "${box% *}" ] || fail "--search: points '$pts', boxes '$box'"
+[ "${pts#* }" -lt "${box#* }" ] || fail "--search: the point search took no fewer LPs ($pts, $box)"
 grep -q '"root_choices":[[:space:]]*2' "$T/t.json" || fail "table records the root rule"
 grep -q '"parts":[[:space:]]*"dependent"' "$T/t.json" || fail "table records dependent parts"
 $C nona solve data/scenarios/n-shape.json --parts independent --json | grep -q '"parts":[[:space:]]*"independent"' ||
