@@ -861,10 +861,17 @@ ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, ct_wait_interva
             Gh[i] += s->ib[4 * n * b + 2 * i + 1];
         }
 out:
-    /* every column's term is linear or concave in phi, so is their least
-     * per block and the sum: the least over the interval is at an end */
+    /* Every column's term is linear or concave in phi, so are their least
+     * per block and the sum F: F >= its chord between the ends. The link
+     * row's term dropped above when ya > yb, Q tau^2 (tau = t / h, Q =
+     * (ya - yb) R1 h: convex), is outside the minima, so it is added back to
+     * the chord: the bound is the least of chord + Q tau^2 over [0, 1]. */
     for (size_t i = 0; i < n; i++) {
-        bound[i] = G0[i] < Gh[i] ? G0[i] : Gh[i];
+        double Q = iv[i].ya > iv[i].yb ? (iv[i].ya - iv[i].yb) * R1 * (iv[i].pb - iv[i].pa) : 0.0;
+        double d = G0[i] - Gh[i], b = G0[i] < Gh[i] ? G0[i] : Gh[i];
+        if (Q > 0 && d > 0) /* the chord falls towards pb: its least with Q tau^2 */
+            b = d >= 2.0 * Q ? Gh[i] + Q : G0[i] - d * d / (4.0 * Q);
+        bound[i] = b;
         in[i].g0 = G0[i];
         in[i].gh = Gh[i];
     }
