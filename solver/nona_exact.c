@@ -540,7 +540,8 @@ static ct_status_t incumbent_kinks(bnb_t *s, ct_error_t *err)
             top = next;
         }
     }
-    qsort(s->kinks, s->n_kinks, sizeof(double), double_cmp);
+    if (s->n_kinks > 1) /* (qsort takes no NULL, even for no elements) */
+        qsort(s->kinks, s->n_kinks, sizeof(double), double_cmp);
     s->kinks_stale = 0;
     return CT_OK;
 }
