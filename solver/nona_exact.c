@@ -181,7 +181,8 @@ typedef struct {
     /* Server model: each box's bound with the root waits exact, at w0, or
      * both (the higher); which one wins, over the boxes that had both */
     size_t boxes, both, wins_corner;
-    double dropped;         /* the least bound of the boxes pruned (within the gap of the incumbent then) */
+    double dropped;         /* the least bound of the boxes dropped: pruned (within the gap of the
+                               incumbent then) or too small to split */
     /* Point search: the incumbent's link wait, and the kinks of its
      * triplets' M (sorted; recomputed when the incumbent changes) */
     double best_phi, *kinks;
@@ -421,9 +422,8 @@ static double split_point(double a, double b)
 }
 
 /* The box search over (phi, W) from box root (see the file's comment);
- * *proven: the least bound of the boxes dropped unexplored (too small to
- * split). */
-static ct_status_t search_boxes(bnb_t *s, box_t root, double *proven, ct_error_t *err)
+ * the boxes it drops count in s->dropped. */
+static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
 {
     const ct_nona_solve_params_t *p = s->p;
     const ct_nona_model_t *m = s->lp.m;
@@ -441,7 +441,7 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, double *proven, ct_error_t
         int can_phi = b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1);
         int can_W = b.w1 - b.w0 > 1e-15 * (b.w1 > 0 ? b.w1 : 1);
         if (!can_phi && !can_W) { /* as small as doubles allow: its bound is final */
-            *proven = fmin(*proven, b.lb);
+            s->dropped = fmin(s->dropped, b.lb);
             continue;
         }
         int on_phi = can_phi && (!can_W || b.dphi >= b.dW);
@@ -620,7 +620,7 @@ static ct_status_t point_boxes(bnb_t *s, box_t *b, size_t n, ct_error_t *err)
     for (size_t i = 0; i < n; i++) {
         if (isnan(b[i].y1)) /* no theta waits <= p1: none in the interval (the row only loosens with phi) */
             continue;
-        iv[k] = (ct_wait_interval_t){ b[i].p0, b[i].p1, isnan(b[i].y0) ? b[i].y1 : b[i].y0, b[i].y1, b[i].L0, 0, 0 };
+        iv[k] = (ct_wait_interval_t){ b[i].p0, b[i].p1, isnan(b[i].y0) ? b[i].y1 : b[i].y0, b[i].y1, b[i].L0 };
         kept[k++] = &b[i];
     }
     ct_status_t st = k ? ct_wait_lp_interval_bound(&s->lp, k, iv, lb, err) : CT_OK;
@@ -631,9 +631,9 @@ static ct_status_t point_boxes(bnb_t *s, box_t *b, size_t n, ct_error_t *err)
     return st;
 }
 
-/* The point search over [lo, hi]; *proven: the least bound of the
- * intervals dropped unexplored (too narrow to split). */
-static ct_status_t search_points(bnb_t *s, double lo, double hi, double *proven, ct_error_t *err)
+/* The point search over [lo, hi]; the intervals it drops count in
+ * s->dropped. */
+static ct_status_t search_points(bnb_t *s, double lo, double hi, ct_error_t *err)
 {
     const ct_nona_solve_params_t *p = s->p;
     box_t root = { lo, hi, 0, 0, -INFINITY, 0, 0, 0, NAN, NAN, NAN };
@@ -647,7 +647,7 @@ static ct_status_t search_points(bnb_t *s, double lo, double hi, double *proven,
             break;
         box_t b = heap_pop(s);
         if (!(b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1))) { /* as small as doubles allow */
-            *proven = fmin(*proven, b.lb);
+            s->dropped = fmin(s->dropped, b.lb);
             continue;
         }
         double c, yc, Lc;
@@ -720,13 +720,12 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
         if (wmin > wlo + 1e-9 * whi && wmin <= whi) /* not round-off above the old end */
             sol->W_lo = wlo = wmin;
     }
-    double proven = s.best_J; /* the least bound of the boxes dropped unexplored */
     box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0, 0, NAN, NAN, NAN };
-    st = !m->server_model && listed && p->point_search ? search_points(&s, lo, sol->phi_hi, &proven, err)
-                                                       : search_boxes(&s, root, &proven, err);
+    st = !m->server_model && listed && p->point_search ? search_points(&s, lo, sol->phi_hi, err)
+                                                       : search_boxes(&s, root, err);
     if (st != CT_OK)
         goto done;
-    proven = fmin(proven, s.dropped);
+    double proven = s.dropped; /* the least bound of the boxes dropped or left unexplored */
     for (size_t i = 0; i < s.n; i++)
         if (s.heap[i].lb < proven)
             proven = s.heap[i].lb;

@@ -718,16 +718,22 @@ typedef struct {
     int need0;              /* f0's minimum is wanted (no Lagrangian bound of the LP at pa) */
 } interval_t;
 
-static void interval_terms(const interval_t *iv, const ct_tripinfo_t *t, const ct_branch_t *br, double beta,
-                           double *f0, double *fh)
+/* Lowers u[2 i] and u[2 i + 1], interval i's least f0 and fh (i < n), by
+ * one column's terms. */
+static void interval_terms(const interval_t *iv, size_t n, const ct_tripinfo_t *t, const ct_branch_t *br,
+                           double beta, double *u)
 {
-    double la, ln;
-    interval_line(t, br, iv->pa, &la, &ln);
-    *f0 = beta * (la + ln * iv->pa + iv->ya * (t->a2 + 2.0 * iv->pa * t->a1));
-    *fh = beta * (la + ln * iv->pb + iv->yb * (t->a2 + 2.0 * iv->pe * t->a1));
+    for (size_t i = 0; i < n; i++) {
+        double la, ln;
+        interval_line(t, br, iv[i].pa, &la, &ln);
+        double f0 = beta * (la + ln * iv[i].pa + iv[i].ya * (t->a2 + 2.0 * iv[i].pa * t->a1));
+        double fh = beta * (la + ln * iv[i].pb + iv[i].yb * (t->a2 + 2.0 * iv[i].pe * t->a1));
+        u[2 * i] = f0 < u[2 * i] ? f0 : u[2 * i];
+        u[2 * i + 1] = fh < u[2 * i + 1] ? fh : u[2 * i + 1];
+    }
 }
 
-ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, ct_wait_interval_t *in, double *bound,
+ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, const ct_wait_interval_t *in, double *bound,
                                       ct_error_t *err)
 {
     const ct_nona_model_t *m = s->m;
@@ -756,19 +762,14 @@ ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, ct_wait_interva
     if (!s->blp) { /* GLPK's path: every column, exactly */
         for (size_t b = 0; b < m->n_blocks; b++) {
             const ct_block_t *bl = &m->blocks[b];
-            double beta = m->beta[bl->cls], u[CT_WAIT_INTERVALS][2];
-            for (size_t i = 0; i < n; i++)
-                u[i][0] = u[i][1] = INFINITY;
+            double beta = m->beta[bl->cls], u[2 * CT_WAIT_INTERVALS];
+            for (size_t k = 0; k < 2 * n; k++)
+                u[k] = INFINITY;
             for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
-                for (size_t i = 0; i < n; i++) {
-                    double f0, fh;
-                    interval_terms(&iv[i], &m->trip[w], m->branches + m->trip[w].branch_start, beta, &f0, &fh);
-                    u[i][0] = f0 < u[i][0] ? f0 : u[i][0];
-                    u[i][1] = fh < u[i][1] ? fh : u[i][1];
-                }
+                interval_terms(iv, n, &m->trip[w], m->branches + m->trip[w].branch_start, beta, u);
             for (size_t i = 0; i < n; i++) {
-                G0[i] += iv[i].need0 ? u[i][0] : 0.0;
-                Gh[i] += u[i][1];
+                G0[i] += iv[i].need0 ? u[2 * i] : 0.0;
+                Gh[i] += u[2 * i + 1];
             }
         }
         goto out;
@@ -787,15 +788,8 @@ ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, ct_wait_interva
             u[k] = INFINITY;
         /* the active columns first (the cheapest, as a rule; packed, so
          * streamed): they set the screens' thresholds */
-        for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
-            const ct_tripinfo_t *t = &s->dinfo[k];
-            for (size_t i = 0; i < n; i++) {
-                double f0, fh;
-                interval_terms(&iv[i], t, s->dbr + t->branch_start, beta, &f0, &fh);
-                u[2 * i] = f0 < u[2 * i] ? f0 : u[2 * i];
-                u[2 * i + 1] = fh < u[2 * i + 1] ? fh : u[2 * i + 1];
-            }
-        }
+        for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++)
+            interval_terms(iv, n, &s->dinfo[k], s->dbr + s->dinfo[k].branch_start, beta, u);
         /* Screen: a column's line at pa and at pb is >= (1 - 1e-12) M_w(pa)
          * (n >= 0), and M_w(pa) >= either stored branch's mean there (floats
          * rounded down, as the loads); first for the whole block from its
@@ -847,13 +841,8 @@ ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, ct_wait_interva
         if (c + 4 < nc)
             CT_PREFETCH(&m->branches[m->trip[s->cand[c + 4]].branch_start]);
         size_t w = s->cand[c], b = s->cand_b[c];
-        double beta = m->beta[m->blocks[b].cls], *u = s->ib + 4 * n * b;
-        for (size_t i = 0; i < n; i++) {
-            double f0, fh;
-            interval_terms(&iv[i], &m->trip[w], m->branches + m->trip[w].branch_start, beta, &f0, &fh);
-            u[2 * i] = f0 < u[2 * i] ? f0 : u[2 * i];
-            u[2 * i + 1] = fh < u[2 * i + 1] ? fh : u[2 * i + 1];
-        }
+        interval_terms(iv, n, &m->trip[w], m->branches + m->trip[w].branch_start, m->beta[m->blocks[b].cls],
+                       s->ib + 4 * n * b);
     }
     for (size_t b = 0; b < m->n_blocks; b++)
         for (size_t i = 0; i < n; i++) {
@@ -872,8 +861,6 @@ out:
         if (Q > 0 && d > 0) /* the chord falls towards pb: its least with Q tau^2 */
             b = d >= 2.0 * Q ? Gh[i] + Q : G0[i] - d * d / (4.0 * Q);
         bound[i] = b;
-        in[i].g0 = G0[i];
-        in[i].gh = Gh[i];
     }
     return CT_OK;
 }

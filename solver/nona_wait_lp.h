@@ -106,7 +106,6 @@ ct_status_t ct_wait_lp_least_wait(ct_wait_lp_t *s, double pr, double *W, ct_erro
 #define CT_WAIT_INTERVALS 2 /* the most intervals one ct_wait_lp_interval_bound pass takes */
 typedef struct {
     double pa, pb, ya, yb, La;
-    double g0, gh;          /* out: the bound's values at pa and pb (the bound is the lower) */
 } ct_wait_interval_t;
 
 /* Link model: bound[i], a lower bound on J over every theta whose link
@@ -121,7 +120,7 @@ typedef struct {
  * positive triplet's longest branch changes inside (the box bound of
  * ct_wait_lp_solve at a box's corners loses first order). One pass over
  * every column (screened from the pricing streams; GLPK's path: exactly). */
-ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, ct_wait_interval_t *iv, double *bound,
+ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, const ct_wait_interval_t *iv, double *bound,
                                       ct_error_t *err);
 
 /* The last solve's multipliers in model units: *y1 per unit of

@@ -1068,7 +1068,7 @@ static void interval_bound_holds(void)
                     least = fmin(least, v);
             }
             for (int kind = 0; kind < 4; kind++) { /* the LPs' multipliers; random ones; one end's; 0 to large */
-                ct_wait_interval_t iv = { pa, pb, isnan(ya) ? yb : ya, yb, isnan(ya) ? NAN : La, 0, 0 };
+                ct_wait_interval_t iv = { pa, pb, isnan(ya) ? yb : ya, yb, isnan(ya) ? NAN : La };
                 if (kind == 1) {
                     iv.ya = yb * 3 * urand(&st);
                     iv.yb = yb * 3 * urand(&st);
@@ -1121,7 +1121,7 @@ static void interval_bound_holds(void)
                 LP_AT(p + h, vb, yb, Lb);
                 if (isnan(ya))
                     break;
-                ct_wait_interval_t iv = { p, p + h, ya, yb, La, 0, 0 };
+                ct_wait_interval_t iv = { p, p + h, ya, yb, La };
                 CHECK(ct_wait_lp_interval_bound(&bl, 1, &iv, &b, &err) == CT_OK);
                 double gap = (fmin(va, vb) - b) / h;
                 CHECK(gap >= -1e-9 * va / h);
