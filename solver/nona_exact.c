@@ -301,7 +301,8 @@ static ct_status_t consider(bnb_t *s, size_t polish, ct_error_t *err)
     if (s->lp.blp) {
         /* the incumbent again, or not better (beyond round-off): spare the
          * full theta and the scattered exact evaluation */
-        if (ct_wait_lp_is(&s->lp, s->best) || ct_wait_lp_J(&s->lp, 0) > s->best_J * (1 + 1e-12) ||
+        if (ct_wait_lp_is(&s->lp, s->best) || ct_wait_lp_J_floor(&s->lp) > s->best_J * (1 + 1e-12) ||
+            ct_wait_lp_J(&s->lp, 0) > s->best_J * (1 + 1e-12) ||
             (m->server_model && ct_wait_lp_J(&s->lp, 1) > s->best_J * (1 + 1e-12))) /* else the bound is J */
             return CT_OK;
         ct_wait_lp_theta(&s->lp, s->theta);
@@ -499,8 +500,11 @@ static ct_status_t incumbent_kinks(bnb_t *s, ct_error_t *err)
 {
     const ct_nona_model_t *m = s->lp.m;
     s->n_kinks = 0;
-    for (size_t w = 0; w < m->n_vars; w++) {
-        if (!(s->best[w] > 0))
+    for (size_t w = 0, b = 0; w < m->n_vars; w++) {
+        while (w >= m->blocks[b].var_start + m->blocks[b].n_vars)
+            b++;
+        if (!(s->best[w] > 0) || w == m->blocks[b].local_var) /* all-local: no transfers, no kink (and its
+                                                                  triplet need not be fetched) */
             continue;
         const ct_tripinfo_t *t = &m->trip[w];
         const ct_branch_t *br = m->branches + t->branch_start;
@@ -736,8 +740,7 @@ done:
         memcpy(sol->theta, s.best, m->n_vars * sizeof(double));
         sol->lp_solves = s.lp.solves;
     }
-    if (s.lp.lp || s.lp.blp || s.lp.c) /* initialised (ct_wait_lp_init allocates c first) */
-        ct_wait_lp_free(&s.lp);
+    ct_wait_lp_free(&s.lp); /* (zeroed when never initialised) */
     free(s.theta);
     free(s.best);
     free(s.work);
@@ -884,8 +887,7 @@ done:
     }
     if (fm)
         gsl_min_fminimizer_free(fm);
-    if (s.lp.lp || s.lp.blp || s.lp.c) /* initialised (ct_wait_lp_init allocates c first) */
-        ct_wait_lp_free(&s.lp);
+    ct_wait_lp_free(&s.lp); /* (zeroed when never initialised) */
     free(s.theta);
     free(s.best);
     free(grid);

@@ -131,17 +131,107 @@ double ct_wait_lp_row2_multiplier(const ct_wait_lp_t *s)
 /* The block solver's restricted problem (see the file's comment): its
  * arrays, every block's all-local column active, the screens' streams
  * (floats rounded down) and each block's least features. O(columns). */
+/* 1 if column v is no worse than column w everywhere in the link model:
+ * loads a1, a2 no larger and every branch line of v below one of w's
+ * (intercept and slope, so for every phi >= 0: M_v <= M_w, as M is the
+ * largest branch mean). Then v's objective and row-1 coefficient never
+ * exceed w's, at any waits and any multiplier >= 0. O(branches^2). */
+static int link_dominates(const ct_nona_model_t *m, size_t v, size_t w)
+{
+    const ct_tripinfo_t *tv = &m->trip[v], *tw = &m->trip[w];
+    if (!(tv->a1 <= tw->a1 && tv->a2 <= tw->a2))
+        return 0;
+    const ct_branch_t *bv = m->branches + tv->branch_start, *bw = m->branches + tw->branch_start;
+    for (size_t j = 0; j < tv->n_branches; j++) {
+        int below = bv[j].a <= 0 && bv[j].n <= 0; /* below M's floor 0 */
+        for (size_t i = 0; i < tw->n_branches && !below; i++)
+            below = bv[j].a <= bw[i].a && bv[j].n <= bw[i].n;
+        if (!below)
+            return 0;
+    }
+    return 1;
+}
+
+#define SWEEP_FRONT 16    /* a column is checked against this many undominated ones at most */
+#define SWEEP_BRANCHES 16 /* and only when it has no more branches: O(SWEEP_FRONT b^2) per column */
+
+/* Marks keep[i] = 0 for columns of block bl that another column of it
+ * dominates (link_dominates), as far as the sweep looks, 1 for the rest.
+ * One pass in column order keeps a front of undominated columns: a new
+ * column dominated by one of the front is dropped, else it joins the
+ * front and drops the front's columns it dominates. Every dropped column
+ * is dominated by one kept (dominance is transitive), so the kept ones
+ * include a best column of the block at any waits and multipliers; a
+ * column the sweep cannot rule out (a full front, many branches) is
+ * kept. Identical columns: the first stays. All-local always stays. */
+static void block_undominated(const ct_nona_model_t *m, const ct_block_t *bl, unsigned char *keep)
+{
+    size_t front[SWEEP_FRONT], nf = 0;
+    for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+        int dominated = 0, checkable = m->trip[w].n_branches <= SWEEP_BRANCHES;
+        keep[w - bl->var_start] = 1;
+        if (!checkable)
+            continue;
+        if (w != bl->local_var)
+            for (size_t i = 0; i < nf && !dominated; i++)
+                dominated = link_dominates(m, front[i], w);
+        if (dominated) {
+            keep[w - bl->var_start] = 0;
+            continue;
+        }
+        for (size_t i = 0; i < nf;)
+            if (front[i] != bl->local_var && link_dominates(m, w, front[i])) {
+                keep[front[i] - bl->var_start] = 0;
+                front[i] = front[--nf];
+            } else {
+                i++;
+            }
+        if (nf < SWEEP_FRONT)
+            front[nf++] = w;
+    }
+}
+
+/* The block solver's workspace: first the stream entries (the
+ * undominated columns; see ct_wait_lp_t), then every array sized by them
+ * (the active and packed columns are entries too), then the streams. */
 static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
 {
     const ct_nona_model_t *m = s->m;
-    size_t n = m->n_vars ? m->n_vars : 1;
-    size_t nb1 = m->n_blocks + 1;
+    size_t nb1 = m->n_blocks + 1, nk = 0, nbr = 0;
     double phi_ref = ct_nona_phi_min(m), W_ref, W_hi;
     ct_nona_W_range(m, &W_ref, &W_hi);
     double Wp_ref = m->r_part * W_ref, phi_top = ct_nona_phi_max(m), Wp_top = m->r_part * W_hi;
+    unsigned char *keep = malloc(m->n_vars ? m->n_vars : 1);
+    s->kstart = malloc(nb1 * sizeof(size_t));
+    if (!keep || !s->kstart) {
+        free(keep);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        const ct_block_t *bl = &m->blocks[b];
+        /* the link model prices only the columns no other one of the block
+         * dominates (most, in fleets of small segments); the server
+         * model's M also rides on W, where branch-wise lines do not order
+         * it: every column */
+        if (!m->server_model)
+            block_undominated(m, bl, keep + bl->var_start);
+        else
+            memset(keep + bl->var_start, 1, bl->n_vars);
+        s->kstart[b] = nk;
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
+            if (keep[w]) {
+                nk++;
+                nbr += m->trip[w].n_branches;
+            }
+    }
+    s->kstart[m->n_blocks] = nk;
+    size_t n = nk ? nk : 1;
+    nbr = nbr ? nbr : 1;
+    s->kcol = malloc(n * sizeof(size_t));
     s->act = malloc(n * sizeof(size_t));
     s->cstamp = calloc(n, sizeof(size_t));
     s->on = calloc(n, 1);
+    s->kc = malloc(n * sizeof(double));
     s->n_act = malloc(nb1 * sizeof(size_t));
     s->astart = malloc(nb1 * sizeof(size_t));
     s->ac = malloc(n * sizeof(double));
@@ -163,11 +253,11 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->cand = malloc(n * sizeof(size_t));
     s->dcol = malloc(n * sizeof(size_t));
     s->dinfo = malloc(n * sizeof(ct_tripinfo_t));
-    s->dbr = malloc((m->n_branches ? m->n_branches : 1) * sizeof(ct_branch_t));
+    s->dbr = malloc(nbr * sizeof(ct_branch_t));
     s->dM = malloc(n * sizeof(double));
     s->dcol2 = malloc(n * sizeof(size_t));
     s->dinfo2 = malloc(n * sizeof(ct_tripinfo_t));
-    s->dbr2 = malloc((m->n_branches ? m->n_branches : 1) * sizeof(ct_branch_t));
+    s->dbr2 = malloc(nbr * sizeof(ct_branch_t));
     s->dM2 = malloc(n * sizeof(double));
     s->astart2 = malloc(nb1 * sizeof(size_t));
     s->dense_stale = 1;
@@ -177,43 +267,52 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->pu = malloc(nb1 * sizeof(double));
     s->ptmin = malloc(nb1 * sizeof(double));
     s->pbest_rc = malloc(nb1 * sizeof(double));
-    if (!s->act || !s->cstamp || !s->on || !s->n_act || !s->astart || !s->ac || !s->av1 || !s->av2 || !s->ax ||
+    if (!s->act || !s->cstamp || !s->on || !s->kc || !s->n_act || !s->astart || !s->ac || !s->av1 || !s->av2 || !s->ax ||
         !s->tm || !s->sa1 || !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin ||
         !s->bbeta || !s->bshare || !s->dcol || !s->dinfo || !s->dbr || !s->dM || !s->dcol2 || !s->dinfo2 ||
         !s->dbr2 || !s->dM2 || !s->astart2 || !s->cand || !s->cand_b ||
-        !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc)
+        !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc || !s->kcol) {
+        free(keep);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
     float *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2, *sa1 = s->sa1, *sa2 = s->sa2, *sq = s->sq;
     unsigned char *lrs = s->lr;
+    size_t k = 0;
     for (size_t b = 0; b < m->n_blocks; b++) {
         const ct_block_t *bl = &m->blocks[b];
-        s->act[bl->var_start] = bl->local_var;
-        s->on[bl->local_var] = 1;
-        s->n_act[b] = 1;
-        s->astart[b] = bl->var_start; /* the allocation's offsets: every column */
+        s->n_act[b] = 1; /* all-local, the block's first active column (below) */
+        s->astart[b] = s->kstart[b]; /* the allocation's offsets: every entry */
         double beta = m->beta[bl->cls], *mn = s->bmin + 6 * b;
         for (int i = 0; i < 6; i++)
             mn[i] = INFINITY; /* no column but all-local: never priced */
         double a1max = s->a1max, a2max = s->a2max, qmax = s->qmax;
         for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+            /* the rows' scales from every column, dominated or not */
             double q = row2_coef(m, w, beta), b1 = beta * m->trip[w].a1, b2 = beta * m->trip[w].a2, a[2], nn[2], r[2];
             a1max = b1 > a1max ? b1 : a1max;
             a2max = b2 > a2max ? b2 : a2max;
             qmax = fabs(q) > qmax ? fabs(q) : qmax;
+            if (!keep[w])
+                continue;
+            s->kcol[k] = w;
+            if (w == bl->local_var) {
+                s->act[s->kstart[b]] = k;
+                s->on[k] = 1;
+            }
             screen_branches(m, w, phi_ref, Wp_ref, phi_top, Wp_top, a, nn, r);
             /* each stream written once, from locals (the stores would
              * otherwise make the compiler reload every stream's pointer) */
             const float v[7] = { float_down(a[0]), float_down(nn[0]), float_down(a[1]), float_down(nn[1]),
                                  float_down(b1),   float_down(b2),    float_down(q) };
             unsigned char lr = (unsigned char)((r[0] > 0) | (r[1] > 0) << 1);
-            la[w] = v[0];
-            ln[w] = v[1];
-            la2[w] = v[2];
-            ln2[w] = v[3];
-            sa1[w] = v[4];
-            sa2[w] = v[5];
-            sq[w] = v[6];
-            lrs[w] = lr;
+            la[k] = v[0];
+            ln[k] = v[1];
+            la2[k] = v[2];
+            ln2[k] = v[3];
+            sa1[k] = v[4];
+            sa2[k] = v[5];
+            sq[k] = v[6];
+            lrs[k++] = lr;
             if (w == bl->local_var)
                 continue;
             const double f[6] = { v[0], v[1], lr & 1, v[4], v[5], v[6] };
@@ -226,7 +325,8 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
         s->bbeta[b] = beta;
         s->bshare[b] = beta / s->beta_sum;
     }
-    s->astart[m->n_blocks] = m->n_vars;
+    s->astart[m->n_blocks] = nk;
+    free(keep);
     return ct_block_lp_alloc(&s->blp, m->n_blocks, s->astart, err);
 }
 
@@ -235,8 +335,6 @@ ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_l
     memset(s, 0, sizeof *s);
     s->m = m;
     size_t n = m->n_vars ? m->n_vars : 1;
-    if (!(s->c = malloc(n * sizeof(double))))
-        return ct_error_set(err, CT_ENOMEM, "out of memory");
     for (size_t j = 0; j < m->n_classes; j++) {
         s->constant += m->beta[j] * m->classes[j].base;
         s->beta_sum += m->beta[j];
@@ -244,12 +342,13 @@ ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_l
     ct_status_t st;
     if (which == CT_NONA_LP_BLOCK)
         return restricted_init(s, err);
-    s->cols = malloc(n * sizeof(size_t)); /* GLPK's: its rows, solution and scaled rows */
+    s->c = malloc(n * sizeof(double)); /* GLPK's: its objective, rows, solution and scaled rows */
+    s->cols = malloc(n * sizeof(size_t));
     s->vals = malloc(n * sizeof(double));
     s->x = malloc(n * sizeof(double));
     s->v1 = malloc(n * sizeof(double));
     s->v2 = malloc(n * sizeof(double));
-    if (!s->cols || !s->vals || !s->x || !s->v1 || !s->v2)
+    if (!s->c || !s->cols || !s->vals || !s->x || !s->v1 || !s->v2)
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     if ((st = ct_lp_alloc(&s->lp, m->n_blocks + 2, m->n_vars, err)) != CT_OK)
         return st;
@@ -297,6 +396,9 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
     free(s->bbeta);
     free(s->bshare);
     free(s->cand);
+    free(s->kcol);
+    free(s->kc);
+    free(s->kstart);
     free(s->dcol);
     free(s->dinfo);
     free(s->dbr);
@@ -349,26 +451,26 @@ static ct_status_t set_wait_row(ct_wait_lp_t *s, size_t r, const double *coef, d
     return ct_lp_set_row(s->lp, r, nz, s->cols, s->vals, CT_LP_LE, *rs, err);
 }
 
-/* Column w's scaled objective c[w] at this solve's waits (computed once
- * per solve). */
-static double cost(ct_wait_lp_t *s, size_t w, double share, double po, double wo)
+/* Stream entry j's (column kcol[j]'s) scaled objective at this solve's
+ * waits (computed once per solve). */
+static double cost(ct_wait_lp_t *s, size_t j, double share, double po, double wo)
 {
-    if (s->cstamp[w] != s->stamp) {
-        s->tm[w] = ct_nona_triplet_time(s->m, w, po, wo);
-        s->c[w] = share * s->tm[w] * s->inv_t;
-        s->cstamp[w] = s->stamp;
+    if (s->cstamp[j] != s->stamp) {
+        s->tm[j] = ct_nona_triplet_time(s->m, s->kcol[j], po, wo);
+        s->kc[j] = share * s->tm[j] * s->inv_t;
+        s->cstamp[j] = s->stamp;
     }
-    return s->c[w];
+    return s->kc[j];
 }
 
-/* Makes column w of block b active (kept in increasing order). */
-static void activate(ct_wait_lp_t *s, size_t b, size_t w)
+/* Makes stream entry j of block b active (kept in increasing order). */
+static void activate(ct_wait_lp_t *s, size_t b, size_t j)
 {
-    size_t *a = s->act + s->m->blocks[b].var_start, i = s->n_act[b]++;
-    for (; i > 0 && a[i - 1] > w; i--)
+    size_t *a = s->act + s->kstart[b], i = s->n_act[b]++;
+    for (; i > 0 && a[i - 1] > j; i--)
         a[i] = a[i - 1];
-    a[i] = w;
-    s->on[w] = 1;
+    a[i] = j;
+    s->on[j] = 1;
     s->dense_stale = 1;
 }
 
@@ -386,14 +488,14 @@ static void pack_active(ct_wait_lp_t *s)
         size_t old = s->packed ? s->astart[b] : 0, old_end = s->packed ? s->astart[b + 1] : 0;
         s->astart2[b] = k;
         for (size_t i = 0; i < s->n_act[b]; i++, k++) {
-            size_t w = s->act[m->blocks[b].var_start + i];
+            size_t j = s->act[s->kstart[b] + i], w = s->kcol[j];
             s->dcol2[k] = w;
             if (old < old_end && s->dcol[old] == w) { /* packed before: stream it */
                 const ct_tripinfo_t *t = &s->dinfo[old];
                 s->dinfo2[k] = *t;
                 s->dinfo2[k].branch_start = nbr;
-                for (size_t j = 0; j < t->n_branches; j++)
-                    s->dbr2[nbr + j] = s->dbr[t->branch_start + j];
+                for (size_t i2 = 0; i2 < t->n_branches; i2++)
+                    s->dbr2[nbr + i2] = s->dbr[t->branch_start + i2];
                 nbr += t->n_branches;
                 s->dM2[k] = keep_M ? s->dM[old] : NAN;
                 old++;
@@ -404,7 +506,7 @@ static void pack_active(ct_wait_lp_t *s)
             s->dinfo2[k].branch_start = nbr;
             memcpy(s->dbr2 + nbr, m->branches + t->branch_start, t->n_branches * sizeof(ct_branch_t));
             nbr += t->n_branches;
-            s->dM2[k] = s->cstamp[w] == s->stamp ? s->tm[w] : NAN;
+            s->dM2[k] = s->cstamp[j] == s->stamp ? s->tm[j] : NAN;
         }
     }
     s->astart2[m->n_blocks] = k;
@@ -471,13 +573,14 @@ static ct_status_t price_feasibility(ct_wait_lp_t *s, double pr, size_t *added, 
         for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++)
             u = fmin(u, s->av2[k] + z * s->av1[k]);
         best_key = u - 1e-12 * fabs(u);
-        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-            if (s->on[w])
+        for (size_t j = s->kstart[b]; j < s->kstart[b + 1]; j++) { /* a dominated column's loads are no smaller */
+            size_t w = s->kcol[j];
+            if (s->on[j])
                 continue;
             double key = row2_coef(m, w, beta) / s->scale2 + z * row1_coef(m, w, beta, pr) / s->scale1;
             if (key < best_key) {
                 best_key = key;
-                best = w;
+                best = j;
             }
         }
         if (best != SIZE_MAX) {
@@ -557,7 +660,6 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
          * than round-off. */
         size_t nc = 0;
         for (size_t b = 0; b < m->n_blocks; b++) {
-            const ct_block_t *bl = &m->blocks[b];
             double u = INFINITY, sh = s->bshare[b] * s->inv_t;
             for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
                 double rc = s->ac[k] + Y1 * s->av1[k] + Y2 * s->av2[k];
@@ -570,36 +672,36 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
             if (sh * (mn[0] + mn[1] * po + mn[2] * Wp0) + k1 * (mn[4] + p2 * mn[3]) + k2 * mn[5] >= u)
                 continue;
             const float *sa1 = s->sa1, *sa2 = s->sa2, *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2;
-            for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+            for (size_t j = s->kstart[b]; j < s->kstart[b + 1]; j++) {
                 /* without server waits (k2 = Wp0 = 0) the server streams are not read */
-                double lin = k1 * ((double)sa2[w] + p2 * sa1[w]) + (k2 != 0 ? k2 * s->sq[w] : 0.0);
-                double m1 = la[w] + ln[w] * po, m2 = la2[w] + ln2[w] * po;
+                double lin = k1 * ((double)sa2[j] + p2 * sa1[j]) + (k2 != 0 ? k2 * s->sq[j] : 0.0);
+                double m1 = la[j] + ln[j] * po, m2 = la2[j] + ln2[j] * po;
                 if (Wp0 != 0) {
-                    m1 += s->lr[w] & 1 ? Wp0 : 0.0;
-                    m2 += s->lr[w] & 2 ? Wp0 : 0.0;
+                    m1 += s->lr[j] & 1 ? Wp0 : 0.0;
+                    m2 += s->lr[j] & 2 ? Wp0 : 0.0;
                 }
-                if (sh * (m1 > m2 ? m1 : m2) + lin >= u || s->on[w])
+                if (sh * (m1 > m2 ? m1 : m2) + lin >= u || s->on[j])
                     continue;
-                s->cand[nc] = w;
+                s->cand[nc] = j;
                 s->cand_b[nc] = b;
                 s->cand_lin[nc++] = lin;
             }
         }
         for (size_t i = 0; i < nc; i++) {
             if (i + 8 < nc)
-                CT_PREFETCH(&m->trip[s->cand[i + 8]]);
+                CT_PREFETCH(&m->trip[s->kcol[s->cand[i + 8]]]);
             if (i + 4 < nc)
-                CT_PREFETCH(&m->branches[m->trip[s->cand[i + 4]].branch_start]);
-            size_t w = s->cand[i], b = s->cand_b[i];
+                CT_PREFETCH(&m->branches[m->trip[s->kcol[s->cand[i + 4]]].branch_start]);
+            size_t j = s->cand[i], w = s->kcol[j], b = s->cand_b[i];
             double share = s->bshare[b], lin = s->cand_lin[i];
-            if (s->cstamp[w] != s->stamp && share * s->inv_t * ct_nona_triplet_time_lb(m, w, po, wo) + lin >= s->pu[b])
+            if (s->cstamp[j] != s->stamp && share * s->inv_t * ct_nona_triplet_time_lb(m, w, po, wo) + lin >= s->pu[b])
                 continue;
-            double rc = cost(s, w, share, po, wo) + lin;
+            double rc = cost(s, j, share, po, wo) + lin;
             if (rc < s->ptmin[b])
                 s->ptmin[b] = rc;
             if (rc < s->pbest_rc[b]) {
                 s->pbest_rc[b] = rc;
-                s->pbest[b] = w;
+                s->pbest[b] = j;
             }
         }
         for (size_t b = 0; b < m->n_blocks; b++) {
@@ -803,13 +905,13 @@ ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, const ct_wait_i
         }
         if (!open)
             continue;
-        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-            if (s->on[w])
+        for (size_t j = s->kstart[b]; j < s->kstart[b + 1]; j++) {
+            if (s->on[j])
                 continue; /* done above */
-            double a1 = s->sa1[w], a2 = s->sa2[w];
+            double a1 = s->sa1[j], a2 = s->sa2[j];
             int below = 0;
             for (size_t i = 0; i < n; i++) {
-                double m1 = s->la[w] + s->ln[w] * iv[i].pa, m2 = s->la2[w] + s->ln2[w] * iv[i].pa;
+                double m1 = s->la[j] + s->ln[j] * iv[i].pa, m2 = s->la2[j] + s->ln2[j] * iv[i].pa;
                 double ms = sl * (m1 > m2 ? m1 : m2);
                 double f0 = iv[i].need0 ? ms + iv[i].ya * (a2 + 2.0 * iv[i].pa * a1) : INFINITY;
                 double fh = ms + iv[i].yb * (a2 + 2.0 * iv[i].pe * a1);
@@ -818,7 +920,7 @@ ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, const ct_wait_i
                 us[2 * i + 1] = fh < us[2 * i + 1] ? fh : us[2 * i + 1];
             }
             if (below) {
-                s->cand[nc] = w;
+                s->cand[nc] = j;
                 s->cand_b[nc++] = b;
             }
         }
@@ -837,10 +939,10 @@ ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, const ct_wait_i
     }
     for (size_t c = 0; c < nc; c++) {
         if (c + 8 < nc)
-            CT_PREFETCH(&m->trip[s->cand[c + 8]]);
+            CT_PREFETCH(&m->trip[s->kcol[s->cand[c + 8]]]);
         if (c + 4 < nc)
-            CT_PREFETCH(&m->branches[m->trip[s->cand[c + 4]].branch_start]);
-        size_t w = s->cand[c], b = s->cand_b[c];
+            CT_PREFETCH(&m->branches[m->trip[s->kcol[s->cand[c + 4]]].branch_start]);
+        size_t w = s->kcol[s->cand[c]], b = s->cand_b[c];
         interval_terms(iv, n, &m->trip[w], m->branches + m->trip[w].branch_start, m->beta[m->blocks[b].cls],
                        s->ib + 4 * n * b);
     }
@@ -964,6 +1066,8 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
             memcpy(theta, s->x, m->n_vars * sizeof(double));
     }
     *value = v;
+    s->last_po = po;
+    s->last_v = v;
     return CT_OK;
 }
 
@@ -1021,6 +1125,31 @@ double ct_wait_lp_J(const ct_wait_lp_t *s, int exact)
         }
     }
     return J;
+}
+
+double ct_wait_lp_J_floor(const ct_wait_lp_t *s)
+{
+    const ct_nona_model_t *m = s->m;
+    if (!s->blp || m->server_model)
+        return -INFINITY;
+    double A1 = 0, A2 = 0, S = 0;
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        double beta = s->bbeta[b];
+        for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
+            double th = s->ax[k];
+            if (th > 0) {
+                const ct_tripinfo_t *t = &s->dinfo[k];
+                A1 += beta * th * t->a1;
+                A2 += beta * th * t->a2;
+                S += beta * th * (double)t->n_crossing;
+            }
+        }
+    }
+    double rho = m->rho_bg + A1;
+    if (!(rho < 1.0))
+        return INFINITY; /* as ct_wait_lp_J: the link is overloaded */
+    double phi = (m->m2_bg + A2) / (2.0 * (1.0 - rho));
+    return s->last_v - (s->last_po > phi ? (s->last_po - phi) * S : 0.0);
 }
 
 /* The spread of a box at theta (the last solve's solution, at the box's

@@ -25,6 +25,7 @@ typedef struct {
     double r1, r2;
     double tscale, scale1, scale2; /* the last solve's scaling of c, row 1, row 2 */
     double y1, y2;          /* and its multipliers (>= 0, scaled units) */
+    double last_po, last_v; /* and its objective's link wait and its value there (J units; block solver) */
     double constant;        /* sum_j beta_j base_j */
     double root_c;          /* the root waits' part that theta moves, per unit of av2 (scaled; 0: link
                              * model, or root_corner) */
@@ -32,23 +33,31 @@ typedef struct {
     double beta_sum;
     size_t solves;
     /* The block solver works on a restricted problem (column generation at
-     * fixed waits): block b's active columns are act[var_start + i], i <
-     * n_act[b], in increasing order, the all-local one always among them
-     * (so row 1 is always met). A solve prices every other column against
-     * its block's least reduced cost (first a bound without exponentials,
-     * then exactly) and adds the cheapest that prices out, until none does:
-     * then the restricted optimum is the full LP's, and its bound is over
-     * every column. The active sets persist from solve to solve. ac, av1,
-     * av2, ax, astart: the compact problem; cstamp[w] == stamp when c[w] is
-     * this solve's. */
+     * fixed waits) over the stream entries below (the columns pricing must
+     * see): block b's are kcol[kstart[b] .. kstart[b + 1]), in column
+     * order, entry j for column kcol[j]. The link model leaves out every
+     * column another of its block dominates (loads and branch lines no
+     * smaller: never cheaper, at any waits and multipliers, so the LP's
+     * optimum, its Lagrangian bound and the interval bound keep their
+     * values); the server model keeps them all. Block b's active entries
+     * are act[kstart[b] + i], i < n_act[b], in increasing order, the
+     * all-local column always among them (so row 1 is always met). A solve
+     * prices every other entry against its block's least reduced cost
+     * (first a bound without exponentials, then exactly) and adds the
+     * cheapest that prices out, until none does: then the restricted
+     * optimum is the full LP's, and its bound is over every column. The
+     * active sets persist from solve to solve. ac, av1, av2, ax, astart:
+     * the compact problem; cstamp[j] == stamp when kc[j] and tm[j] are this
+     * solve's. */
+    size_t *kcol, *kstart;
     size_t *act, *n_act, *astart, *cstamp, stamp;
-    unsigned char *on;      /* on[w]: column w is active */
+    unsigned char *on;      /* on[j]: entry j is active */
     double *ac, *av1, *av2, *ax;
-    double *tm;             /* tm[w]: M_w at this solve's objective waits, with c[w] */
+    double *tm, *kc;        /* tm[j]: M at this solve's objective waits; kc[j]: the scaled objective */
     /* Pricing's first screen, one stream per term (memory-bound, so in
-     * floats rounded down: the screen stays a lower bound): column w's
-     * loads (beta a1, beta a2, beta q / N) and two branches' means
-     * la + ln phi (+ W_part if remote, bit 0 / 1 of lr), each <= M_w: the
+     * floats rounded down: the screen stays a lower bound), entry j:
+     * its loads (beta a1, beta a2, beta q / N) and two branches' means
+     * la + ln phi (+ W_part if remote, bit 0 / 1 of lr), each <= M: the
      * branches longest at the bottom and at the top of the search range */
     float *sa1, *sa2, *sq, *la, *ln, *la2, *ln2;
     unsigned char *lr;
@@ -79,7 +88,8 @@ typedef struct {
 } ct_wait_lp_t;
 
 /* Sets up the LP for model m with the block solver or GLPK; *s is then
- * freed with ct_wait_lp_free (also after a failure). O(columns). */
+ * freed with ct_wait_lp_free (also after a failure; it also takes a
+ * zeroed one). O(columns). */
 ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_lp_t which, ct_error_t *err);
 void ct_wait_lp_free(ct_wait_lp_t *s);
 
@@ -141,6 +151,16 @@ double ct_wait_lp_row2_multiplier(const ct_wait_lp_t *s);
 void ct_wait_lp_theta(const ct_wait_lp_t *s, double *theta);
 int ct_wait_lp_is(const ct_wait_lp_t *s, const double *theta);
 double ct_wait_lp_J(const ct_wait_lp_t *s, int exact);
+
+/* Block solver, link model, after a feasible solve: a lower bound on
+ * ct_wait_lp_J(s, 1) from the packed loads alone (no branch is read).
+ * The LP's value is sum beta M_w(po) theta_w at its objective's wait po;
+ * each M_w = max of branch lines whose slopes (transfers on a branch)
+ * are at most its crossing edges, so at the solution's own wait phi
+ *   J >= value - (po - phi)^+ sum beta theta_w n_crossing_w,
+ * equal to J (to round-off) where the link row binds (phi = po).
+ * -INFINITY with the server model (M depends on W too). O(active columns). */
+double ct_wait_lp_J_floor(const ct_wait_lp_t *s);
 
 /* What moving phi from p0 to p1, then W from w0 to w1, adds to the
  * objective at the last solve's solution (theta: that solution, read by

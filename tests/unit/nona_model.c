@@ -1007,6 +1007,139 @@ static double lagrangian_at(const ct_nona_model_t *m, double p, double y)
     return L;
 }
 
+/* v no worse than w, branch by branch: loads no larger, each branch line
+ * of v below one of w's (intercept and slope). */
+static int lines_dominate(const ct_nona_model_t *m, size_t v, size_t w)
+{
+    const ct_tripinfo_t *tv = &m->trip[v], *tw = &m->trip[w];
+    if (tv->a1 > tw->a1 || tv->a2 > tw->a2)
+        return 0;
+    for (size_t j = 0; j < tv->n_branches; j++) {
+        const ct_branch_t *x = &m->branches[tv->branch_start + j];
+        int below = x->a <= 0 && x->n <= 0;
+        for (size_t i = 0; i < tw->n_branches && !below; i++) {
+            const ct_branch_t *y = &m->branches[tw->branch_start + i];
+            below = x->a <= y->a && x->n <= y->n;
+        }
+        if (!below)
+            return 0;
+    }
+    return 1;
+}
+
+/* The block solver's streams leave out the columns another of their block
+ * dominates (link model): each one left out has a kept one in its block
+ * with loads no larger and M no larger at every wait (a grid to 100x the
+ * search range), and no kept column but all-local is dominated by
+ * another; all-local and, with the server model, every column stay.
+ * The LP's values are unchanged (lp_solvers_agree, interval_bound_holds
+ * compare with GLPK over every column). */
+static void dominance_filter_holds(void)
+{
+    unsigned long long st = 4242;
+    size_t dropped = 0, total = 0;
+    for (int rep = 0; rep < 12; rep++) {
+        size_t nc = 1 + (size_t)rep % 4;
+        int server = rep >= 10;
+        ct_dag_t d[4];
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        ct_error_t err;
+        ct_wait_lp_t bl;
+        rep_model(&st, rep, nc, server, d, &s, &m);
+        CHECK(ct_wait_lp_init(&bl, &m, CT_NONA_LP_BLOCK, &err) == CT_OK);
+        double hi = ct_nona_phi_max(&m);
+        CHECK_MSG(!server || bl.kstart[m.n_blocks] == m.n_vars, "random %d (server model): %zu of %zu columns kept", rep,
+                  bl.kstart[m.n_blocks], m.n_vars);
+        for (size_t b = 0; b < m.n_blocks; b++) {
+            const ct_block_t *blk = &m.blocks[b];
+            size_t j = bl.kstart[b], end = bl.kstart[b + 1];
+            for (size_t w = blk->var_start; w < blk->var_start + blk->n_vars; w++) {
+                if (j < end && bl.kcol[j] == w) { /* kept (in column order) */
+                    j++;
+                    continue;
+                }
+                dropped++;
+                CHECK_MSG(w != blk->local_var, "random %d, block %zu: all-local left out", rep, b);
+                int found = 0;
+                for (size_t i = bl.kstart[b]; i < end && !found; i++) {
+                    size_t v = bl.kcol[i];
+                    int ok = m.trip[v].a1 <= m.trip[w].a1 && m.trip[v].a2 <= m.trip[w].a2;
+                    for (int g = 0; g <= 66 && ok; g++) {
+                        double phi = g <= 64 ? 2 * hi * g / 64.0 : (g == 65 ? 10 : 100) * hi;
+                        ok = ct_nona_triplet_time(&m, v, phi, 0) <= ct_nona_triplet_time(&m, w, phi, 0);
+                    }
+                    found = ok;
+                }
+                CHECK_MSG(found, "random %d, block %zu: column %zu left out, no kept column dominates it", rep, b, w);
+            }
+            CHECK(j == end); /* every entry is a column of its block, in order */
+            /* and (link model) none but all-local is dominated by another,
+             * branch by branch (the sweep's test, whose limits these small
+             * blocks never reach) */
+            for (size_t i = bl.kstart[b]; i < end && !server; i++)
+                for (size_t k = bl.kstart[b]; k < end; k++)
+                    CHECK_MSG(i == k || bl.kcol[i] == blk->local_var || !lines_dominate(&m, bl.kcol[k], bl.kcol[i]),
+                              "random %d, block %zu: kept column %zu dominates kept column %zu", rep, b, bl.kcol[k],
+                              bl.kcol[i]);
+        }
+        total += m.n_vars;
+        ct_wait_lp_free(&bl);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        for (size_t c = 0; c < nc; c++)
+            ct_dag_destroy(&d[c]);
+    }
+    CHECK_MSG(dropped * 4 > total, "only %zu of %zu columns left out", dropped, total);
+    printf("dominance: %zu of %zu columns left out of pricing, each dominated by a kept one\n", dropped, total);
+}
+
+/* ct_wait_lp_J_floor: below the solution's J (ct_wait_lp_J, exact), and
+ * equal to it (to round-off) where the link row binds; with the objective
+ * below the row's wait (a box's corners) as well. */
+static void j_floor_holds(void)
+{
+    unsigned long long st = 5151;
+    int tight = 0, slack = 0;
+    for (int rep = 0; rep < 8; rep++) {
+        size_t nc = 1 + (size_t)rep % 4;
+        ct_dag_t d[4];
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        ct_error_t err;
+        ct_wait_lp_t bl;
+        rep_model(&st, rep, nc, 0, d, &s, &m);
+        CHECK(ct_wait_lp_init(&bl, &m, CT_NONA_LP_BLOCK, &err) == CT_OK);
+        double lo = ct_nona_phi_min(&m), hi = ct_nona_phi_max(&m);
+        for (int k = 0; k < 24; k++) {
+            double pr = lo + (hi - lo) * urand(&st) * urand(&st), po = k % 3 ? pr : lo + (pr - lo) * urand(&st);
+            int f;
+            double v, y1, y2;
+            CHECK(ct_wait_lp_solve(&bl, po, 0, pr, 0, &f, &v, NULL, NULL, &err) == CT_OK);
+            if (!f)
+                continue;
+            ct_wait_lp_multipliers(&bl, &y1, &y2);
+            double J = ct_wait_lp_J(&bl, 1), floor_J = ct_wait_lp_J_floor(&bl);
+            CHECK_MSG(floor_J <= J * (1 + 1e-12), "random %d: floor %.15g above J %.15g (po %g, pr %g)", rep, floor_J,
+                      J, po, pr);
+            if (po == pr && y1 > 0) {
+                CHECK_MSG(floor_J >= J * (1 - 1e-9), "random %d: floor %.15g, J %.15g where the row binds", rep,
+                          floor_J, J);
+                tight++;
+            } else if (floor_J < J * (1 - 1e-9)) {
+                slack++;
+            }
+        }
+        ct_wait_lp_free(&bl);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        for (size_t c = 0; c < nc; c++)
+            ct_dag_destroy(&d[c]);
+    }
+    CHECK_MSG(tight >= 10 && slack >= 10, "%d tight, %d slack solves", tight, slack);
+    printf("J floor: at or below J in every solve, equal in %d where the row binds (%d below)\n", tight, slack);
+}
+
 /* The link model's interval bound (ct_wait_lp_interval_bound) on random
  * scenarios and intervals: below the LP at every wait of the interval
  * (which is below every theta waiting there) with the LPs' multipliers
@@ -1173,6 +1306,8 @@ int main(void)
     expected_max(8, 7);
     lp_solvers_agree();
     interval_bound_holds();
+    dominance_filter_holds();
+    j_floor_holds();
     least_wait_matches_glpk();
     columns_match_enumeration();
     pricing_bound_holds();
