@@ -408,6 +408,15 @@ static ct_dag_t random_fork(unsigned long long *st, size_t n)
     return d;
 }
 
+
+/* Frees what fork_scenario and a model built on it hold (nc classes). */
+static void rep_free(ct_nona_model_t *m, ct_scenario_t *s, ct_dag_t *d, size_t nc)
+{
+    ct_nona_model_free(m);
+    ct_scenario_destroy(s);
+    for (size_t c = 0; c < nc; c++)
+        ct_dag_destroy(&d[c]);
+}
 /* A scenario of nc random forks (width[c] parallel tasks) on `servers`
  * servers, at a compute load of rho_lo + rho_span u; with jitter, each
  * class's rate is scaled by 0.5 + u. The caller destroys s and d[0..nc). */
@@ -464,10 +473,7 @@ static void server_model_vs_exhaustive(void)
         ct_nona_solution_free(&sol);
         p.method = CT_NONA_GRID; /* link model only */
         CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_EINPUT);
-        ct_nona_model_free(&m);
-        ct_scenario_destroy(&s);
-        for (size_t c = 0; c < nc; c++)
-            ct_dag_destroy(&d[c]);
+        rep_free(&m, &s, d, nc);
         cases++;
     }
     CHECK(cases == 12 && worst_gap <= 1e-4);
@@ -635,10 +641,7 @@ static void lp_solvers_agree(void)
                   rep, sb.eval.J, sg.eval.J);
         ct_nona_solution_free(&sb);
         ct_nona_solution_free(&sg);
-        ct_nona_model_free(&m);
-        ct_scenario_destroy(&s);
-        for (size_t c = 0; c < nc; c++)
-            ct_dag_destroy(&d[c]);
+        rep_free(&m, &s, d, nc);
     }
     CHECK(compared > 100 && infeasible >= 16);
     printf("block LP vs GLPK: %d wait LPs agree (worst relative difference %.1e), %d infeasible for both\n", compared,
@@ -981,10 +984,7 @@ static void least_wait_matches_glpk(void)
             free(vals);
             free(x);
         }
-        ct_nona_model_free(&m);
-        ct_scenario_destroy(&s);
-        for (size_t c = 0; c < nc; c++)
-            ct_dag_destroy(&d[c]);
+        rep_free(&m, &s, d, nc);
     }
     CHECK(compared >= 30);
     printf("least server wait: %d LPs agree with GLPK\n", compared);
@@ -1085,10 +1085,7 @@ static void dominance_filter_holds(void)
         }
         total += m.n_vars;
         ct_wait_lp_free(&bl);
-        ct_nona_model_free(&m);
-        ct_scenario_destroy(&s);
-        for (size_t c = 0; c < nc; c++)
-            ct_dag_destroy(&d[c]);
+        rep_free(&m, &s, d, nc);
     }
     CHECK_MSG(dropped * 4 > total, "only %zu of %zu columns left out", dropped, total);
     printf("dominance: %zu of %zu columns left out of pricing, each dominated by a kept one\n", dropped, total);
@@ -1131,10 +1128,7 @@ static void j_floor_holds(void)
             }
         }
         ct_wait_lp_free(&bl);
-        ct_nona_model_free(&m);
-        ct_scenario_destroy(&s);
-        for (size_t c = 0; c < nc; c++)
-            ct_dag_destroy(&d[c]);
+        rep_free(&m, &s, d, nc);
     }
     CHECK_MSG(tight >= 10 && slack >= 10, "%d tight, %d slack solves", tight, slack);
     printf("J floor: at or below J in every solve, equal in %d where the row binds (%d below)\n", tight, slack);
@@ -1283,10 +1277,7 @@ static void interval_bound_holds(void)
                   sp.lower_bound, sb.eval.J);
         ct_nona_solution_free(&sp);
         ct_nona_solution_free(&sb);
-        ct_nona_model_free(&m);
-        ct_scenario_destroy(&s);
-        for (size_t c = 0; c < nc; c++)
-            ct_dag_destroy(&d[c]);
+        rep_free(&m, &s, d, nc);
     }
     /* Most intervals close to second order (the rest hold a kink) */
     CHECK_MSG(checked > 150 && shrunk >= 10 && closing * 4 >= shrunk * 3,
