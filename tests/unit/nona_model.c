@@ -408,7 +408,6 @@ static ct_dag_t random_fork(unsigned long long *st, size_t n)
     return d;
 }
 
-
 /* Frees what fork_scenario and a model built on it hold (nc classes). */
 static void rep_free(ct_nona_model_t *m, ct_scenario_t *s, ct_dag_t *d, size_t nc)
 {
@@ -417,6 +416,7 @@ static void rep_free(ct_nona_model_t *m, ct_scenario_t *s, ct_dag_t *d, size_t n
     for (size_t c = 0; c < nc; c++)
         ct_dag_destroy(&d[c]);
 }
+
 /* A scenario of nc random forks (width[c] parallel tasks) on `servers`
  * servers, at a compute load of rho_lo + rho_span u; with jitter, each
  * class's rate is scaled by 0.5 + u. The caller destroys s and d[0..nc). */
