@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int cli_fail(const ct_error_t *err)
@@ -157,6 +158,46 @@ void cli_progress_end(cli_progress_t *p)
 {
     if (p->enabled)
         fputc('\n', stderr);
+}
+
+static double monotonic_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void cli_status_start(cli_status_t *st)
+{
+    st->enabled = isatty(STDERR_FILENO);
+    st->drawn = 0;
+    st->last = monotonic_seconds();
+}
+
+void cli_status_update(cli_status_t *st, const char *fmt, ...)
+{
+    if (!st->enabled)
+        return;
+    double now = monotonic_seconds();
+    if (now - st->last < 0.2) /* (the first draw too: quick work shows none) */
+        return;
+    st->last = now;
+    va_list ap;
+    va_start(ap, fmt);
+    fputc('\r', stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\033[K", stderr); /* erase what a longer line left */
+    fflush(stderr);
+    st->drawn = 1;
+}
+
+void cli_status_end(cli_status_t *st)
+{
+    if (st->enabled && st->drawn) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
 }
 
 void cli_print_json_string(FILE *fp, const char *s)

@@ -77,6 +77,18 @@ void cli_progress_start(cli_progress_t *p, const char *what, size_t total);
 void cli_progress_update(cli_progress_t *p, size_t done);
 void cli_progress_end(cli_progress_t *p);
 
+/** A status line on stderr for work of unknown length, drawn only when
+ *  stderr is a terminal, redrawn at most five times a second; its end
+ *  erases it. */
+typedef struct {
+    int enabled, drawn;
+    double last;            /* when it was last drawn, s (monotonic) */
+} cli_status_t;
+
+void cli_status_start(cli_status_t *st);
+void cli_status_update(cli_status_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_status_end(cli_status_t *st);
+
 /** Prints s as a JSON string literal (quotes, escapes). */
 void cli_print_json_string(FILE *fp, const char *s);
 

@@ -301,6 +301,14 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solution_t *s
     return r;
 }
 
+/* The exact solver's progress as a status line (a long search: the LP
+ * budget it may use, the gap proven so far). */
+static void solve_progress(const ct_nona_progress_t *r, void *ctx)
+{
+    cli_status_update(ctx, "solving: search %zu, %zu of at most %zu LPs, mean JCT %.9g s, gap %.2g", r->search,
+                      r->lps, r->max_lps, r->mean_jct, r->gap);
+}
+
 /* Solves one scenario into a table entry (and a summary when wanted). */
 static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_opts_t *o, cJSON **entry, cJSON **summary,
                              int print, double *mean_jct, ct_error_t *err)
@@ -310,7 +318,10 @@ static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_op
     ct_status_t st = ct_nona_model_build(s, &o->model, &m, err);
     if (st != CT_OK)
         return st;
-    if ((st = ct_nona_solve(&m, &o->solve, &sol, err)) != CT_OK) {
+    st = ct_nona_solve(&m, &o->solve, &sol, err);
+    if (o->solve.progress == solve_progress)
+        cli_status_end(o->solve.progress_ctx); /* before the summary prints */
+    if (st != CT_OK) {
         ct_nona_model_free(&m);
         return st;
     }
@@ -353,7 +364,12 @@ static int do_solve(const char *path, const nona_opts_t *o)
     if (ct_scenario_load(&s, path, &err) != CT_OK)
         return cli_fail(&err);
     cJSON *entry = NULL, *summary = NULL;
-    ct_status_t st = solve_one(&s, 1.0, o, o->output ? &entry : NULL, o->json ? &summary : NULL, !o->json, NULL, &err);
+    nona_opts_t so = *o;
+    cli_status_t line;
+    cli_status_start(&line);
+    so.solve.progress = solve_progress;
+    so.solve.progress_ctx = &line;
+    ct_status_t st = solve_one(&s, 1.0, &so, o->output ? &entry : NULL, o->json ? &summary : NULL, !o->json, NULL, &err);
     ct_scenario_destroy(&s);
     if (st != CT_OK)
         return cli_fail(&err);

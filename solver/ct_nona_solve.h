@@ -45,6 +45,17 @@ typedef enum { CT_NONA_EXACT, CT_NONA_PENALTY, CT_NONA_GRID } ct_nona_method_t;
  *  and the place for extra constraints). */
 typedef enum { CT_NONA_LP_BLOCK, CT_NONA_LP_GLPK } ct_nona_lp_t;
 
+/** What an exact solve reports as it goes (ct_nona_solve_params_t's
+ *  progress): after each LP of a search. A solve runs one search, or one
+ *  per round of column generation and per root-share iteration. */
+typedef struct {
+    size_t search;          /**< the searches this solve has started, from 1 */
+    size_t lps;             /**< LPs of the current search so far */
+    size_t max_lps;         /**< its budget (params.max_lps) */
+    double mean_jct;        /**< the incumbent's predicted mean JCT, s */
+    double gap;             /**< the gap proven so far, (J - least open bound) / J (>= the final one) */
+} ct_nona_progress_t;
+
 /** Solver options; fill with ct_nona_solve_params_init(). */
 typedef struct {
     ct_nona_method_t method;
@@ -65,6 +76,11 @@ typedef struct {
                                  range at LPs solved at points, each interval bounded from its ends'
                                  multipliers (exact to second order); 0: the server model's boxes (an LP
                                  per box, bound from its corners: first order) */
+    /** exact: called after each LP of a search (NULL, the default: not
+     *  called); it must not call the solver. The library itself never
+     *  prints: the CLI draws a status line from it. */
+    void (*progress)(const ct_nona_progress_t *p, void *ctx);
+    void *progress_ctx;
 } ct_nona_solve_params_t;
 
 void ct_nona_solve_params_init(ct_nona_solve_params_t *p);

@@ -43,6 +43,8 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->price_evals = 20000;
     p->price_spread = 0;
     p->point_search = 1;
+    p->progress = NULL;
+    p->progress_ctx = NULL;
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -188,6 +190,7 @@ typedef struct {
     double best_phi, *kinks;
     size_t n_kinks, cap_kinks;
     int kinks_stale;
+    size_t search;          /* this search's number in the solve (params.progress) */
 } bnb_t;
 
 /* Exact pricing of the box's generated segments at its LP's multipliers
@@ -422,6 +425,31 @@ static double split_point(double a, double b)
     return 0.5 * (a + b);
 }
 
+/* The least bound of the boxes dropped or left open: what the search has
+ * proven. */
+static double proven_bound(const bnb_t *s)
+{
+    double proven = s->dropped;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->heap[i].lb < proven)
+            proven = s->heap[i].lb;
+    return proven < s->best_J ? proven : s->best_J;
+}
+
+/* params.progress after an LP: the least open bound is the heap's top. */
+static void report(const bnb_t *s)
+{
+    const ct_nona_solve_params_t *p = s->p;
+    if (!p->progress)
+        return;
+    double proven = s->n > 0 && s->heap[0].lb < s->dropped ? s->heap[0].lb : s->dropped;
+    if (!(proven < s->best_J))
+        proven = s->best_J;
+    ct_nona_progress_t r = { s->search, s->lp.solves, p->max_lps, s->best_J / s->lp.beta_sum,
+                             s->best_J > 0 ? (s->best_J - proven) / s->best_J : 0 };
+    p->progress(&r, p->progress_ctx);
+}
+
 /* The box search over (phi, W) from box root (see the file's comment);
  * the boxes it drops count in s->dropped. */
 static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
@@ -431,6 +459,7 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
     ct_status_t st = box_process(s, root, err);
     if (st != CT_OK)
         return st;
+    report(s);
     while (s->n > 0) {
         if (s->heap[0].lb >= s->best_J * (1 - p->gap)) /* every box left is pruned */
             break;
@@ -470,6 +499,7 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
         if ((!lo_pruned && (st = box_process(s, lo_box, err)) != CT_OK) ||
             (st = box_process(s, hi_box, err)) != CT_OK)
             return st;
+        report(s);
     }
     return CT_OK;
 }
@@ -646,6 +676,7 @@ static ct_status_t search_points(bnb_t *s, double lo, double hi, ct_error_t *err
     if ((st = point_lp(s, hi, &root.y1, &L1, err)) != CT_OK ||
         (st = point_boxes(s, &root, 1, err)) != CT_OK)
         return st;
+    report(s);
     while (s->n > 0) {
         if (s->heap[0].lb >= s->best_J * (1 - p->gap) || s->lp.solves >= p->max_lps)
             break;
@@ -663,16 +694,18 @@ static ct_status_t search_points(bnb_t *s, double lo, double hi, ct_error_t *err
         half[1].L0 = Lc;
         if ((st = point_boxes(s, half, 2, err)) != CT_OK)
             return st;
+        report(s);
     }
     return CT_OK;
 }
 
 static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                               cg_pending_t *pending, ct_error_t *err)
+                               cg_pending_t *pending, size_t *searches, ct_error_t *err)
 {
     bnb_t s;
     memset(&s, 0, sizeof s);
     s.p = p;
+    s.search = ++*searches;
     s.dropped = INFINITY;
     for (size_t b = 0; pending && b < m->n_blocks; b++)
         if (m->blocks[b].generated && !generated_over(&m->blocks[b], CG_BOX_EXACT))
@@ -729,11 +762,7 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
                                                        : search_boxes(&s, root, err);
     if (st != CT_OK)
         goto done;
-    double proven = s.dropped; /* the least bound of the boxes dropped or left unexplored */
-    for (size_t i = 0; i < s.n; i++)
-        if (s.heap[i].lb < proven)
-            proven = s.heap[i].lb;
-    sol->lower_bound = proven < s.best_J ? proven : s.best_J;
+    sol->lower_bound = proven_bound(&s);
     sol->gap = s.best_J > 0 ? (s.best_J - sol->lower_bound) / s.best_J : 0;
 done:
     if (st == CT_OK) {
@@ -896,7 +925,7 @@ done:
 }
 
 static ct_status_t solve_once(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                             cg_pending_t *pending, ct_error_t *err)
+                             cg_pending_t *pending, size_t *searches, ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;
     if (!p) {
@@ -921,7 +950,7 @@ static ct_status_t solve_once(const ct_nona_model_t *m, const ct_nona_solve_para
     }
     sol->gap = NAN;
     double t0 = now_seconds();
-    st = p->method == CT_NONA_EXACT ? solve_exact(m, p, sol, pending, err)
+    st = p->method == CT_NONA_EXACT ? solve_exact(m, p, sol, pending, searches, err)
          : p->method == CT_NONA_GRID ? solve_grid(m, p, sol, err)
                                      : ct_nona_solve_penalty(m, p, sol, err);
     if (st != CT_OK) {
@@ -1026,7 +1055,7 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
  * round finds, and solve again, until none is found (or cg_rounds); the
  * last round's gaps go into the solution. */
 static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                                 ct_error_t *err)
+                                 size_t *searches, ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;
     if (!p) {
@@ -1037,7 +1066,7 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
     for (size_t b = 0; b < m->n_blocks; b++)
         any |= m->blocks[b].generated;
     cg_pending_t pend = { NULL, 0, 0 };
-    ct_status_t st = solve_once(m, p, sol, any ? &pend : NULL, err);
+    ct_status_t st = solve_once(m, p, sol, any ? &pend : NULL, searches, err);
     if (st != CT_OK || !any) {
         pending_free(&pend);
         return st;
@@ -1070,7 +1099,7 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
         added += added_now;
         rounds++;
         ct_nona_solution_free(sol);
-        if ((st = solve_once(m, p, sol, &pend, err)) != CT_OK)
+        if ((st = solve_once(m, p, sol, &pend, searches, err)) != CT_OK)
             break;
         seconds += sol->seconds;
         lps += sol->lp_solves;
@@ -1094,7 +1123,8 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
     /* Start the fixed point from the same share every time, so a solve does
      * not depend on what was evaluated on the model before it. */
     ct_nona_model_set_root_share(m, 1.0);
-    ct_status_t st = solve_columns(m, p, sol, err);
+    size_t searches = 0; /* (params.progress numbers them) */
+    ct_status_t st = solve_columns(m, p, sol, &searches, err);
     if (st != CT_OK || m->root_choices <= 1 || !m->server_model)
         return st;
     /* The root rule's benefit depends on how much work it steers: iterate
@@ -1107,7 +1137,7 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
             break;
         ct_nona_model_set_root_share(m, a);
         ct_nona_solution_free(sol);
-        if ((st = solve_columns(m, p, sol, err)) != CT_OK)
+        if ((st = solve_columns(m, p, sol, &searches, err)) != CT_OK)
             return st;
         total += sol->seconds;
         lps += sol->lp_solves;

@@ -834,6 +834,84 @@ static void dependent_parts_by_hand(void)
     ct_dag_destroy(&d);
 }
 
+
+/* What params.progress saw of one solve. */
+typedef struct {
+    size_t calls, search, last_lps, sum_lps, bad, max_lps;
+    double last_gap;
+} progress_log_t;
+
+static void log_progress(const ct_nona_progress_t *r, void *ctx)
+{
+    progress_log_t *g = ctx;
+    if (r->search != g->search) { /* a new search: numbered in turn from 1 */
+        g->bad += r->search != g->search + 1;
+        g->sum_lps += g->last_lps;
+        g->search = r->search;
+        g->last_lps = 0;
+    }
+    /* within a search the LPs only grow, to at most the budget and the
+     * one iteration that crosses it (two boxes, each with two LPs) */
+    g->bad += !(r->lps > g->last_lps) || r->lps > r->max_lps + 4 || r->max_lps != g->max_lps;
+    g->bad += !(r->gap >= 0) || !isfinite(r->gap) || !(r->mean_jct > 0 && isfinite(r->mean_jct));
+    g->last_lps = r->lps;
+    g->last_gap = r->gap;
+    g->calls++;
+}
+
+/* params.progress: called after the LPs of every search, which are
+ * numbered in turn; each search's last report counts all its LPs (they
+ * sum to the solution's) and the last search's last gap is the one the
+ * solution reports. The point search, the box search at its LP budget
+ * (servers), and column generation (several searches). */
+static void progress_reports(void)
+{
+    unsigned long long st = 6161;
+    for (int k = 0; k < 4; k++) {
+        ct_dag_t d[2];
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        ct_nona_model_params_t mp;
+        ct_nona_solve_params_t p;
+        ct_nona_solution_t sol;
+        ct_error_t err;
+        size_t nc = 1;
+        ct_nona_model_params_init(&mp);
+        ct_nona_solve_params_init(&p);
+        if (k < 2) { /* Fig. 1 overloading the link when every job splits */
+            double rate = 600;
+            mp.server_model = k;
+            d[0] = fig1_dag(2e7);
+            scenario(&s, d, &rate, 1, 1e10, 0.05, 1e-6);
+            p.max_lps = 300;
+        } else { /* forks whose segments are generated */
+            size_t width[2] = { 3, 4 };
+            nc = 2;
+            fork_scenario(&st, nc, width, 4, 0.15, 0.55, 1, d, &s);
+            mp.server_model = k == 3;
+            mp.root_choices = 1;
+            mp.partition.max_triplets = 1;
+        }
+        CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+        progress_log_t g = { 0, 0, 0, 0, 0, p.max_lps, NAN };
+        p.progress = log_progress;
+        p.progress_ctx = &g;
+        CHECK_MSG(ct_nona_solve(&m, &p, &sol, &err) == CT_OK, "%s", err.msg);
+        g.sum_lps += g.last_lps;
+        CHECK_MSG(g.bad == 0 && g.calls >= g.search && g.search >= 1 && g.sum_lps == sol.lp_solves &&
+                      fabs(g.last_gap - sol.gap) <= 1e-12 * fmax(sol.gap, 1e-300) + 1e-300,
+                  "case %d: %zu bad reports of %zu, %zu searches, LPs %zu reported / %zu solved, gap %.3g / %.3g",
+                  k, g.bad, g.calls, g.search, g.sum_lps, sol.lp_solves, g.last_gap, sol.gap);
+        if (k == 1)
+            CHECK(sol.lp_solves >= p.max_lps && sol.gap > 1e-9); /* stopped by the budget */
+        if (k >= 2)
+            CHECK(g.search == sol.cg_rounds && g.search > 1);
+        ct_nona_solution_free(&sol);
+        rep_free(&m, &s, d, nc);
+        printf("progress: case %d, %zu reports over %zu searches\n", k, g.calls, g.search);
+    }
+}
+
 /* On fork-join segments dependent parts are the paper's model exactly:
  * every triplet of random fork scenarios has the same M at several waits
  * with either setting. */
@@ -1299,6 +1377,7 @@ int main(void)
     interval_bound_holds();
     dominance_filter_holds();
     j_floor_holds();
+    progress_reports();
     least_wait_matches_glpk();
     columns_match_enumeration();
     pricing_bound_holds();
