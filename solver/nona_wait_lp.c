@@ -24,7 +24,10 @@
  * changes the objective and the two rows, and the simplex warm-starts.
  * The block solver (ct_block_lp.h) works on a restricted problem: each
  * block's active columns (all-local always among them, so row 1 can be
- * met). A solve computes the active columns' M at (po, wo), solves, then
+ * met). With the link model it sees only the columns no other of their
+ * block dominates (loads and branch lines no smaller: never cheaper at
+ * any waits and multipliers; most of a fleet's). A solve computes the
+ * active columns' M at (po, wo), solves, then
  * prices every other column against its block's least reduced cost u_b at
  * the multipliers, cheapest checks first: a bound for the whole block from
  * its columns' least loads and branch means; per column, a bound streamed
@@ -128,9 +131,6 @@ double ct_wait_lp_row2_multiplier(const ct_wait_lp_t *s)
     return s->m->server_model ? s->y2 * s->beta_sum * s->tscale / s->scale2 : 0;
 }
 
-/* The block solver's restricted problem (see the file's comment): its
- * arrays, every block's all-local column active, the screens' streams
- * (floats rounded down) and each block's least features. O(columns). */
 /* 1 if column v is no worse than column w everywhere in the link model:
  * loads a1, a2 no larger and every branch line of v below one of w's
  * (intercept and slope, so for every phi >= 0: M_v <= M_w, as M is the
@@ -191,9 +191,12 @@ static void block_undominated(const ct_nona_model_t *m, const ct_block_t *bl, un
     }
 }
 
-/* The block solver's workspace: first the stream entries (the
- * undominated columns; see ct_wait_lp_t), then every array sized by them
- * (the active and packed columns are entries too), then the streams. */
+/* The block solver's restricted problem (see the file's comment): first
+ * the stream entries (the link model's undominated columns; see
+ * ct_wait_lp_t), then its arrays, sized by them (the active and packed
+ * columns are entries too), every block's all-local column active, the
+ * screens' streams (floats rounded down) and each block's least
+ * features. O(columns). */
 static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
 {
     const ct_nona_model_t *m = s->m;

@@ -35,11 +35,11 @@ typedef struct {
     /* The block solver works on a restricted problem (column generation at
      * fixed waits) over the stream entries below (the columns pricing must
      * see): block b's are kcol[kstart[b] .. kstart[b + 1]), in column
-     * order, entry j for column kcol[j]. The link model leaves out every
-     * column another of its block dominates (loads and branch lines no
-     * smaller: never cheaper, at any waits and multipliers, so the LP's
-     * optimum, its Lagrangian bound and the interval bound keep their
-     * values); the server model keeps them all. Block b's active entries
+     * order, entry j for column kcol[j]. The link model leaves out the
+     * columns another of its block dominates, as far as a sweep looks
+     * (loads and branch lines no smaller: never cheaper, at any waits and
+     * multipliers, so the LP's optimum, its Lagrangian bound and the
+     * interval bound keep their values); the server model keeps them all. Block b's active entries
      * are act[kstart[b] + i], i < n_act[b], in increasing order, the
      * all-local column always among them (so row 1 is always met). A solve
      * prices every other entry against its block's least reduced cost
