@@ -1120,24 +1120,43 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
 ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                           ct_error_t *err)
 {
+    ct_nona_solve_params_t defaults, tenth;
+    if (!p) {
+        ct_nona_solve_params_init(&defaults);
+        p = &defaults;
+    }
     /* Start the fixed point from the same share every time, so a solve does
      * not depend on what was evaluated on the model before it. */
     ct_nona_model_set_root_share(m, 1.0);
     size_t searches = 0; /* (params.progress numbers them) */
-    ct_status_t st = solve_columns(m, p, sol, &searches, err);
-    if (st != CT_OK || m->root_choices <= 1 || !m->server_model)
+    int fixed_point = m->root_choices > 1 && m->server_model;
+    /* While the share may still move, the exact search gets a tenth of
+     * its LP budget (one that closes the gap sooner is the same search);
+     * a share that settled after a search the tenth cut short is solved
+     * again with the whole budget, which every later search keeps. */
+    int full = !fixed_point || p->method != CT_NONA_EXACT;
+    tenth = *p;
+    tenth.max_lps = p->max_lps / 10 > 0 ? p->max_lps / 10 : 1;
+    ct_status_t st = solve_columns(m, full ? p : &tenth, sol, &searches, err);
+    if (st != CT_OK || !fixed_point)
         return st;
     /* The root rule's benefit depends on how much work it steers: iterate
-     * the share to a fixed point. */
+     * the share to a fixed point (at most five moves). */
     double total = sol->seconds;
     size_t lps = sol->lp_solves, rounds = sol->cg_rounds, added = sol->columns_added;
-    for (int it = 0; it < 5; it++) {
+    for (int moves = 0;;) {
         double a = ct_nona_root_share(m, sol->theta);
-        if (fabs(a - m->root_share) < 1e-3)
+        int move = !(fabs(a - m->root_share) < 1e-3) && moves < 5;
+        int cut_short = !full && !(sol->gap <= p->gap);
+        if (!move && !cut_short)
             break;
-        ct_nona_model_set_root_share(m, a);
+        if (move) {
+            ct_nona_model_set_root_share(m, a);
+            moves++;
+        }
+        full = full || !move;
         ct_nona_solution_free(sol);
-        if ((st = solve_columns(m, p, sol, &searches, err)) != CT_OK)
+        if ((st = solve_columns(m, full ? p : &tenth, sol, &searches, err)) != CT_OK)
             return st;
         total += sol->seconds;
         lps += sol->lp_solves;
