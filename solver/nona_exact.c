@@ -1147,7 +1147,9 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
     for (int moves = 0;;) {
         double a = ct_nona_root_share(m, sol->theta);
         int move = !(fabs(a - m->root_share) < 1e-3) && moves < 5;
-        int cut_short = !full && !(sol->gap <= p->gap);
+        /* (its budget spent, the gap not closed: the gap a closed search
+         * reports can exceed params.gap by round-off) */
+        int cut_short = !full && sol->lp_solves >= tenth.max_lps && !(sol->gap <= p->gap * (1 + 1e-6));
         if (!move && !cut_short)
             break;
         if (move) {
