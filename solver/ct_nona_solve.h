@@ -60,7 +60,8 @@ typedef struct {
 typedef struct {
     ct_nona_method_t method;
     double gap;             /**< exact: stop at this relative gap (default 1e-9; 0 .. 0.5) */
-    size_t max_lps;         /**< exact: give up after this many LPs, reporting the gap (default 20000; >= 1) */
+    size_t max_lps;         /**< exact: give up a search after this many LPs, reporting the gap (default 20000;
+                                 >= 1; the root share's searches get a tenth while the share moves) */
     size_t grid;            /**< grid: phi grid points (default 48; 4 .. 100000) */
     size_t max_polish;      /**< exact (its box search), grid: polishing rounds per incumbent (default 50; <= 10000) */
     size_t starts;          /**< penalty: BFGS starts (default 6) */
