@@ -46,8 +46,10 @@ typedef enum { CT_NONA_EXACT, CT_NONA_PENALTY, CT_NONA_GRID } ct_nona_method_t;
 typedef enum { CT_NONA_LP_BLOCK, CT_NONA_LP_GLPK } ct_nona_lp_t;
 
 /** What an exact solve reports as it goes (ct_nona_solve_params_t's
- *  progress): after each LP of a search. A solve runs one search, or one
- *  per round of column generation and per root-share iteration. */
+ *  progress): after a search's first LPs and after each of its steps (a
+ *  split: one LP in the point search, up to four in the box search). A
+ *  solve runs one search, or one per round of column generation and per
+ *  root-share iteration. */
 typedef struct {
     size_t search;          /**< the searches this solve has started, from 1 */
     size_t lps;             /**< LPs of the current search so far */
@@ -77,8 +79,8 @@ typedef struct {
                                  range at LPs solved at points, each interval bounded from its ends'
                                  multipliers (exact to second order); 0: the server model's boxes (an LP
                                  per box, bound from its corners: first order) */
-    /** exact: called after each LP of a search (NULL, the default: not
-     *  called); it must not call the solver. The library itself never
+    /** exact: called after each step of a search (see ct_nona_progress_t;
+     *  NULL, the default: not called); it must not call the solver. The library itself never
      *  prints: the CLI draws a status line from it. */
     void (*progress)(const ct_nona_progress_t *p, void *ctx);
     void *progress_ctx;
