@@ -320,7 +320,10 @@ static ct_status_t bsweep_point(size_t i, void *arg, char **text, ct_error_t *er
     if (!strcmp(o->vary, "servers")) {
         c.n_servers = (size_t)x->values[v];
         c.horizon = c.horizon > 1500 ? c.horizon : 1500; /* the paper's T for this sweep */
-        ct_rar_cluster_index(&c, err);
+        if ((st = ct_rar_cluster_index(&c, err)) != CT_OK) {
+            ct_rar_cluster_free(&c);
+            return st;
+        }
     }
     ct_bco_result_t r;
     char row[256];

@@ -30,6 +30,7 @@ extern "C" {
 #define CT_MAX_EDGES 50000000u               /* edges per DAG */
 #define CT_MAX_ID_BYTES 1024u                /* a task id or class name */
 #define CT_MAX_CLASSES 10000u                /* job classes per scenario */
+#define CT_MAX_GPUS 10000000u                /* GPUs of a training cluster: ids are 32-bit, workspaces tens of bytes each */
 
 /** Status codes. The CLI maps CT_EINPUT, CT_ELIMIT and CT_EUNSTABLE to exit
  *  status 2 (the user's input is at fault), everything else to 1. */

@@ -34,8 +34,8 @@ extern "C" {
 typedef enum { CT_CONTENTION_LINEAR = 0, CT_CONTENTION_LITERAL } ct_contention_t;
 
 /** A cluster. Invariants (ct_rar_cluster_validate): >= 1 server, every
- *  server >= 1 GPU; bandwidths, C > 0; xi1 in (0, 1]; xi2, alpha >= 0;
- *  horizon >= 1 slot. */
+ *  server >= 1 GPU, at most CT_MAX_GPUS in all; bandwidths, C > 0;
+ *  xi1 in (0, 1]; xi2, alpha >= 0; horizon >= 1 slot. */
 typedef struct {
     size_t n_servers;
     uint32_t *gpus;         /**< GPUs per server */
@@ -81,7 +81,8 @@ ct_status_t ct_rar_jobs_load(ct_rar_jobs_t *j, const char *path, ct_error_t *err
 ct_status_t ct_rar_cluster_write(const ct_rar_cluster_t *c, const char *path, ct_error_t *err);
 ct_status_t ct_rar_jobs_write(const ct_rar_jobs_t *j, const char *path, ct_error_t *err);
 
-/** Fills first_gpu and n_gpus from gpus (call after changing servers). */
+/** Fills first_gpu and n_gpus from gpus (call after changing servers).
+ *  Returns CT_EINPUT when the GPUs total more than CT_MAX_GPUS. */
 ct_status_t ct_rar_cluster_index(ct_rar_cluster_t *c, ct_error_t *err);
 
 /** Per-iteration time (slots) of job j using `servers` servers with

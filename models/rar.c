@@ -47,10 +47,15 @@ ct_status_t ct_rar_cluster_index(ct_rar_cluster_t *c, ct_error_t *err)
     if (!c->first_gpu)
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     c->n_gpus = 0;
+    uint64_t total = 0; /* 64 bits: servers are capped one by one, the sum is not */
     for (size_t s = 0; s < c->n_servers; s++) {
-        c->first_gpu[s] = c->n_gpus;
-        c->n_gpus += c->gpus[s];
+        c->first_gpu[s] = (uint32_t)total;
+        total += c->gpus[s];
+        if (total > CT_MAX_GPUS)
+            return ct_error_set(err, CT_EINPUT, "servers: more than %u GPUs in all (the first %zu servers hold %llu)",
+                                CT_MAX_GPUS, s + 1, (unsigned long long)total);
     }
+    c->n_gpus = (uint32_t)total;
     return CT_OK;
 }
 
@@ -71,9 +76,15 @@ ct_status_t ct_rar_cluster_validate(const ct_rar_cluster_t *c, const char *label
 {
     if (c->n_servers == 0)
         return ct_error_set(err, CT_EINPUT, "%s: servers: at least one server is needed", label);
-    for (size_t s = 0; s < c->n_servers; s++)
+    uint64_t total = 0;
+    for (size_t s = 0; s < c->n_servers; s++) {
         if (c->gpus[s] == 0)
             return ct_error_set(err, CT_EINPUT, "%s: servers[%zu]: a server needs at least one GPU", label, s);
+        total += c->gpus[s];
+    }
+    if (total > CT_MAX_GPUS)
+        return ct_error_set(err, CT_EINPUT, "%s: servers: %llu GPUs in all, more than the %u supported", label,
+                            (unsigned long long)total, CT_MAX_GPUS);
     if (!(c->b_intra > 0 && isfinite(c->b_intra)))
         return ct_error_set(err, CT_EINPUT, "%s: intra_bandwidth: must be positive (gradient units per slot)", label);
     if (!(c->b_inter > 0 && isfinite(c->b_inter)))
@@ -256,8 +267,8 @@ ct_status_t ct_rar_cluster_load(ct_rar_cluster_t *c, const char *path, ct_error_
         st = ct_error_set(err, CT_EINPUT, "%s: contention: expected \"linear\" or \"literal\"", path);
         goto done;
     }
-    if ((st = ct_rar_cluster_index(c, err)) == CT_OK)
-        st = ct_rar_cluster_validate(c, path, err);
+    if ((st = ct_rar_cluster_validate(c, path, err)) == CT_OK) /* before indexing: it checks the GPUs' total */
+        st = ct_rar_cluster_index(c, err);
 done:
     cJSON_Delete(root);
     if (st != CT_OK)

@@ -44,6 +44,9 @@ ct_status_t ct_train_cluster_validate(const ct_train_cluster_t *c, const char *l
         return ct_error_set(err, CT_EINPUT, "%s: servers: expected 1 .. 1000000", label);
     if (c->gpus_per_server < 1 || c->gpus_per_server > 4096)
         return ct_error_set(err, CT_EINPUT, "%s: gpus_per_server: expected 1 .. 4096", label);
+    if ((uint64_t)c->n_servers * c->gpus_per_server > CT_MAX_GPUS)
+        return ct_error_set(err, CT_EINPUT, "%s: servers x gpus_per_server: %llu GPUs, more than the %u supported", label,
+                            (unsigned long long)c->n_servers * c->gpus_per_server, CT_MAX_GPUS);
     if (!(c->gpu_mem > 0 && isfinite(c->gpu_mem)))
         return ct_error_set(err, CT_EINPUT, "%s: gpu_memory: must be positive (MB)", label);
     if (!(c->b > 0 && isfinite(c->b)))

@@ -243,6 +243,45 @@ ct_status_t ct_sweep_write_part(const char *path, const char *kind, size_t n, co
     return ct_outfile_commit(&out, err);
 }
 
+/* Part files are parsed strictly: numbers are unsigned decimals that fit
+ * size_t (sscanf's %zu would take "-1" as SIZE_MAX), lengths are checked
+ * against what is left, and nothing may follow the last point. */
+typedef struct {
+    const char *p, *end;
+} cursor_t;
+
+/* Consumes `lit` at the cursor; 0 if the text differs. */
+static int cur_lit(cursor_t *c, const char *lit)
+{
+    size_t n = strlen(lit);
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n))
+        return 0;
+    c->p += n;
+    return 1;
+}
+
+/* Consumes an unsigned decimal of at most 19 digits (no sign, no space). */
+static int cur_size(cursor_t *c, size_t *v)
+{
+    size_t x = 0, d = 0;
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9' && d < 20) {
+        x = x * 10 + (size_t)(*c->p++ - '0');
+        d++;
+    }
+    *v = x;
+    return d >= 1 && d <= 19;
+}
+
+/* Consumes a word of 1 .. cap - 1 characters up to a newline, into w. */
+static int cur_word(cursor_t *c, char *w, size_t cap)
+{
+    size_t n = 0;
+    while (c->p < c->end && *c->p != '\n' && *c->p != ' ' && n + 1 < cap)
+        w[n++] = *c->p++;
+    w[n] = '\0';
+    return n >= 1;
+}
+
 /* One part: header fields and its points into texts (allocated on the first part). */
 static ct_status_t read_part(const char *path, char **kind, size_t *n, size_t *shards, unsigned char **seen,
                              char ***texts, ct_error_t *err)
@@ -254,11 +293,17 @@ static ct_status_t read_part(const char *path, char **kind, size_t *n, size_t *s
         return st;
     char k[64];
     size_t pn, sh, shs;
-    int used = 0;
-    if (sscanf(text, "contend-part/1\nkind %63s\npoints %zu\nshard %zu %zu\n%n", k, &pn, &sh, &shs, &used) != 4 ||
-        !used || shs < 1 || sh >= shs || pn > 100000000) {
+    cursor_t c = { text, text + len };
+    if (!cur_lit(&c, "contend-part/1\nkind ") || !cur_word(&c, k, sizeof k) || !cur_lit(&c, "\npoints ") ||
+        !cur_size(&c, &pn) || !cur_lit(&c, "\nshard ") || !cur_size(&c, &sh) || !cur_lit(&c, " ") ||
+        !cur_size(&c, &shs) || !cur_lit(&c, "\n")) {
         free(text);
         return ct_error_set(err, CT_EINPUT, "%s: not a contend part file (contend-part/1, from --shard I/N)", path);
+    }
+    if (pn > 100000000 || shs < 1 || shs > 100000 || sh >= shs) {
+        free(text);
+        return ct_error_set(err, CT_EINPUT, "%s: points %zu, shard %zu %zu: expected at most 100000000 points and "
+                                            "shard I N with 0 <= I < N <= 100000", path, pn, sh, shs);
     }
     if (!*kind) {
         if (!(*kind = ct_strdup(k, err)) || !(*texts = calloc(pn ? pn : 1, sizeof(char *))) ||
@@ -279,24 +324,23 @@ static ct_status_t read_part(const char *path, char **kind, size_t *n, size_t *s
         return ct_error_set(err, CT_EINPUT, "%s: shard %zu/%zu given twice", path, sh, shs);
     }
     (*seen)[sh] = 1;
-    size_t off = (size_t)used;
     for (size_t i = sh; i < pn && st == CT_OK; i += shs) {
         size_t idx, plen;
-        int u = 0;
-        if (sscanf(text + off, "point %zu %zu\n%n", &idx, &plen, &u) != 2 || !u || idx != i ||
-            off + (size_t)u + plen + 1 > len) {
+        if (!cur_lit(&c, "point ") || !cur_size(&c, &idx) || idx != i || !cur_lit(&c, " ") || !cur_size(&c, &plen) ||
+            !cur_lit(&c, "\n") || plen >= (size_t)(c.end - c.p) || c.p[plen] != '\n') {
             st = ct_error_set(err, CT_EINPUT, "%s: point %zu missing or truncated", path, i);
             break;
         }
-        off += (size_t)u;
         if (!((*texts)[i] = malloc(plen + 1))) {
             st = ct_error_set(err, CT_ENOMEM, "out of memory");
             break;
         }
-        memcpy((*texts)[i], text + off, plen);
+        memcpy((*texts)[i], c.p, plen);
         (*texts)[i][plen] = '\0';
-        off += plen + 1;
+        c.p += plen + 1;
     }
+    if (st == CT_OK && c.p != c.end)
+        st = ct_error_set(err, CT_EINPUT, "%s: %zu bytes after the last point", path, (size_t)(c.end - c.p));
     free(text);
     return st;
 }

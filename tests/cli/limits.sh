@@ -35,4 +35,26 @@ expect_error 2 "classes: 10001 classes, over the limit of 10000" -- $C nona solv
 # A lookup file with a task id over 1024 bytes.
 printf '{"format": "contend-table/1", "scenarios": [{"scale": 1, "classes": [{"name": "c", "arrival_rate": 1, "tasks": ["%s"], "root": ["%s"], "segments": []}]}]}' "$long" "$long" >"$T/lk.json"
 expect_error 2 "task id longer than 1024 bytes" -- $C sample "$T/lk.json" --class c --servers 8
+
+# More GPUs than CT_MAX_GPUS in a training cluster: each server is within its
+# own cap, the total (4.3e9) would wrap a 32-bit count (issue 31, item 1).
+{
+    printf '{"servers": ['
+    i=0
+    while [ $i -lt 4295 ]; do
+        [ $i -gt 0 ] && printf ','
+        printf '1000000'
+        i=$((i + 1))
+    done
+    printf '], "intra_bandwidth": 1000, "inter_bandwidth": 100, "reduction_speed": 2000, "xi1": 1, "xi2": 0.0002, "alpha": 0.5, "horizon": 1200}'
+} >"$T/bigc.json"
+bjobs=data/bco/p2-cmax/jobs.json
+for sub in schedule validate; do
+    expect_error 2 "servers: 4295000000 GPUs in all, more than the 10000000 supported" -- $C bco $sub "$T/bigc.json" "$bjobs"
+done
+expect_error 2 "servers: 4295000000 GPUs in all, more than the 10000000 supported" -- $C bco sweep "$T/bigc.json" "$bjobs" --vary kappa -o "$T/sw.csv"
+[ -e "$T/sw.csv" ] && fail "bco sweep left an output for a refused cluster"
+printf '{"servers": 10000, "gpus_per_server": 4096, "gpu_memory": 16000, "b": 1}' >"$T/bigt.json"
+$C train workload --seed 1 -o "$T/tj.json" >/dev/null || fail "train workload"
+expect_error 2 "servers x gpus_per_server: 40960000 GPUs, more than the 10000000 supported" -- $C train run "$T/tj.json" --cluster "$T/bigt.json"
 finish

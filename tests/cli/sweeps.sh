@@ -42,6 +42,19 @@ expect_error 2 "shard 2/3 is missing" -- $C merge "$T/nona.part0" "$T/nona.part1
 expect_error 2 "given twice" -- $C merge "$T/nona.part0" "$T/nona.part0" "$T/nona.part1" "$T/nona.part2" -o "$T/out.json"
 expect_error 2 "a part of another sweep" -- $C merge "$T/nona.part0" "$T/sim.part1" -o "$T/out.json"
 expect_error 2 "not a contend part file" -- $C merge "$T/nona-1.json" -o "$T/out.json"
+# Crafted part files (issue 31, item 2): a negative or SIZE_MAX point length
+# (used to abort in memcpy), a negative shard count (was "out of memory"),
+# bytes after the last point (were ignored).
+printf 'contend-part/1\nkind sim-sweep\npoints 1\nshard 0 1\npoint 0 -1\nabc\n' >"$T/neg.part"
+expect_error 2 "neg.part: point 0 missing or truncated" -- $C merge "$T/neg.part" -o "$T/out.json"
+printf 'contend-part/1\nkind sim-sweep\npoints 1\nshard 0 1\npoint 0 18446744073709551615\nabc\n' >"$T/max.part"
+expect_error 2 "max.part: point 0 missing or truncated" -- $C merge "$T/max.part" -o "$T/out.json"
+printf 'contend-part/1\nkind sim-sweep\npoints 1\nshard 0 -2\npoint 0 3\nabc\n' >"$T/negs.part"
+expect_error 2 "negs.part: not a contend part file" -- $C merge "$T/negs.part" -o "$T/out.json"
+printf 'contend-part/1\nkind sim-sweep\npoints 1\nshard 0 200000\npoint 0 3\nabc\n' >"$T/many.part"
+expect_error 2 "shard I N with 0 <= I < N <= 100000" -- $C merge "$T/many.part" -o "$T/out.json"
+printf 'contend-part/1\nkind sim-sweep\npoints 1\nshard 0 1\npoint 0 3\nabc\ngarbage\n' >"$T/tail.part"
+expect_error 2 "tail.part: 8 bytes after the last point" -- $C merge "$T/tail.part" -o "$T/out.json"
 expect_error 2 "--shard" -- $C sim sweep data/scenarios/fig1.json --loads 0.2:0.4:0.2 --shard 3/3 -o "$T/out.json"
 expect_error 2 "-j" -- $C nona sweep data/scenarios/fig1.json --scale 1:2:1 -j -1 -o "$T/out.json"
 finish
