@@ -97,6 +97,11 @@ int cli_parse_parts(const char *cmd, const char *s, int *dependent)
     return parse_switch(cmd, "--parts", s, "dependent", "independent", dependent);
 }
 
+int cli_parse_waits(const char *cmd, const char *s, int *job_first)
+{
+    return parse_switch(cmd, "--waits", s, "job-first", "pieces", job_first);
+}
+
 int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d)
 {
     size_t v;
@@ -232,6 +237,8 @@ static const struct {
     { "train-table", "workload,policy,jobs,mean_jct_h,mean_jct_large_h,mean_jct_small_h,mean_queued_h,"
                      "mean_queued_large_h,mean_queued_small_h,makespan_h\n" },
     { "bco-sweep", "vary,value,policy,makespan,makespan_estimate,mean_jct,theta_u,kappa\n" },
+    { "sim-check", "scenario,classes,depth,tasks,bandwidth,load,sim_mean_jct,sim_ci95,model_mean_jct,"
+                   "sim_over_model,status\n" },
     { "nona-sweep", NULL },
 };
 

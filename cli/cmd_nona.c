@@ -36,6 +36,13 @@ static void nona_usage(FILE *out)
             "                          search (link model only, no certificate)\n"
             "  --model servers|link    servers (default): link and server queueing (job-first\n"
             "                          servers); link: the paper's link-only model\n"
+            "  --waits job-first|pieces\n"
+            "                          server model: job-first (default): a task that rejoins a\n"
+            "                          server (a sink fed by other parts, a task fed by another\n"
+            "                          part's task) waits the residual of the task in service, and a\n"
+            "                          job's first visits wait behind older jobs' later visits;\n"
+            "                          pieces: the earlier model (only a job's root and its remote\n"
+            "                          parts' first tasks wait, as M/G/1 pieces)\n"
             "  --parts dependent|independent\n"
             "                          dependent (default): a part that receives an inner task's\n"
             "                          output waits for it; independent: the paper's branches,\n"
@@ -80,7 +87,7 @@ typedef struct {
 } nona_opts_t;
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
-       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_SEARCH };
+       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -90,7 +97,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "max-triplets", required_argument, NULL, OPT_MAXT }, { "grid", required_argument, NULL, OPT_GRID },
         { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
         { "model", required_argument, NULL, OPT_MODEL }, { "root-choices", required_argument, NULL, OPT_ROOT },
-        { "parts", required_argument, NULL, OPT_PARTS },
+        { "parts", required_argument, NULL, OPT_PARTS }, { "waits", required_argument, NULL, OPT_WAITS },
         { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
@@ -154,6 +161,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             break;
         case OPT_PARTS:
             if (cli_parse_parts("nona", optarg, &o->model.dependent_parts))
+                return 2;
+            break;
+        case OPT_WAITS:
+            if (cli_parse_waits("nona", optarg, &o->model.reentry_waits))
                 return 2;
             break;
         case OPT_ROOT:
@@ -279,6 +290,8 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solution_t *s
     ct_json_add_number(r, "root_choices", m->root_choices);
     cJSON_AddStringToObject(r, "model", m->server_model ? "servers" : "link");
     cJSON_AddStringToObject(r, "parts", m->dependent_parts ? "dependent" : "independent");
+    if (m->server_model)
+        cJSON_AddStringToObject(r, "waits", m->reentry ? "job-first" : "pieces");
     if (isfinite(sol->gap)) {
         ct_json_add_number(r, "gap", sol->gap);
         ct_json_add_number(r, "lower_bound", sol->lower_bound);

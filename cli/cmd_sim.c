@@ -6,7 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
-#include "ct_eval.h"
+#include "cmd_sim.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void sim_usage(FILE *out)
+void sim_usage(FILE *out)
 {
     fprintf(out,
             "usage: contend sim SCENARIO [--policy P] [--load L] [OPTIONS]\n"
@@ -55,28 +55,31 @@ static void sim_usage(FILE *out)
             "  --parts dependent|independent\n"
             "                        nona tables: parts wait for the parts that feed them\n"
             "                        (default), or the paper's independent branches\n"
+            "  --waits job-first|pieces\n"
+            "                        nona tables, server model: job-first waits (default: every\n"
+            "                        task that rejoins a server waits, first visits wait behind older\n"
+            "                        jobs' later ones) or the earlier model's piece waits\n"
+            "  --gap G               nona tables: the certified solver's relative gap (default:\n"
+            "                        the solver's, 1e-9)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
             "  --json                sim: JSON summary\n"
+            "  --by-task             sim: per task of every class, its mean wait for a server (from\n"
+            "                        the moment its inputs are there) and its mean end since the job\n"
+            "                        arrived, s (with --json: a \"tasks\" array per class)\n"
             "  -j, --threads N       points simulated at once (sweep), or replications (one run)\n"
             "                        (default: the cores; 1: in order); the output is the same for any N\n"
             "  --shard I/N           sweep: simulate only the points i with i %% N == I and write a\n"
-            "                        part file; contend merge joins the parts\n");
+            "                        part file; contend merge joins the parts\n"
+            "\n"
+            "contend sim check: the model against the simulator over scenarios and generated\n"
+            "families (contend sim check --help).\n");
 }
 
-typedef struct {
-    const char *policy, *output;
-    char *policies;
-    double *loads, *bws;
-    size_t n_loads, n_bws;
-    int json;
-    ct_eval_params_t ev;
-    ct_sweep_params_t sweep; /* sweep: -j, --shard */
-} sim_opts_t;
-
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS };
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
+       OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_WAITS, OPT_BYTASK };
 
-static int parse(int argc, char **argv, sim_opts_t *o)
+int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
     static const struct option longopts[] = {
         { "policy", required_argument, NULL, OPT_POLICY }, { "policies", required_argument, NULL, OPT_POLICIES },
@@ -88,13 +91,18 @@ static int parse(int argc, char **argv, sim_opts_t *o)
         { "json", no_argument, NULL, OPT_JSON }, { "help", no_argument, NULL, 'h' },
         { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
-        { "parts", required_argument, NULL, OPT_PARTS },
+        { "parts", required_argument, NULL, OPT_PARTS }, { "generate", required_argument, NULL, OPT_GENERATE },
+        { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
+        { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
+        { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
     o->policy = "nona";
     ct_eval_params_init(&o->ev); /* sweeps: threads in o->sweep (0: the cores) */
+    ct_scenario_gen_params_init(&o->gen);
+    o->gen_seed = 1;
 
     optind = 1;
     opterr = 0;
@@ -184,6 +192,51 @@ static int parse(int argc, char **argv, sim_opts_t *o)
             if (cli_parse_parts("sim", optarg, &o->ev.dependent_parts))
                 return 2;
             break;
+        case OPT_BYTASK: o->by_task = 1; break;
+        case OPT_WAITS:
+            if (cli_parse_waits("sim", optarg, &o->ev.job_first_waits))
+                return 2;
+            break;
+        case OPT_GAP:
+            if (cli_parse_double(optarg, &o->ev.gap) || !(o->ev.gap > 0 && o->ev.gap <= 0.5))
+                return cli_usage("sim", "--gap: expected a relative gap in (0, 0.5], got '%s'", optarg);
+            break;
+        case OPT_GENERATE:
+            if (cli_parse_size(optarg, &o->generate) || o->generate > 100000)
+                return cli_usage("sim", "--generate: expected 0 .. 100000 scenarios, got '%s'", optarg);
+            break;
+        case OPT_GEN_SEED:
+            if (cli_parse_u64(optarg, &o->gen_seed))
+                return cli_usage("sim", "--gen-seed: expected a non-negative integer, got '%s'", optarg);
+            break;
+        case OPT_STAGES:
+        {
+            unsigned a, b;
+            char tail;
+            if (sscanf(optarg, "%u:%u%c", &a, &b, &tail) != 2 || a < 1 || a > b || b > 64)
+                return cli_usage("sim", "--stages: expected MIN:MAX with 1 <= MIN <= MAX <= 64, got '%s'", optarg);
+            o->gen.stages_min = a;
+            o->gen.stages_max = b;
+            break;
+        }
+        case OPT_GBPS:
+        {
+            o->gen.n_bandwidths = 0;
+            char *dup = strdup(optarg), *save = NULL;
+            int bad = !dup;
+            for (char *tok = dup ? strtok_r(dup, ",", &save) : NULL; tok && !bad; tok = strtok_r(NULL, ",", &save)) {
+                double g;
+                if (o->gen.n_bandwidths == CT_GEN_MAX_BANDWIDTHS || cli_parse_double(tok, &g) || !(g > 0 && g <= 1e6))
+                    bad = 1;
+                else
+                    o->gen.bandwidths[o->gen.n_bandwidths++] = g * 1.25e8; /* Gbit/s -> bytes/s */
+            }
+            free(dup);
+            if (bad || !o->gen.n_bandwidths)
+                return cli_usage("sim", "--gbps: expected 1 to %d link speeds in Gbit/s (0, 1e6], e.g. 10,100, got '%s'",
+                                 CT_GEN_MAX_BANDWIDTHS, optarg);
+            break;
+        }
         case 'o': o->output = optarg; break;
         case OPT_JSON: o->json = 1; break;
         case 'j':
@@ -386,6 +439,10 @@ static int run(const char *path, sim_opts_t *o, int sweep)
     cli_progress_start(&bar, "simulating", nx * np);
     ct_status_t st = ct_eval_sweep(&s, xs, nx, bw_sweep, pols, np, &o->ev, progress_cb, &bar, &res, &err);
     cli_progress_end(&bar);
+    ct_sim_class_t *cls = NULL; /* task ids in the simulator's order, for --by-task */
+    size_t ncls = 0;
+    if (st == CT_OK && o->by_task && (st = ct_sim_classes_build(&s, 1.0, &cls, &ncls, &err)) != CT_OK)
+        ct_eval_result_free(&res);
     ct_scenario_destroy(&s);
     if (st != CT_OK)
         return cli_fail(&err);
@@ -403,6 +460,18 @@ static int run(const char *path, sim_opts_t *o, int sweep)
             for (size_t k = 0; k <= res.n_classes; k++) {
                 printf("%s{\"name\": ", k ? ", " : "");
                 cli_print_json_string(stdout, k < res.n_classes ? res.class_names[k] : "all");
+                if (cls && k < res.n_classes) {
+                    printf(", \"tasks\": [");
+                    for (size_t t = 0; t < cls[k].n_tasks; t++) {
+                        size_t x = p->sum.task_offset[k] + t;
+                        printf("%s{\"id\": ", t ? ", " : "");
+                        cli_print_json_string(stdout, cls[k].ids[t]);
+                        printf(", \"time\": %.17g, \"mean_wait\": %.17g, \"mean_end\": %.17g}", cls[k].time[t],
+                               isfinite(p->sum.task_wait[x]) ? p->sum.task_wait[x] : -1.0,
+                               isfinite(p->sum.task_finish[x]) ? p->sum.task_finish[x] : -1.0);
+                    }
+                    printf("]");
+                }
                 printf(", \"mean_jct\": %.17g, \"mean_jct_ci95\": %.17g, \"p50_jct\": %.17g, \"p95_jct\": %.17g, "
                        "\"p99_jct\": %.17g, \"jobs\": %llu}",
                        p->sum.mean[k], isfinite(p->sum.ci95[k]) ? p->sum.ci95[k] : 0.0, p->sum.p50[k], p->sum.p95[k],
@@ -425,12 +494,21 @@ static int run(const char *path, sim_opts_t *o, int sweep)
                        p->sum.p95[k], p->sum.p99[k], (unsigned long long)p->sum.jobs[k]);
             if (isfinite(p->model_mean_jct))
                 printf("model's predicted mean JCT: %.4g s\n", p->model_mean_jct);
+            for (size_t k = 0; cls && k < ncls; k++) {
+                printf("class %s by task (s): time, mean wait for its server, mean end since arrival\n", cls[k].name);
+                for (size_t t = 0; t < cls[k].n_tasks; t++) {
+                    size_t x = p->sum.task_offset[k] + t;
+                    printf("  %-24s %10.4g %10.4g %10.4g\n", cls[k].ids[t], cls[k].time[t], p->sum.task_wait[x],
+                           p->sum.task_finish[x]);
+                }
+            }
             printf("%llu events in %.3f s (%.2f M events/s); jobs in flight by window quarter %.4g %.4g %.4g %.4g\n",
                    (unsigned long long)p->sum.events, p->sum.seconds, 1e-6 * (double)p->sum.events / p->sum.seconds,
                    p->sum.backlog[0], p->sum.backlog[1], p->sum.backlog[2], p->sum.backlog[3]);
         }
     }
     ct_eval_result_free(&res);
+    ct_sim_classes_free(cls, ncls);
     return rc;
 }
 
@@ -440,9 +518,11 @@ int cmd_sim(int argc, char **argv)
         sim_usage(stdout);
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "check"))
+        return cmd_sim_check(argc - 1, argv + 1);
     int sweep = argc >= 2 && !strcmp(argv[1], "sweep");
     sim_opts_t o;
-    int rc = parse(argc - sweep, argv + sweep, &o);
+    int rc = sim_parse(argc - sweep, argv + sweep, &o);
     if (rc == 0) {
         int nargs = argc - sweep - optind;
         if (nargs != 1)

@@ -52,6 +52,25 @@
  * When every crossing edge leaves the source or enters the sink (fork-join
  * segments), it is the paper's branch model exactly. Waits of different
  * branches are taken as independent even where two paths share one X.
+ * Job-first waits (params.reentry_waits, default on with the server model;
+ * off: the piece waits above, the earlier model). Servers pick the ready
+ * task of the oldest job, one task at a time, so a job that splits is not
+ * a few uninterrupted pieces: measured per task (`contend sim --by-task`),
+ * every task that joins a server after a transfer waits. Three changes:
+ *  - a re-entry (a sink fed by other parts, once per sending part; an
+ *    inner task fed by another part's task, after its part's first task)
+ *    waits R = m2_task / (2 (1 - rho_s)), m2_task = (1/N) sum_j beta_j
+ *    sum_t s_t^2 (original tasks, plus the background's): the residual of
+ *    the task in service, stretched by older jobs' work arriving meanwhile.
+ *    R does not depend on theta: a constant on the branch, a + R;
+ *  - a remote part's first task is the newest job's and waits behind every
+ *    older job's later visits (non-preemptive priority, lowest class):
+ *    W_part = r_part W / (1 - rho_s);
+ *  - m2_s is taken no lower than m2_task (pieces are unions of tasks), so
+ *    the linearised q of a job splitting many segments cannot drive W to 0.
+ * The root keeps r_root W. On generated layered workloads (contend sim
+ * check --generate) this removes most of the piece model's optimism at
+ * depth; README "Model against simulation" gives the figures.
  * Pooled roots: the root goes to the least loaded of d sampled servers, the
  * other parts to uniform ones; for d > 1 a mean-field M/M/1 approximation
  * (a share a of the work arrives through the root rule; the fraction of
@@ -138,6 +157,12 @@ typedef struct {
     int link_batches;       /**< 1 (with server_model): transfers leave in batches, see below */
     int dependent_parts;    /**< 1: parts wait for the parts that feed them (see above); 0: the paper */
     unsigned root_choices;  /**< d of the root rule (1: uniform) */
+    int reentry;            /**< 1: tasks that re-enter a server wait (see above); 0: they wait nothing */
+    double reentry_wait;    /**< R, the wait of a re-entering task, s (0 when reentry is 0) */
+    double m2s_task;        /**< m2_s if every original task were a piece of its own, s: no placement's
+                                 pieces (unions of tasks) can have less */
+    double m2s_floor;       /**< W's m2_s is taken no lower than this: m2s_task (reentry) or the
+                                 background's (the earlier model) */
     double rho_s;           /**< per-server load */
     double m2s_local;       /**< m2_s with every job all-local, s */
     double m2_bg_s;         /**< the background's part of m2_s, s */
@@ -153,6 +178,10 @@ typedef struct {
     unsigned root_choices;  /**< roots on the least loaded of d servers (1..64; default 2; 1: the paper's uniform roots) */
     int dependent_parts;    /**< parts wait for the parts that feed them (default 1; 0: the paper's
                                  independent branches, spec s.6) */
+    int reentry_waits;      /**< with the server model: a task that joins a server after its job
+                                 left it (a sink fed by other parts, a task fed by another part's task)
+                                 waits the residual of the task in service (default 1; 0: the earlier
+                                 model, where only the root and the first task of a remote part wait) */
     int large;              /**< segments over partition.max_triplets: 1 (default) start from a few
                                  triplets, the solver generates the rest (column generation);
                                  0: refuse them (CT_ELIMIT) */

@@ -178,6 +178,13 @@ typedef struct {
     double now;
     double backlog[4];             /**< time-average jobs in flight over each quarter of the window */
     uint64_t arrived;              /**< jobs (inference and background) arriving in the window */
+    /** By task, for counted jobs: task t of class c is entry task_offset[c] + t
+     *  (simulator task order); sums over its runs of the wait (ready, i.e. every
+     *  input on its server, to start, s) and of its end since the job's arrival
+     *  (s), and the runs counted. */
+    const size_t *task_offset;
+    const double *task_wait_sum, *task_finish_sum;
+    const uint64_t *task_count;
 } ct_sim_result_t;
 
 void ct_sim_result_get(const ct_sim_t *sim, ct_sim_result_t *r);
@@ -207,6 +214,9 @@ typedef struct {
     size_t max_in_flight;
     double growth;         /**< worst replication: backlog growth over the window / arrivals in it */
     double backlog[4];     /**< that replication's mean jobs in flight per window quarter */
+    size_t *task_offset;   /**< n_classes + 1: task t of class c is entry task_offset[c] + t of: */
+    double *task_wait;     /**< mean wait of the task (its inputs on its server -> it starts), s, pooled */
+    double *task_finish;   /**< mean end of the task since its job's arrival, s, pooled */
 } ct_sim_summary_t;
 
 void ct_sim_summary_free(ct_sim_summary_t *s);

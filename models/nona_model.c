@@ -39,6 +39,7 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p)
     p->server_model = 1;
     p->root_choices = 2; /* pooled roots; 1 is the paper's uniform rule */
     p->dependent_parts = 1;
+    p->reentry_waits = 1;
 }
 
 /* Mean-field wait factors at per-server load rho when a share a of the
@@ -66,6 +67,8 @@ void ct_nona_model_set_root_share(ct_nona_model_t *m, double a)
 {
     m->root_share = a < 0 ? 0 : a > 1 ? 1 : a;
     root_factors(m->root_choices, m->rho_s, m->root_share, &m->r_root, &m->r_part);
+    if (m->reentry) /* job-first: older jobs' later visits overtake a remote part's first task (ct_nona.h) */
+        m->r_part /= 1.0 - m->rho_s;
 }
 
 double ct_nona_root_share(const ct_nona_model_t *m, const double *theta)
@@ -193,13 +196,16 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
     size_t n = seg->n_inner;
     ct_branch_t *part = paths + n * CT_NONA_PATHS; /* per part: its timeline so far */
     uint8_t *n_part = n_paths + n;
+    uint8_t started[256] = { 0 }, to_sink[256] = { 0 }; /* per part: a task placed; a re-entry into the sink */
     for (size_t p = 0; p < q; p++) {
         part[p * CT_NONA_PATHS] = (ct_branch_t){ 0.0, 0.0, p != k };
         n_part[p] = 1;
     }
+    started[k] = 1; /* part k continues the source's visit */
     ct_branch_t direct = { 0.0, 0.0, 0 };
     int has_direct = 0;
     for (size_t t = 0; t <= n; t++) { /* inner tasks in topological order, then the sink */
+        int reenter = 0;
         for (size_t e = b->in_start[t]; e < b->in_start[t + 1]; e++) {
             size_t j = b->in_edge[e], lf = seg->loc_from[j];
             double bytes = g->bytes[seg->edges[j]], S = bytes / m->bandwidth;
@@ -212,10 +218,15 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                 if (bytes <= 0)
                     continue;
                 if (lf == CT_SEG_SOURCE) {
-                    direct = (ct_branch_t){ c, 1.0, 0 };
+                    direct = (ct_branch_t){ c + m->reentry_wait, 1.0, 0 };
                     has_direct = 1;
-                } else
+                } else {
                     paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], c, 1.0);
+                    if (!to_sink[pf]) { /* the sink re-enters its server once per sending part */
+                        paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], m->reentry_wait, 0.0);
+                        to_sink[pf] = 1;
+                    }
+                }
                 continue;
             }
             ct_branch_t *set = part + pt * CT_NONA_PATHS;
@@ -224,9 +235,13 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                     paths_add(set, &n_part[pt], paths[lf * CT_NONA_PATHS + i]);
             if (bytes > 0)
                 paths_shift(set, n_part[pt], c, 1.0);
+            reenter |= lf != CT_SEG_SOURCE; /* fed from another part's task: the task joins its server anew */
         }
         if (t < n) {
             size_t p = assign[t];
+            if (reenter && started[p]) /* a part's first task waits X (remote) or continues the source */
+                paths_shift(part + p * CT_NONA_PATHS, n_part[p], m->reentry_wait, 0.0);
+            started[p] = 1;
             paths_shift(part + p * CT_NONA_PATHS, n_part[p], g->time[seg->inner[t]] / m->speed, 0.0);
             memcpy(paths + t * CT_NONA_PATHS, part + p * CT_NONA_PATHS, n_part[p] * sizeof(ct_branch_t));
             n_paths[t] = n_part[p];
@@ -272,6 +287,7 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
     }
     ti->a1 = ti->a2 = 0.0;
     ti->n_crossing = 0;
+    uint8_t sink_wait[256 + 2] = { 0 }; /* per branch: the sink's re-entry wait added */
     /* Transfers leave in batches: every crossing edge out of one task joins
      * the link queue when that task ends (batch[u]: their total time, u =
      * inner index, n_inner = the source). */
@@ -298,6 +314,10 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
             branch = ct_assign_part(assign, k, l, lt);
         }
         br[branch].a += transfer_time(m, S, batch[from]);
+        if (lt == CT_SEG_SINK && m->reentry_wait > 0 && !sink_wait[branch]) {
+            br[branch].a += m->reentry_wait; /* the sink joins its server anew (once per sending branch) */
+            sink_wait[branch] = 1;
+        }
         if (!m->link_batches)
             ti->a2 += S * S;
         br[branch].n += 1.0;
@@ -529,6 +549,17 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     m->m2s_local = s->m2_bg_s;
     for (size_t j = 0; j < s->n_classes; j++)
         m->m2s_local += s->classes[j].rate * m->classes[j].work * m->classes[j].work / (double)s->servers;
+    /* Re-entries (ct_nona.h): the mean residual of the task in service on a
+     * uniform server, R = (1/N) sum_j beta_j sum_t s_t^2 / 2 over original tasks. */
+    m->reentry = m->server_model && p->reentry_waits;
+    m->m2s_task = s->m2_bg_s;
+    for (size_t j = 0; j < s->n_classes; j++) {
+        const ct_dag_t *g = &s->classes[j].dag;
+        for (size_t v = 0; v < g->n_tasks; v++)
+            m->m2s_task += s->classes[j].rate * (g->time[v] / s->speed) * (g->time[v] / s->speed) / (double)s->servers;
+    }
+    m->m2s_floor = m->reentry ? m->m2s_task : m->m2_bg_s;
+    m->reentry_wait = m->reentry ? 0.5 * m->m2s_task / (1.0 - m->rho_s) : 0.0;
     ct_nona_model_set_root_share(m, 1.0);
     if (!(m->gl = gsl_integration_glfixed_table_alloc(GL_POINTS))) {
         ct_nona_model_free(m);
@@ -697,8 +728,8 @@ void ct_nona_candidate_eval(const ct_nona_model_t *m, ct_nona_candidate_t *c, co
 
 double ct_nona_server_wait(const ct_nona_model_t *m, double m2s)
 {
-    if (m2s < m->m2_bg_s)
-        m2s = m->m2_bg_s;
+    if (m2s < m->m2s_floor)
+        m2s = m->m2s_floor;
     return m->server_model ? m2s / (2.0 * (1.0 - m->rho_s)) : 0.0;
 }
 

@@ -39,6 +39,7 @@ typedef struct {
     uint32_t *server;      /* per task (UINT32_MAX: not placed yet) */
     uint32_t *pending;     /* PLACE: inputs not yet here; CENTRAL: predecessors not done */
     uint32_t *ready;       /* CENTRAL: ready tasks */
+    double *ready_at;      /* per task: when it became ready (by-task waits) */
 } job_t;
 
 typedef struct {
@@ -89,6 +90,9 @@ struct ct_sim {
     size_t n_ready_jobs, cap_ready_jobs, n_idle;
     /* results */
     ct_stats_t *jct, bg_compute, bg_comm, link_wait;
+    size_t *task_off;      /* n_classes + 1 offsets into the by-task sums */
+    double *task_wait, *task_finish; /* per (class, task) of counted jobs: sums of ready -> start, arrival -> end */
+    uint64_t *task_n;
     uint64_t events;
     ct_status_t st;        /* first failure inside event handling */
     ct_error_t err;
@@ -277,10 +281,12 @@ static uint32_t slot_alloc(ct_sim_t *s)
         j->server = malloc(s->max_tasks * sizeof(uint32_t));
         j->pending = malloc(s->max_tasks * sizeof(uint32_t));
         j->ready = malloc(s->max_tasks * sizeof(uint32_t));
-        if (!j->server || !j->pending || !j->ready) {
+        j->ready_at = malloc(s->max_tasks * sizeof(double));
+        if (!j->server || !j->pending || !j->ready || !j->ready_at) {
             free(j->server);
             free(j->pending);
             free(j->ready);
+            free(j->ready_at);
             return NO_JOB;
         }
         j->next_free = NO_JOB;
@@ -358,6 +364,9 @@ static double task_time(const ct_sim_t *s, const job_t *j, uint32_t task)
 static void server_start(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
 {
     server_t *x = &s->srv[sv];
+    const job_t *j = &s->jobs[job];
+    if (j->counted && j->cls != BG_CLASS)
+        s->task_wait[s->task_off[j->cls] + task] += s->now - j->ready_at[task];
     x->busy = 1;
     x->cur_job = job;
     x->cur_task = task;
@@ -381,6 +390,7 @@ static void task_ready(ct_sim_t *s, uint32_t job, uint32_t task)
     server_t *x = &s->srv[sv];
     ready_t r = { s->cfg.server_queue == CT_QUEUE_JOB_FIRST ? s->jobs[job].arrival : 0.0, s->ready_seq++,
                   ((uint64_t)job << 32) | task };
+    s->jobs[job].ready_at[task] = s->now;
     s->loads[sv]++;
     if (ready_push(x, r) != 0) {
         fail(s, CT_ENOMEM, "out of memory (server queue)");
@@ -558,12 +568,17 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
     }
     const ct_sim_class_t *c = &s->cfg.classes[j->cls];
     int central = s->cfg.policy->kind == CT_POLICY_CENTRAL;
+    if (j->counted) {
+        s->task_finish[s->task_off[j->cls] + task] += s->now - j->arrival;
+        s->task_n[s->task_off[j->cls] + task]++;
+    }
     if (central)
         j->running--;
     for (uint32_t k = c->succ_start[task]; k < c->succ_start[task + 1]; k++) {
         uint32_t v = c->succ[k];
         if (central) {
             if (--j->pending[v] == 0) {
+                j->ready_at[v] = s->now;
                 j->ready[j->n_ready++] = v;
                 ready_list_add(s, job);
             }
@@ -707,6 +722,7 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
     if (s->cfg.policy->kind == CT_POLICY_CENTRAL) {
         for (size_t t = 0; t < c->n_tasks; t++) {
             j->server[t] = UINT32_MAX;
+            j->ready_at[t] = s->now;
             if (j->pending[t] == 0)
                 j->ready[j->n_ready++] = (uint32_t)t;
         }
@@ -754,7 +770,15 @@ ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t 
     s->jct = calloc(cfg->n_classes + 1, sizeof(ct_stats_t));
     s->idle = malloc(cfg->servers * sizeof(uint32_t));
     s->loads = calloc(cfg->servers, sizeof(uint32_t));
-    if (!s->srv || !s->jct || !s->idle || !s->loads) {
+    s->task_off = calloc(cfg->n_classes + 1, sizeof(size_t));
+    if (s->task_off)
+        for (size_t c = 0; c < cfg->n_classes; c++)
+            s->task_off[c + 1] = s->task_off[c] + cfg->classes[c].n_tasks;
+    size_t nt = s->task_off ? s->task_off[cfg->n_classes] : 0;
+    s->task_wait = calloc(nt ? nt : 1, sizeof(double));
+    s->task_finish = calloc(nt ? nt : 1, sizeof(double));
+    s->task_n = calloc(nt ? nt : 1, sizeof(uint64_t));
+    if (!s->srv || !s->jct || !s->idle || !s->loads || !s->task_off || !s->task_wait || !s->task_finish || !s->task_n) {
         ct_sim_free(s);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
@@ -778,8 +802,13 @@ void ct_sim_free(ct_sim_t *s)
         free(s->jobs[i].server);
         free(s->jobs[i].pending);
         free(s->jobs[i].ready);
+        free(s->jobs[i].ready_at);
     }
     free(s->jobs);
+    free(s->task_off);
+    free(s->task_wait);
+    free(s->task_finish);
+    free(s->task_n);
     for (size_t v = 0; s->srv && v < s->cfg.servers; v++)
         free(s->srv[v].q);
     free(s->srv);
@@ -939,4 +968,8 @@ void ct_sim_result_get(const ct_sim_t *s, ct_sim_result_t *r)
     for (int i = 0; i < 4; i++)
         r->backlog[i] = quarter > 0 ? area[i] / quarter : 0;
     r->arrived = s->arrived;
+    r->task_offset = s->task_off;
+    r->task_wait_sum = s->task_wait;
+    r->task_finish_sum = s->task_finish;
+    r->task_count = s->task_n;
 }

@@ -33,6 +33,9 @@ void ct_sim_summary_free(ct_sim_summary_t *s)
     free(s->p95);
     free(s->p99);
     free(s->jobs);
+    free(s->task_offset);
+    free(s->task_wait);
+    free(s->task_finish);
     memset(s, 0, sizeof *s);
 }
 
@@ -104,10 +107,17 @@ ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *
     out->p95 = calloc(K, sizeof(double));
     out->p99 = calloc(K, sizeof(double));
     out->jobs = calloc(K, sizeof(uint64_t));
+    out->task_offset = calloc(K, sizeof(size_t));
+    for (size_t c = 0; out->task_offset && c < cfg->n_classes; c++)
+        out->task_offset[c + 1] = out->task_offset[c] + cfg->classes[c].n_tasks;
+    size_t NT = out->task_offset ? out->task_offset[cfg->n_classes] : 0;
+    out->task_wait = calloc(NT ? NT : 1, sizeof(double));
+    out->task_finish = calloc(NT ? NT : 1, sizeof(double));
+    uint64_t *task_n = calloc(NT ? NT : 1, sizeof(uint64_t));
     ct_stats_init(&wait);
     ct_status_t st = CT_OK;
     if (!pool || !rep_means || !rep_wait || !out->mean || !out->ci95 || !out->p50 || !out->p95 || !out->p99 ||
-        !out->jobs) {
+        !out->jobs || !out->task_offset || !out->task_wait || !out->task_finish || !task_n) {
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
     }
@@ -147,6 +157,11 @@ ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *
                 rep_means[r * K + k] = res.jct[k].mean;
                 if (ct_stats_merge(&pool[k], &res.jct[k]) != CT_OK)
                     st = ct_error_set(err, CT_ENOMEM, "out of memory");
+            }
+            for (size_t t = 0; t < NT; t++) { /* pooled over replications */
+                out->task_wait[t] += res.task_wait_sum[t];
+                out->task_finish[t] += res.task_finish_sum[t];
+                task_n[t] += res.task_count[t];
             }
             rep_wait[r] = res.link_wait->mean;
             if (ct_stats_merge(&wait, res.link_wait) != CT_OK)
@@ -206,7 +221,12 @@ ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *
         v += (rep_wait[r] - m) * (rep_wait[r] - m);
     out->link_wait = m;
     out->link_wait_ci95 = R > 1 ? ct_stats_ci95(sqrt(v / (double)(R - 1)), R) : NAN;
+    for (size_t t = 0; t < NT; t++) {
+        out->task_wait[t] = task_n[t] ? out->task_wait[t] / (double)task_n[t] : NAN;
+        out->task_finish[t] = task_n[t] ? out->task_finish[t] / (double)task_n[t] : NAN;
+    }
 done:
+    free(task_n);
     for (size_t r = 0; sims && r < R; r++)
         ct_sim_free(sims[r]);
     free(sims);

@@ -42,9 +42,11 @@ typedef struct {
     ct_fair_pick_t fair_pick; /**< fair's idle-server choice (default most recently freed) */
     unsigned root_choices;    /**< nona, nona-star: root on the least loaded of d servers (default 2; 1: the paper) */
     int dependent_parts;      /**< nona tables: parts wait for the parts that feed them (default 1; 0: the paper) */
+    int job_first_waits;      /**< nona tables: the model's job-first waits (default 1; 0: the earlier piece waits) */
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */
     unsigned threads;         /**< points at once (default 1; 0: the cores); the result does not depend on it */
     unsigned rep_threads;     /**< a point's replications at once (default 1; 0: the cores); nor on this */
+    double gap;               /**< nona tables: the solver's relative gap (0, the default: the solver's own) */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

@@ -38,9 +38,11 @@ void ct_eval_params_init(ct_eval_params_t *p)
     p->fair_pick = CT_FAIR_RECENT;
     p->root_choices = 2;
     p->dependent_parts = 1;
+    p->job_first_waits = 1;
     p->server_model = 1;
     p->threads = 1;
     p->rep_threads = 1;
+    p->gap = 0;
 }
 
 void ct_eval_result_free(ct_eval_result_t *r)
@@ -191,6 +193,7 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
     mp.server_model = p->server_model;
     mp.root_choices = p->root_choices ? p->root_choices : 1;
     mp.dependent_parts = p->dependent_parts;
+    mp.reentry_waits = p->job_first_waits;
     if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)
         ct_scenario_destroy(sx);
     return st;
@@ -261,7 +264,11 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
         }
     } else {
         if (!strcmp(name, "nona")) {
-            st = ct_nona_solve(&m, NULL, &sol, err);
+            ct_nona_solve_params_t sp;
+            ct_nona_solve_params_init(&sp);
+            if (ec->p->gap > 0)
+                sp.gap = ec->p->gap;
+            st = ct_nona_solve(&m, &sp, &sol, err);
         } else {
             if (!strcmp(name, "local"))
                 ct_nona_theta_local(&m, theta);
@@ -380,7 +387,11 @@ ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n
             ct_status_t st = point_setup(s, ct_eval_scale_for_load(s, p->star_load), s->link_bandwidth, p, &sx, &cfg,
                                          &m, err);
             if (st == CT_OK) {
-                st = ct_nona_solve(&m, NULL, &pl->star_sol, err);
+                ct_nona_solve_params_t sp;
+                ct_nona_solve_params_init(&sp);
+                if (p->gap > 0)
+                    sp.gap = p->gap;
+                st = ct_nona_solve(&m, &sp, &pl->star_sol, err);
                 if (st == CT_OK)
                     st = table_sampler(&sx, &m, &pl->star_sol, &pl->star, err);
                 ct_nona_model_free(&m);

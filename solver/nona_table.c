@@ -177,6 +177,7 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
     bad |= put_num(model, "root_choices", (double)m->root_choices);
     bad |= put(model, "parts", cJSON_CreateString(m->dependent_parts ? "dependent" : "independent"));
     if (m->server_model) {
+        bad |= put(model, "waits", cJSON_CreateString(m->reentry ? "job-first" : "pieces"));
         bad |= put_num(model, "rho_servers", sol->eval.rho_s);
         bad |= put_num(model, "server_wait", sol->eval.W);
         bad |= put_num(model, "root_wait", sol->eval.W_root);

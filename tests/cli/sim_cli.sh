@@ -71,4 +71,35 @@ done
 r=$(ratio) || fail "n-shape sim (dependent parts)"
 awk -v r="$r" 'BEGIN { exit !(r > 0.87 && r < 1.15) }' || fail "n-shape, dependent parts: simulated / predicted $r"
 
+# sim --by-task: fig1's four tasks, each with a wait >= 0 and an end after
+# its inputs' ends; det runs after sum on the root's server (no wait there
+# under the local table).
+$C sim data/scenarios/fig1.json --policy local --by-task --json --reps 2 --jobs 2000 >"$T/bt.json" || fail "sim --by-task"
+python3 - "$T/bt.json" <<'PYEOF' || fail "sim --by-task: per-task figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["id"]: x for x in d["classes"][0]["tasks"]}
+assert set(t) == {"sum", "det", "det_sparse", "add"}, t
+assert all(x["mean_wait"] >= 0 for x in t.values())
+for a, b in [("sum", "det"), ("sum", "det_sparse"), ("det", "add"), ("det_sparse", "add")]:
+    assert t[b]["mean_end"] >= t[a]["mean_end"] + t[b]["time"] - 1e-12, (a, b)
+# the sink ends the job: its pooled mean end is the mean JCT (pooled, not per replication)
+assert abs(t["add"]["mean_end"] - d["classes"][0]["mean_jct"]) < 0.01 * d["classes"][0]["mean_jct"]
+PYEOF
+$C sim data/scenarios/fig1.json --by-task --reps 2 --jobs 2000 | grep -q "^class fig1 by task" || fail "sim --by-task: table"
+
+# sim check: two generated workloads and a file at two loads; a CSV row per
+# point, a summary line per load and one in all; the same seed, the same rows.
+$C sim check data/scenarios/fig1.json --generate 2 --gen-seed 5 --stages 2:4 --loads 0.3:0.6:0.3 --jobs 2000 \
+    -o "$T/check.csv" >"$T/check.txt" || fail "sim check"
+[ "$(wc -l <"$T/check.csv")" -eq 7 ] || fail "sim check: 6 points and a header: $(cat "$T/check.csv")"
+grep -q "^layered-6,.*,0.6,.*,ok$" "$T/check.csv" || fail "sim check: generated rows: $(cat "$T/check.csv")"
+grep -q "^all *6 " "$T/check.txt" || fail "sim check: summary: $(cat "$T/check.txt")"
+$C sim check --generate 2 --gen-seed 5 --stages 2:4 --loads 0.3:0.6:0.3 --jobs 2000 -j 1 -o "$T/check2.csv" >/dev/null
+grep layered "$T/check.csv" >"$T/c1"
+tail -n +2 "$T/check2.csv" | cmp -s - "$T/c1" || fail "sim check: not reproducible for a seed"
+expect_error 2 "check: give SCENARIO files, --generate N, or both" -- $C sim check
+expect_error 2 "--stages: expected MIN:MAX" -- $C sim check --generate 1 --stages 5:2
+expect_error 2 "--gbps" -- $C sim check --generate 1 --gbps 0
+expect_error 2 "--waits: expected job-first or pieces" -- $C nona solve data/scenarios/fig1.json --waits fast
 finish

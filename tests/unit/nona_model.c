@@ -123,13 +123,14 @@ static void fig1_by_hand(void)
     CHECK_CLOSE(e.J, 200 * tau, 1e-12);
     CHECK(e.W == 0 && e.W_root == 0);
     ct_nona_model_free(&m);
-    /* The same theta with server queueing (1000 servers, job-first pieces):
-     * the split cuts the job into sum + det (11 ms), det_sparse (10 ms) and
-     * add (1 ms); det_sparse's branch is the longest and waits X, whose mean
-     * is W. */
+    /* The same theta with server queueing (1000 servers), the earlier piece
+     * waits (--waits pieces): the split cuts the job into sum + det (11 ms),
+     * det_sparse (10 ms) and add (1 ms); det_sparse's branch is the longest
+     * and waits X, whose mean is W. */
     ct_nona_model_params_t uniform;
     ct_nona_model_params_init(&uniform);
     uniform.root_choices = 1; /* d = 1: both wait factors are 1 */
+    uniform.reentry_waits = 0;
     CHECK(ct_nona_model_build(&s, &uniform, &m, &err) == CT_OK);
     ct_nona_evaluate(&m, theta, &e, &tau);
     double rho_s = 200 * 0.022 / 1000, q = 0.011 * 0.011 + 0.010 * 0.010 + 0.001 * 0.001 - 0.022 * 0.022;
@@ -139,9 +140,32 @@ static void fig1_by_hand(void)
     CHECK_CLOSE(e.W, W, 1e-12);
     CHECK_CLOSE(tau, 0.002 + W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + W), 1e-12);
     ct_nona_model_free(&m);
+    /* Job-first waits (the default), by hand: det_sparse's first task is the
+     * newest job's and waits behind older jobs' later visits, W / (1 -
+     * rho_s); add re-enters the root's server after det_sparse's transfer
+     * and waits R = m2_task / (2 (1 - rho_s)), m2_task from the four tasks'
+     * squares; W's m2_s stays above m2_task (here it is above anyway). */
+    uniform.reentry_waits = 1;
+    CHECK(ct_nona_model_build(&s, &uniform, &m, &err) == CT_OK);
+    ct_nona_evaluate(&m, theta, &e, &tau);
+    double m2t = 200 * (0.001 * 0.001 + 0.010 * 0.010 + 0.010 * 0.010 + 0.001 * 0.001) / 1000;
+    double R = m2t / (2 * (1 - rho_s));
+    CHECK_CLOSE(m.reentry_wait, R, 1e-12);
+    CHECK_CLOSE(m.m2s_task, m2t, 1e-12);
+    CHECK_CLOSE(e.W, W, 1e-12);
+    CHECK_CLOSE(tau, 0.002 + W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + R + W / (1 - rho_s)), 1e-12);
+    /* All local: no re-entry, the same as the piece model. */
+    double *loc = calloc(m.n_vars, sizeof(double));
+    ct_nona_theta_local(&m, loc);
+    ct_nona_evaluate(&m, loc, &e, &tau);
+    CHECK_CLOSE(tau, 0.022 + 200 * 0.022 * 0.022 / 1000 / (2 * (1 - rho_s)), 1e-12);
+    free(loc);
+    ct_nona_model_free(&m);
     /* d = 2: the mean-field JSQ(2) factors scale the root's and the parts'
-     * waits (s_i = rho^(2^i - 1)). */
-    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+     * waits (s_i = rho^(2^i - 1)); piece waits, then job-first ones. */
+    uniform.root_choices = 2;
+    uniform.reentry_waits = 0;
+    CHECK(ct_nona_model_build(&s, &uniform, &m, &err) == CT_OK);
     double L1 = rho_s / (1 - rho_s), sr = 0, sp = 0;
     for (int i = 1; i < 12; i++) {
         double si = pow(rho_s, pow(2, i) - 1);
@@ -152,6 +176,12 @@ static void fig1_by_hand(void)
     CHECK_CLOSE(m.r_part, sp / L1, 1e-12);
     ct_nona_evaluate(&m, theta, &e, &tau);
     CHECK_CLOSE(tau, 0.002 + m.r_root * W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + m.r_part * W), 1e-12);
+    ct_nona_model_free(&m);
+    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK); /* the defaults: d = 2, job-first */
+    CHECK_CLOSE(m.r_root, sr / L1, 1e-12);
+    CHECK_CLOSE(m.r_part, sp / L1 / (1 - rho_s), 1e-12);
+    ct_nona_evaluate(&m, theta, &e, &tau);
+    CHECK_CLOSE(tau, 0.002 + m.r_root * W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + R + m.r_part * W), 1e-12);
     free(theta);
     ct_nona_model_free(&m);
     ct_scenario_destroy(&s);

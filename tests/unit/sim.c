@@ -365,7 +365,7 @@ static void pooled_roots(void)
     ct_nona_solution_t sol;
     ct_error_t err;
     CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
-    CHECK(m.root_choices == 2 && m.r_root < 1 && m.r_part < 1 && m.r_root < m.r_part);
+    CHECK(m.root_choices == 2 && m.r_root < 1 && m.r_part < 1 / (1 - m.rho_s) && m.r_root < m.r_part);
     CHECK(ct_nona_solve(&m, NULL, &sol, &err) == CT_OK);
     cJSON *entry, *doc;
     char *text, msg[256];

@@ -1,0 +1,280 @@
+/*
+ * cmd_sim_check.c - `contend sim check`: the Nona model against the
+ * simulator over a family of scenarios (files, generated ones, or both) at
+ * several loads. Each point solves the nona table for its load (the model's
+ * predicted mean JCT), simulates the cluster under that table and reports
+ * simulated / predicted; the summary gives, per load and in all, the median
+ * ratio, how many points lie within 10% and 20%, and the worst.
+ *
+ * Points are (scenario, load) pairs run by the sweep machinery, so -j and
+ * --shard / contend merge work as for every sweep; the CSV rows are the
+ * points' texts and the summary is computed from them.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "cmd_sim.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    ct_scenario_t *scen;     /* every scenario, files first */
+    size_t n_scen;
+    const double *loads;
+    size_t n_loads;
+    const ct_eval_params_t *ev;
+} check_ctx_t;
+
+/* Tasks on the longest path of any class's DAG (its depth). */
+static size_t scenario_depth(const ct_scenario_t *s, size_t *tasks)
+{
+    size_t depth = 0;
+    *tasks = 0;
+    for (size_t c = 0; c < s->n_classes; c++) {
+        const ct_dag_t *g = &s->classes[c].dag;
+        size_t *order = malloc((g->n_tasks ? g->n_tasks : 1) * sizeof(size_t)),
+               *len = calloc(g->n_tasks ? g->n_tasks : 1, sizeof(size_t));
+        ct_error_t err;
+        *tasks += g->n_tasks;
+        if (order && len && ct_dag_topo_order(g, order, "dag", &err) == CT_OK) {
+            /* edges are few: relax them in topological passes over the order */
+            size_t *pos = malloc((g->n_tasks ? g->n_tasks : 1) * sizeof(size_t));
+            if (pos) {
+                for (size_t i = 0; i < g->n_tasks; i++)
+                    pos[order[i]] = i;
+                for (size_t i = 0; i < g->n_tasks; i++)
+                    len[i] = 1;
+                for (size_t i = 0; i < g->n_tasks; i++) {
+                    size_t u = order[i];
+                    for (size_t e = 0; e < g->n_edges; e++)
+                        if (g->from[e] == u && len[g->to[e]] < len[u] + 1)
+                            len[g->to[e]] = len[u] + 1;
+                }
+                for (size_t i = 0; i < g->n_tasks; i++)
+                    depth = len[i] > depth ? len[i] : depth;
+                free(pos);
+            }
+        }
+        free(order);
+        free(len);
+    }
+    return depth;
+}
+
+static ct_status_t check_point(size_t i, void *arg, char **text, ct_error_t *err)
+{
+    const check_ctx_t *c = arg;
+    const ct_scenario_t *s = &c->scen[i / c->n_loads];
+    double load = c->loads[i % c->n_loads];
+    const char *pol[1] = { "nona" };
+    ct_eval_result_t res;
+    ct_status_t st = ct_eval_sweep(s, &load, 1, 0, pol, 1, c->ev, NULL, NULL, &res, err);
+    char row[1024], status[32] = "ok";
+    size_t tasks, depth = scenario_depth(s, &tasks);
+    double sim = NAN, ci = NAN, model = NAN;
+    if (st == CT_EUNSTABLE) { /* the load cannot be carried at all: a point, not a failure */
+        snprintf(status, sizeof status, "unstable-model");
+        st = CT_OK;
+    } else if (st != CT_OK) {
+        return st;
+    } else {
+        const ct_eval_point_t *p = &res.points[0];
+        model = p->model_mean_jct;
+        if (p->unstable)
+            snprintf(status, sizeof status, "unstable");
+        else {
+            sim = p->sum.mean[res.n_classes];
+            ci = p->sum.ci95[res.n_classes];
+        }
+        ct_eval_result_free(&res);
+    }
+    char f[4][32];
+    double v[4] = { sim, isfinite(ci) ? ci : NAN, model, sim / model };
+    for (int k = 0; k < 4; k++) {
+        if (isfinite(v[k]))
+            snprintf(f[k], 32, "%.9g", v[k]);
+        else
+            f[k][0] = '\0';
+    }
+    snprintf(row, sizeof row, "%s,%zu,%zu,%zu,%.9g,%.6g,%s,%s,%s,%s,%s\n", s->path, s->n_classes, depth, tasks,
+             s->link_bandwidth, load, f[0], f[1], f[2], f[3], status);
+    if (!(*text = strdup(row)))
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    return CT_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One summary line over the points whose load is `load` (NAN: all). */
+static void summary_line(char *const *texts, size_t n, double load, double *scratch)
+{
+    size_t m = 0, in10 = 0, in20 = 0, unstable = 0, total = 0;
+    double worst = 1.0;
+    for (size_t i = 0; i < n; i++) {
+        const char *t = texts[i];
+        if (!t)
+            continue;
+        /* scenario,classes,depth,tasks,bandwidth,load,sim,ci,model,ratio,status */
+        const char *q = t;
+        for (int k = 0; k < 5 && q; k++)
+            q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL;
+        if (!q)
+            continue;
+        double l = strtod(q, NULL);
+        if (!isnan(load) && fabs(l - load) > 1e-9)
+            continue;
+        total++;
+        for (int k = 0; k < 4 && q; k++)
+            q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL;
+        if (!q || *q == ',') {
+            unstable++;
+            continue;
+        }
+        double r = strtod(q, NULL);
+        scratch[m++] = r;
+        in10 += fabs(r - 1) <= 0.10;
+        in20 += fabs(r - 1) <= 0.20;
+        if (fabs(r - 1) > fabs(worst - 1))
+            worst = r;
+    }
+    if (!total)
+        return;
+    qsort(scratch, m, sizeof(double), cmp_double);
+    double med = m ? (m % 2 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2])) : NAN;
+    char lbl[16];
+    if (isnan(load))
+        snprintf(lbl, sizeof lbl, "all");
+    else
+        snprintf(lbl, sizeof lbl, "%.3g", load);
+    printf("%-6s %6zu %9.3f %6zu (%3.0f%%) %6zu (%3.0f%%) %8.3f %9zu\n", lbl, total, med, in10,
+           m ? 100.0 * (double)in10 / (double)m : 0.0, in20, m ? 100.0 * (double)in20 / (double)m : 0.0, worst,
+           unstable);
+}
+
+static void check_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: contend sim check [SCENARIO ...] [--generate N [--gen-seed S] [--stages A:B] [--gbps G,...]]\n"
+            "                         [--loads A:B:STEP] [-o results.csv] [sim options]\n"
+            "\n"
+            "Checks the Nona model against the simulator: at every load, solves the nona table\n"
+            "(the model's predicted mean JCT), simulates the cluster under it and reports\n"
+            "simulated / predicted mean JCT per point, then a summary per load: the median ratio,\n"
+            "points within 10%% and 20%%, the worst ratio, and points the simulation found\n"
+            "unstable. Scenarios are the files given and N generated layered workloads\n"
+            "(seeds S .. S+N-1: 2-10 stages of 1-4 tasks, fan-in 1-3, lognormal task times around\n"
+            "10 ms, log-uniform edge bytes 10 kB-5 MB, 1-3 classes, 80 servers, a 10 or 100 Gbps\n"
+            "link; the same seed always gives the same scenario).\n"
+            "\n"
+            "options (besides those of contend sim):\n"
+            "  --generate N          generated scenarios (0 .. 100000; default 0)\n"
+            "  --gen-seed S          the first generated scenario's seed (default 1)\n"
+            "  --stages A:B          stages per generated DAG (default 2:10)\n"
+            "  --gbps G,...          link speeds drawn from, Gbit/s (default 10,100)\n"
+            "  --loads A:B:STEP      loads (default 0.1:0.7:0.2)\n"
+            "  -o FILE               CSV, one row per scenario x load\n"
+            "  -j N, --shard I/N     as for sweeps\n"
+            "Replications default to 2 of 20000 jobs (--reps, --jobs); the solver's gap to 1e-4\n"
+            "(--gap), far below the simulation's noise.\n");
+}
+
+int cmd_sim_check(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        check_usage(stdout);
+        return 0;
+    }
+    sim_opts_t o;
+    int reps_given = 0, gap_given = 0;
+    for (int i = 1; i < argc; i++) {
+        reps_given |= !strncmp(argv[i], "--reps", 6);
+        gap_given |= !strncmp(argv[i], "--gap", 5);
+    }
+    int rc = sim_parse(argc, argv, &o);
+    check_ctx_t ctx = { 0 };
+    double def_loads[4] = { 0.1, 0.3, 0.5, 0.7 };
+    char **texts = NULL;
+    size_t n = 0;
+    ct_error_t err;
+    if (rc != 0)
+        goto done;
+    if (!reps_given)
+        o.ev.run.reps = 2;
+    if (!gap_given) /* far below the simulation's noise; 1e-9 costs minutes on deep scenarios */
+        o.ev.gap = 1e-4;
+    size_t nfiles = (size_t)(argc - optind);
+    if (nfiles + o.generate == 0) {
+        rc = cli_usage("sim", "check: give SCENARIO files, --generate N, or both");
+        goto done;
+    }
+    if (o.n_bws) {
+        rc = cli_usage("sim", "check: --bandwidths does not apply (the scenarios' own links are used)");
+        goto done;
+    }
+    ctx.scen = calloc(nfiles + o.generate, sizeof(ct_scenario_t));
+    if (!ctx.scen) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+        goto done;
+    }
+    for (size_t i = 0; i < nfiles; i++, ctx.n_scen++)
+        if (ct_scenario_load(&ctx.scen[ctx.n_scen], argv[optind + (int)i], &err) != CT_OK) {
+            rc = cli_fail(&err);
+            goto done;
+        }
+    for (size_t i = 0; i < o.generate; i++, ctx.n_scen++)
+        if (ct_scenario_gen_layered(&o.gen, o.gen_seed + i, &ctx.scen[ctx.n_scen], &err) != CT_OK) {
+            rc = cli_fail(&err);
+            goto done;
+        }
+    ctx.loads = o.n_loads ? o.loads : def_loads;
+    ctx.n_loads = o.n_loads ? o.n_loads : 4;
+    ctx.ev = &o.ev;
+    o.ev.rep_threads = 1;
+    n = ctx.n_scen * ctx.n_loads;
+    if (!(texts = calloc(n, sizeof(char *)))) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+        goto done;
+    }
+    const char *out = o.output ? o.output : NULL;
+    if (o.sweep.shards > 1 && !out) {
+        rc = cli_usage("sim", "check: --shard needs -o PART");
+        goto done;
+    }
+    if (cli_sweep_run("checking", "sim-check", out, n, check_point, &ctx, &o.sweep, texts, &rc))
+        goto done;
+    double *scratch = malloc(n * sizeof(double));
+    if (!scratch) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+        goto done;
+    }
+    printf("%-6s %6s %9s %13s %13s %8s %9s   (simulated / predicted mean JCT, nona tables)\n", "load", "points",
+           "median", "within 10%", "within 20%", "worst", "unstable");
+    for (size_t l = 0; l < ctx.n_loads; l++)
+        summary_line(texts, n, ctx.loads[l], scratch);
+    if (ctx.n_loads > 1)
+        summary_line(texts, n, NAN, scratch);
+    free(scratch);
+    if (out && !(rc = cli_sweep_write("sim-check", out, n, &o.sweep, texts)))
+        printf("wrote %s\n", out);
+done:
+    ct_sweep_texts_free(texts, n);
+    for (size_t i = 0; i < ctx.n_scen; i++)
+        ct_scenario_destroy(&ctx.scen[i]);
+    free(ctx.scen);
+    free(o.loads);
+    free(o.bws);
+    free(o.policies);
+    return rc < 0 ? 0 : rc;
+}

@@ -1,0 +1,153 @@
+/*
+ * scenario_gen.c - the seeded layered-workload generator (ct_scenario_gen.h)
+ * and the Nona model against the simulator on a small generated family.
+ *
+ * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
+ */
+#include "ct_eval.h"
+#include "ct_scenario_gen.h"
+#include "ct_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Stage of a generated task id "sI_tJ". */
+static unsigned stage_of(const char *id)
+{
+    return (unsigned)strtoul(id + 1, NULL, 10);
+}
+
+/* Every scenario of 60 seeds within the documented ranges; one seed, one
+ * scenario; different seeds, different scenarios. */
+static void shape(void)
+{
+    ct_scenario_gen_params_t p;
+    ct_scenario_gen_params_init(&p);
+    ct_error_t err;
+    size_t distinct_classes[4] = { 0 }, bw[2] = { 0 };
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        ct_scenario_t s, again;
+        CHECK(ct_scenario_gen_layered(&p, seed, &s, &err) == CT_OK);
+        CHECK(ct_scenario_gen_layered(&p, seed, &again, &err) == CT_OK);
+        char h1[17], h2[17];
+        ct_scenario_hash(&s, h1, sizeof h1);
+        ct_scenario_hash(&again, h2, sizeof h2);
+        CHECK(!strcmp(h1, h2));
+        ct_scenario_destroy(&again);
+        if (seed > 1) { /* the seed before differs */
+            ct_scenario_t prev;
+            char h0[17];
+            CHECK(ct_scenario_gen_layered(&p, seed - 1, &prev, &err) == CT_OK);
+            ct_scenario_hash(&prev, h0, sizeof h0);
+            CHECK(strcmp(h0, h1) != 0);
+            ct_scenario_destroy(&prev);
+        }
+        CHECK(s.n_classes >= 1 && s.n_classes <= 3 && s.servers == 80);
+        distinct_classes[s.n_classes]++;
+        CHECK(s.link_bandwidth == 1.25e9 || s.link_bandwidth == 1.25e10);
+        bw[s.link_bandwidth == 1.25e10]++;
+        for (size_t c = 0; c < s.n_classes; c++) {
+            const ct_dag_t *g = &s.classes[c].dag;
+            CHECK(s.classes[c].rate >= 0.5 && s.classes[c].rate <= 2.0);
+            unsigned stages = 0, width[64] = { 0 }, fanin[4096] = { 0 }, fed[4096] = { 0 };
+            CHECK(g->n_tasks <= 4096);
+            for (size_t t = 0; t < g->n_tasks; t++) {
+                unsigned st = stage_of(g->ids[t]);
+                CHECK(st < 64);
+                width[st]++;
+                stages = st + 1 > stages ? st + 1 : stages;
+                CHECK(g->time[t] >= p.time_min && g->time[t] <= p.time_max);
+            }
+            CHECK(stages >= p.stages_min && stages <= p.stages_max);
+            for (unsigned st = 0; st < stages; st++)
+                CHECK(width[st] >= 1 && width[st] <= p.width_max);
+            for (size_t e = 0; e < g->n_edges; e++) {
+                CHECK(stage_of(g->ids[g->to[e]]) == stage_of(g->ids[g->from[e]]) + 1);
+                CHECK(g->bytes[e] >= p.bytes_min && g->bytes[e] <= p.bytes_max);
+                fanin[g->to[e]]++;
+                fed[g->from[e]]++;
+            }
+            for (size_t t = 0; t < g->n_tasks; t++) {
+                unsigned st = stage_of(g->ids[t]);
+                CHECK(st == 0 ? fanin[t] == 0 : fanin[t] >= 1); /* (an unfed task's extra edge may pass fanin_max) */
+                CHECK(st + 1 == stages || fed[t] >= 1);           /* only the last stage ends the job */
+            }
+        }
+        ct_scenario_destroy(&s);
+    }
+    CHECK(distinct_classes[1] && distinct_classes[2] && distinct_classes[3]);
+    CHECK(bw[0] && bw[1]);
+    /* Ranges are checked. */
+    p.stages_min = 5;
+    p.stages_max = 4;
+    ct_scenario_t s;
+    CHECK(ct_scenario_gen_layered(&p, 1, &s, &err) == CT_EINPUT && strstr(err.msg, "stages"));
+    ct_scenario_gen_params_init(&p);
+    p.bytes_min = -1;
+    CHECK(ct_scenario_gen_layered(&p, 1, &s, &err) == CT_EINPUT && strstr(err.msg, "edge bytes"));
+}
+
+/* The model against the simulator on a small family of shallow layered
+ * workloads (2-4 stages, seeds 2, 5 and 6: their certified solves take
+ * milliseconds) at loads 0.3 and 0.6: every point
+ * within 20% of the simulated mean, give or take the simulation's own 95%
+ * interval (the bar of issue #32; `contend sim check --generate` runs
+ * larger families, README quotes them). CT_TEST_QUICK (make valgrind):
+ * one workload at one load. The piece waits are shown beside. */
+static void model_vs_sim(void)
+{
+    ct_scenario_gen_params_t p;
+    ct_scenario_gen_params_init(&p);
+    p.stages_min = 2;
+    p.stages_max = 4;
+    double loads[2] = { 0.3, 0.6 };
+    int quick = getenv("CT_TEST_QUICK") != NULL;
+    size_t nl = quick ? 1 : 2;
+    static const uint64_t seed_list[3] = { 2, 5, 6 };
+    size_t seeds = quick ? 1 : 3;
+    const char *pol[1] = { "nona" };
+    ct_eval_params_t ev;
+    ct_eval_params_init(&ev);
+    ev.run.reps = 2;
+    ev.run.jobs = quick ? 2000 : 5000;
+    ev.gap = 1e-3;
+    ct_error_t err;
+    size_t points = 0, within = 0, within_old = 0;
+    for (size_t si = 0; si < seeds; si++) {
+        uint64_t seed = seed_list[si];
+        ct_scenario_t s;
+        CHECK(ct_scenario_gen_layered(&p, seed, &s, &err) == CT_OK);
+        for (int old = 0; old < (quick ? 1 : 2); old++) {
+            ev.job_first_waits = !old;
+            ct_eval_result_t r;
+            CHECK_MSG(ct_eval_sweep(&s, loads, nl, 0, pol, 1, &ev, NULL, NULL, &r, &err) == CT_OK, "%s", err.msg);
+            for (size_t i = 0; i < r.n_points; i++) {
+                const ct_eval_point_t *pt = &r.points[i];
+                CHECK(!pt->unstable);
+                double sim = pt->sum.mean[r.n_classes], ci = pt->sum.ci95[r.n_classes], mod = pt->model_mean_jct;
+                int ok = fabs(sim - mod) <= 0.2 * mod + ci;
+                if (old)
+                    within_old += ok;
+                else {
+                    points++;
+                    within += ok;
+                    CHECK_MSG(ok, "seed %llu load %g: simulated %.4g +- %.2g s, model %.4g s",
+                              (unsigned long long)seed, pt->load, sim, ci, mod);
+                }
+            }
+            ct_eval_result_free(&r);
+        }
+        ct_scenario_destroy(&s);
+    }
+    fflush(stdout);
+    printf("model vs simulation, %zu generated workloads x %zu loads: job-first waits %zu of %zu within 20%%, piece "
+           "waits %zu\n", seeds, nl, within, points, within_old);
+    CHECK(points == seeds * nl);
+}
+
+int main(void)
+{
+    shape();
+    model_vs_sim();
+    return ct_test_end();
+}
