@@ -322,7 +322,7 @@ static ct_status_t sweep_point(size_t i, void *arg, char **text, ct_error_t *err
     ct_status_t st = ct_eval_plan_point(c->pl, i, &pt, err);
     if (st == CT_OK && !(*text = point_rows(&pt, c->names, c->nc)))
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
-    ct_sim_summary_free(&pt.sum);
+    ct_eval_point_free(&pt);
     return st;
 }
 
@@ -466,9 +466,12 @@ static int run(const char *path, sim_opts_t *o, int sweep)
                         size_t x = p->sum.task_offset[k] + t;
                         printf("%s{\"id\": ", t ? ", " : "");
                         cli_print_json_string(stdout, cls[k].ids[t]);
-                        printf(", \"time\": %.17g, \"mean_wait\": %.17g, \"mean_end\": %.17g}", cls[k].time[t],
+                        printf(", \"time\": %.17g, \"mean_wait\": %.17g, \"mean_end\": %.17g", cls[k].time[t],
                                isfinite(p->sum.task_wait[x]) ? p->sum.task_wait[x] : -1.0,
                                isfinite(p->sum.task_finish[x]) ? p->sum.task_finish[x] : -1.0);
+                        if (p->model_task_end && isfinite(p->model_task_end[x]))
+                            printf(", \"model_end\": %.17g", p->model_task_end[x]);
+                        printf("}");
                     }
                     printf("]");
                 }
@@ -495,11 +498,15 @@ static int run(const char *path, sim_opts_t *o, int sweep)
             if (isfinite(p->model_mean_jct))
                 printf("model's predicted mean JCT: %.4g s\n", p->model_mean_jct);
             for (size_t k = 0; cls && k < ncls; k++) {
-                printf("class %s by task (s): time, mean wait for its server, mean end since arrival\n", cls[k].name);
+                printf("class %s by task (s): time, mean wait for its server, mean end since arrival%s\n",
+                       cls[k].name, p->model_task_end ? ", the model's mean end (tasks that end a segment)" : "");
                 for (size_t t = 0; t < cls[k].n_tasks; t++) {
                     size_t x = p->sum.task_offset[k] + t;
-                    printf("  %-24s %10.4g %10.4g %10.4g\n", cls[k].ids[t], cls[k].time[t], p->sum.task_wait[x],
+                    printf("  %-24s %10.4g %10.4g %10.4g", cls[k].ids[t], cls[k].time[t], p->sum.task_wait[x],
                            p->sum.task_finish[x]);
+                    if (p->model_task_end && isfinite(p->model_task_end[x]))
+                        printf(" %10.4g", p->model_task_end[x]);
+                    printf("\n");
                 }
             }
             printf("%llu events in %.3f s (%.2f M events/s); jobs in flight by window quarter %.4g %.4g %.4g %.4g\n",

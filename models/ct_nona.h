@@ -274,6 +274,12 @@ typedef struct {
  */
 void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eval_t *out, double *tau);
 
+/** The predicted mean end of every segment's sink since its job arrived
+ *  (s), under theta (as ct_nona_evaluate): ends[b] for every block b (the
+ *  root's compute and wait, then each segment's E[M] and its sink's
+ *  compute). O(n_vars x branches). */
+void ct_nona_segment_ends(const ct_nona_model_t *m, const double *theta, double *ends);
+
 /** Sets probabilities below threshold to 0 and renormalises each block (a
  *  block left empty falls back to its all-local triplet). */
 void ct_nona_theta_clean(const ct_nona_model_t *m, double *theta, double threshold);

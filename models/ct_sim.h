@@ -139,6 +139,8 @@ typedef struct {
     size_t max_in_flight;          /**< stop with CT_EUNSTABLE past this many jobs in flight (0: no limit) */
     ct_server_queue_t server_queue;/**< server discipline (zero value: FIFO) */
     ct_fair_pick_t fair_pick;      /**< CENTRAL: idle-server choice (zero value: most recent) */
+    int exp_service;               /**< 1: a task's time is exponential with its class's time as the mean,
+                                        drawn when it starts (queueing-theory checks); zero value: as given */
 } ct_sim_config_t;
 
 typedef struct ct_sim ct_sim_t;

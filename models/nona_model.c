@@ -901,6 +901,25 @@ void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eva
     out->mean_jct = J / beta_sum;
 }
 
+void ct_nona_segment_ends(const ct_nona_model_t *m, const double *theta, double *ends)
+{
+    ct_nona_eval_t e;
+    ct_nona_evaluate(m, theta, &e, NULL);
+    for (size_t j = 0; j < m->n_classes; j++) {
+        const ct_model_class_t *mc = &m->classes[j];
+        const ct_split_t *sp = &mc->split;
+        double t = sp->dag.time[sp->bottlenecks[0]] / m->speed + e.W_root;
+        for (size_t i = 0; i < mc->n_blocks; i++) {
+            const ct_block_t *b = &m->blocks[mc->block_start + i];
+            for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
+                if (theta[w] > 0)
+                    t += theta[w] * ct_nona_triplet_time(m, w, e.phi, e.W);
+            t += sp->dag.time[sp->segments[i].sink] / m->speed;
+            ends[mc->block_start + i] = t;
+        }
+    }
+}
+
 void ct_nona_theta_clean(const ct_nona_model_t *m, double *theta, double threshold)
 {
     for (size_t b = 0; b < m->n_blocks; b++) {

@@ -371,7 +371,10 @@ static void server_start(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
     x->cur_job = job;
     x->cur_task = task;
     x->busy_since = s->now;
-    push(s, s->now + task_time(s, &s->jobs[job], task), EV_TASK_DONE, sv, 0);
+    double t = task_time(s, &s->jobs[job], task);
+    if (s->cfg.exp_service && s->jobs[job].cls != BG_CLASS && t > 0) /* drawn at its start: one draw per run */
+        t = exp_draw(&s->rng, 1.0 / t);
+    push(s, s->now + t, EV_TASK_DONE, sv, 0);
 }
 
 static void server_next(ct_sim_t *s, uint32_t sv)

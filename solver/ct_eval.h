@@ -58,7 +58,12 @@ typedef struct {
     int unstable;
     double model_mean_jct;    /**< nona / nona-star: the table's prediction (s); else NAN */
     ct_sim_summary_t sum;
+    double *model_task_end;   /**< nona: per task (sum.task_offset order), the model's mean end of the
+                                   tasks that end a segment (s), NAN for the others; NULL otherwise */
 } ct_eval_point_t;
+
+/** Frees what a point owns (its summary and model_task_end). */
+void ct_eval_point_free(ct_eval_point_t *pt);
 
 typedef struct {
     size_t n_classes;
@@ -75,7 +80,7 @@ void ct_eval_result_free(ct_eval_result_t *r);
  * nona-star's table (solved once, in ct_eval_plan_make); point i is load
  * (or bandwidth) i / n_policies under policy i % n_policies. The scenario
  * must outlive the plan. ct_eval_plan_point is thread-safe; *pt is the
- * caller's (ct_sim_summary_free(&pt->sum) afterwards).
+ * caller's (ct_eval_point_free afterwards).
  */
 typedef struct ct_eval_plan ct_eval_plan_t;
 ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n_x, int bandwidth_sweep,

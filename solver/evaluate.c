@@ -45,12 +45,19 @@ void ct_eval_params_init(ct_eval_params_t *p)
     p->gap = 0;
 }
 
+void ct_eval_point_free(ct_eval_point_t *pt)
+{
+    ct_sim_summary_free(&pt->sum);
+    free(pt->model_task_end);
+    pt->model_task_end = NULL;
+}
+
 void ct_eval_result_free(ct_eval_result_t *r)
 {
     if (!r)
         return;
     for (size_t i = 0; i < r->n_points; i++)
-        ct_sim_summary_free(&r->points[i].sum);
+        ct_eval_point_free(&r->points[i]);
     for (size_t c = 0; r->class_names && c < r->n_classes; c++)
         free(r->class_names[c]);
     free(r->class_names);
@@ -213,6 +220,43 @@ struct ct_eval_plan {
 };
 typedef struct ct_eval_plan eval_ctx_t;
 
+/* The model's mean end of every task that ends a segment, by the
+ * simulator's task order (NAN elsewhere): a contracted sink ends with its
+ * last member, the one latest in the simulator's (topological) order. */
+static ct_status_t model_task_ends(const ct_nona_model_t *m, const ct_nona_solution_t *sol,
+                                   const ct_sim_class_t *classes, size_t nc, double **out, ct_error_t *err)
+{
+    size_t nt = 0;
+    for (size_t c = 0; c < nc; c++)
+        nt += classes[c].n_tasks;
+    double *ends = malloc((m->n_blocks ? m->n_blocks : 1) * sizeof(double));
+    *out = malloc((nt ? nt : 1) * sizeof(double));
+    if (!ends || !*out) {
+        free(ends);
+        free(*out);
+        *out = NULL;
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    for (size_t t = 0; t < nt; t++)
+        (*out)[t] = NAN;
+    ct_nona_segment_ends(m, sol->theta, ends);
+    for (size_t c = 0, off = 0; c < nc && c < m->n_classes; off += classes[c].n_tasks, c++) {
+        const ct_model_class_t *mc = &m->classes[c];
+        const ct_dag_t *g = &mc->split.dag;
+        for (size_t i = 0; i < mc->n_blocks; i++) {
+            size_t sink = mc->split.segments[i].sink, last = SIZE_MAX;
+            for (size_t k = 0; k < ct_dag_member_count(g, sink); k++)
+                for (size_t t = 0; t < classes[c].n_tasks; t++)
+                    if (!strcmp(classes[c].ids[t], ct_dag_member(g, sink, k)) && (last == SIZE_MAX || t > last))
+                        last = t;
+            if (last != SIZE_MAX)
+                (*out)[off + last] = ends[mc->block_start + i];
+        }
+    }
+    free(ends);
+    return CT_OK;
+}
+
 ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point_t *pt, ct_error_t *err)
 {
     const ct_scenario_t *s = ec->s;
@@ -280,8 +324,11 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
             st = table_sampler(&sx, &m, &sol, &smp, err);
         if (st == CT_OK) /* nona: the root rule the table records; the baselines: uniform roots */
             st = ct_policy_table_d(name, smp, rates, classes, nc, strcmp(name, "nona") ? 1 : 0, &pol, err);
-        if (!strcmp(name, "nona")) /* the baselines run uniform roots: no prediction */
+        if (!strcmp(name, "nona")) { /* the baselines run uniform roots: no prediction */
             pt->model_mean_jct = sol.eval.mean_jct;
+            if (st == CT_OK)
+                st = model_task_ends(&m, &sol, classes, nc, &pt->model_task_end, err);
+        }
     }
     if (st == CT_OK) {
         cfg.servers = sx.servers;
@@ -330,6 +377,10 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
     ct_sim_classes_free(classes, nc);
     ct_nona_model_free(&m);
     ct_scenario_destroy(&sx);
+    if (st != CT_OK) {
+        free(pt->model_task_end);
+        pt->model_task_end = NULL;
+    }
     return st;
 }
 
