@@ -94,11 +94,14 @@ extern "C" {
 /** Most branches a part contributes with dependent parts (see above). */
 #define CT_NONA_PATHS 4
 
-/** One branch of a triplet: time a + n * phi (+ a server wait X) seconds. */
+/** One branch of a triplet: time a + n * phi (+ a server wait X) (+ w
+ *  W_part) seconds. */
 typedef struct {
     double a;   /**< compute + transfer times on the branch, s */
     double n;   /**< link transfers on the branch (each waits phi) */
     int remote; /**< 1: a part placed away from the source's server (waits X) */
+    double w;   /**< job-first waits: further first visits of remote parts on the branch, each counted at
+                     X's mean W_part (the E[max] treats only one wait as random) */
 } ct_branch_t;
 
 /** A triplet's model data. */
@@ -110,6 +113,11 @@ typedef struct {
     double q;               /**< server pieces: sum of squares - W_j^2 (s^2, <= 0) */
     size_t n_remote;        /**< branches with remote = 1 */
     double remote_work;     /**< compute of the parts placed away from the source, s */
+    int vh_close;           /**< job-first waits (nona_model.c, visit_pieces): the triplet closes the job's
+                                 open piece after vh_head; else the piece takes vh_head and goes on */
+    double vh_head;         /**< work the open piece takes, s */
+    double vh_sq;           /**< the segment's other visits, squares summed, s^2 */
+    double vh_tail;         /**< the new open piece's start (the sink's visit), s */
 } ct_tripinfo_t;
 
 /** One (class, segment) pair: a simplex of theta. */
@@ -254,6 +262,18 @@ void ct_nona_triplet_grad(const ct_nona_model_t *m, size_t w, double phi, double
  *  model). m2_s is taken no lower than the background's: the linear m2_s of
  *  a job splitting several segments can undershoot the true sum of squares. */
 double ct_nona_server_wait(const ct_nona_model_t *m, double m2s);
+/** W of a placement from both estimates of its pieces' second moment: the
+ *  linearised m2s and (job-first waits) m2v, the expected sum of the
+ *  pieces' squares (ct_nona_pieces_m2; the larger counts). */
+double ct_nona_server_wait_visits(const ct_nona_model_t *m, double m2s, double m2v);
+/** Job-first waits: m2_bg_s + (1/N) sum_j beta_j E[sum of j's pieces
+ *  squared], each segment's triplet drawn independently from theta. With
+ *  cols == NULL and col_start == NULL theta is the model's n_vars vector;
+ *  else theta[x] for x in [col_start[b], col_start[b + 1]) belongs to block
+ *  b, its column's data info[x] (or m->trip[cols[x]] when info is NULL).
+ *  O(columns). */
+double ct_nona_pieces_m2(const ct_nona_model_t *m, const double *theta, const size_t *cols, const size_t *col_start,
+                         const ct_tripinfo_t *info);
 
 /** The model evaluated at one theta. */
 typedef struct {

@@ -147,11 +147,11 @@ static double longest_chain(const ct_dag_t *g, const ct_segment_t *seg, const ct
 static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x)
 {
     for (size_t i = 0; i < *cnt; i++)
-        if (set[i].a >= x.a && set[i].n >= x.n && set[i].remote >= x.remote)
+        if (set[i].a >= x.a && set[i].n >= x.n && set[i].remote >= x.remote && set[i].w >= x.w)
             return;
     size_t keep = 0;
     for (size_t i = 0; i < *cnt; i++)
-        if (!(x.a >= set[i].a && x.n >= set[i].n && x.remote >= set[i].remote))
+        if (!(x.a >= set[i].a && x.n >= set[i].n && x.remote >= set[i].remote && x.w >= set[i].w))
             set[keep++] = set[i];
     set[keep++] = x;
     if (keep > CT_NONA_PATHS) {
@@ -164,7 +164,7 @@ static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x)
             if (i != lo && set[i].a < set[lo2].a)
                 lo2 = i;
         set[lo2] = (ct_branch_t){ fmax(set[lo].a, set[lo2].a), fmax(set[lo].n, set[lo2].n),
-                                  set[lo].remote | set[lo2].remote };
+                                  set[lo].remote | set[lo2].remote, fmax(set[lo].w, set[lo2].w) };
         set[lo] = set[--keep];
     }
     *cnt = (uint8_t)keep;
@@ -198,11 +198,11 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
     uint8_t *n_part = n_paths + n;
     uint8_t started[256] = { 0 }, to_sink[256] = { 0 }; /* per part: a task placed; a re-entry into the sink */
     for (size_t p = 0; p < q; p++) {
-        part[p * CT_NONA_PATHS] = (ct_branch_t){ 0.0, 0.0, p != k };
+        part[p * CT_NONA_PATHS] = (ct_branch_t){ 0.0, 0.0, p != k, 0.0 };
         n_part[p] = 1;
     }
     started[k] = 1; /* part k continues the source's visit */
-    ct_branch_t direct = { 0.0, 0.0, 0 };
+    ct_branch_t direct = { 0.0, 0.0, 0, 0.0 };
     int has_direct = 0;
     for (size_t t = 0; t <= n; t++) { /* inner tasks in topological order, then the sink */
         int reenter = 0;
@@ -218,7 +218,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                 if (bytes <= 0)
                     continue;
                 if (lf == CT_SEG_SOURCE) {
-                    direct = (ct_branch_t){ c + m->reentry_wait, 1.0, 0 };
+                    direct = (ct_branch_t){ c + m->reentry_wait, 1.0, 0, 0.0 };
                     has_direct = 1;
                 } else {
                     paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], c, 1.0);
@@ -231,8 +231,16 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
             }
             ct_branch_t *set = part + pt * CT_NONA_PATHS;
             if (lf != CT_SEG_SOURCE) /* wait for the upstream task */
-                for (size_t i = 0; i < n_paths[lf]; i++)
-                    paths_add(set, &n_part[pt], paths[lf * CT_NONA_PATHS + i]);
+                for (size_t i = 0; i < n_paths[lf]; i++) {
+                    ct_branch_t x = paths[lf * CT_NONA_PATHS + i];
+                    if (m->reentry && pt != k && !started[pt]) { /* the part's first task then waits X */
+                        if (x.remote)
+                            x.w += 1.0;
+                        else
+                            x.remote = 1;
+                    }
+                    paths_add(set, &n_part[pt], x);
+                }
             if (bytes > 0)
                 paths_shift(set, n_part[pt], c, 1.0);
             reenter |= lf != CT_SEG_SOURCE; /* fed from another part's task: the task joins its server anew */
@@ -256,6 +264,134 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
     return nb;
 }
 
+/* Job-first waits: a segment's server visits under a triplet (ct_nona.h,
+ * "Pieces"). A visit is a run of a part's tasks in topological order, cut
+ * where a task is fed by another part's inner task (it re-enters). The
+ * job's open piece (on the source's server) takes part k's first run
+ * (vh_head); unless the segment stays in it (one part and no re-entry: it
+ * also takes the sink), the piece closes there, the segment's other runs
+ * are closed pieces (vh_sq: their squares), and a new open piece starts
+ * with the sink's visit (vh_tail: the sink alone when it re-enters, else
+ * part l's last run and the sink). */
+static void visit_pieces(const ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg, const ct_block_t *b,
+                         const uint8_t *assign, size_t q, size_t k, size_t l, ct_tripinfo_t *ti)
+{
+    double cur[256] = { 0 }, first_k = -1, sq = 0;
+    uint8_t started[256] = { 0 }, runs[256] = { 0 };
+    int sink_reenters = 0;
+    for (size_t t = 0; t <= seg->n_inner; t++) {
+        size_t p = t < seg->n_inner ? assign[t] : l;
+        int re = 0;
+        for (size_t e = b->in_start[t]; e < b->in_start[t + 1]; e++) {
+            size_t lf = seg->loc_from[b->in_edge[e]];
+            if (ct_assign_part(assign, k, l, lf) != p && (lf != CT_SEG_SOURCE || t == seg->n_inner))
+                re = 1;
+        }
+        if (t == seg->n_inner) {
+            sink_reenters = re;
+            break;
+        }
+        if (started[p] && re) { /* the run so far is a visit of its own */
+            if (p == k && first_k < 0)
+                first_k = cur[p];
+            else
+                sq += cur[p] * cur[p];
+            cur[p] = 0;
+            runs[p]++;
+        }
+        started[p] = 1;
+        cur[p] += g->time[seg->inner[t]] / m->speed;
+    }
+    double sink = g->time[seg->sink] / m->speed;
+    ti->vh_close = !(q == 1 && !sink_reenters && first_k < 0);
+    if (!ti->vh_close) { /* all local: the open piece takes the segment */
+        ti->vh_head = cur[0] + sink;
+        ti->vh_sq = 0;
+        ti->vh_tail = 0;
+        return;
+    }
+    if (first_k < 0) { /* part k ran once: that run is the head */
+        first_k = cur[k];
+        cur[k] = 0;
+        if (!started[k])
+            first_k = 0;
+    }
+    double tail = sink;
+    if (!sink_reenters) { /* the sink continues part l's last run */
+        tail += cur[l];
+        cur[l] = 0;
+    }
+    for (size_t p = 0; p < q; p++)
+        sq += cur[p] * cur[p];
+    ti->vh_head = first_k;
+    ti->vh_sq = sq;
+    ti->vh_tail = tail;
+}
+
+/* E[sum of a job's pieces squared] under job-first waits, its segments'
+ * triplets drawn independently (as the sampler draws them): the open
+ * piece's first two moments (o1, o2) and the closed pieces' squares (c)
+ * carried through the segments in order. Per segment the sums over its
+ * positive columns (pieces_column), then the step (pieces_segment). */
+typedef struct {
+    double o1, o2, closed;           /* open piece: E[L], E[L^2]; closed pieces: E[sum of squares] */
+    double sn, hn1, hn2;             /* the segment's columns that keep the piece open: theta, theta h, theta h^2 */
+    double sc, hc1, hc2, t1, t2;     /* those that close it: theta, theta h, theta (h^2 + sq), theta t, theta t^2 */
+} pieces_t;
+
+static void pieces_start(pieces_t *a, double root)
+{
+    memset(a, 0, sizeof *a);
+    a->o1 = root;
+    a->o2 = root * root;
+}
+
+static void pieces_column(pieces_t *a, double th, const ct_tripinfo_t *t)
+{
+    if (!t->vh_close) {
+        a->sn += th;
+        a->hn1 += th * t->vh_head;
+        a->hn2 += th * t->vh_head * t->vh_head;
+    } else {
+        a->sc += th;
+        a->hc1 += th * t->vh_head;
+        a->hc2 += th * (t->vh_head * t->vh_head + t->vh_sq);
+        a->t1 += th * t->vh_tail;
+        a->t2 += th * t->vh_tail * t->vh_tail;
+    }
+}
+
+static void pieces_segment(pieces_t *a)
+{
+    double o1 = a->o1, o2 = a->o2;
+    a->closed += a->sc * o2 + 2 * a->hc1 * o1 + a->hc2;
+    a->o1 = a->sn * o1 + a->hn1 + a->t1;
+    a->o2 = a->sn * o2 + 2 * a->hn1 * o1 + a->hn2 + a->t2;
+    a->sn = a->hn1 = a->hn2 = a->sc = a->hc1 = a->hc2 = a->t1 = a->t2 = 0;
+}
+
+double ct_nona_pieces_m2(const ct_nona_model_t *m, const double *theta, const size_t *cols, const size_t *col_start,
+                         const ct_tripinfo_t *info)
+{
+    double m2v = m->m2_bg_s;
+    for (size_t j = 0; j < m->n_classes; j++) {
+        const ct_model_class_t *mc = &m->classes[j];
+        const ct_split_t *sp = &mc->split;
+        pieces_t a;
+        pieces_start(&a, sp->dag.time[sp->bottlenecks[0]] / m->speed);
+        for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
+            size_t lo = col_start ? col_start[bi] : m->blocks[bi].var_start,
+                   hi = col_start ? col_start[bi + 1] : m->blocks[bi].var_start + m->blocks[bi].n_vars;
+            for (size_t x = lo; x < hi; x++)
+                if (theta[x] > 0)
+                    pieces_column(&a, theta[x], info ? &info[x] : &m->trip[cols ? cols[x] : x]);
+            pieces_segment(&a);
+        }
+        m2v += m->beta[j] * (a.closed + a.o2) / (double)m->servers;
+    }
+    return m2v;
+}
+
 /* The model data of one triplet given as an assignment of the segment's
  * inner tasks to q parts with the source in part k and the sink in part l:
  * fills *ti (but branch_start) and br[0 .. returned count) (room for
@@ -269,7 +405,7 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
 {
     size_t nb = q;
     for (size_t i = 0; i < q; i++)
-        br[i] = (ct_branch_t){ 0.0, 0.0, i != k };
+        br[i] = (ct_branch_t){ 0.0, 0.0, i != k, 0.0 };
     for (size_t t = 0; t < seg->n_inner; t++)
         br[assign[t]].a += g->time[seg->inner[t]] / m->speed;
     /* Server pieces (only parts, before any transfer time is added). */
@@ -306,7 +442,7 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
         double S = bytes / m->bandwidth;
         size_t from = lf == CT_SEG_SOURCE ? seg->n_inner : lf;
         if (lf == CT_SEG_SOURCE && lt == CT_SEG_SINK) {
-            br[nb] = (ct_branch_t){ 0.0, 0.0, 0 };
+            br[nb] = (ct_branch_t){ 0.0, 0.0, 0, 0.0 };
             branch = nb++;
         } else if (lt == CT_SEG_SINK) {
             branch = ct_assign_part(assign, k, l, lf);
@@ -327,6 +463,10 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
     if (m->link_batches) /* the PK numerator counts each batch's squared total */
         for (size_t u = 0; u <= seg->n_inner; u++)
             ti->a2 += batch[u] * batch[u];
+    if (m->reentry)
+        visit_pieces(m, g, seg, b, assign, q, k, l, ti);
+    else
+        ti->vh_close = 0, ti->vh_head = ti->vh_sq = ti->vh_tail = 0;
     if (m->dependent_parts && q > 1) {
         size_t nd = dependent_branches(m, g, seg, b, assign, q, k, l, batch, br, paths, n_paths);
         if (nd) {
@@ -726,6 +866,11 @@ void ct_nona_candidate_eval(const ct_nona_model_t *m, ct_nona_candidate_t *c, co
                  c->paths, c->n_paths, b->pre, b->post, mc->work);
 }
 
+double ct_nona_server_wait_visits(const ct_nona_model_t *m, double m2s, double m2v)
+{
+    return ct_nona_server_wait(m, m->reentry && m2v > m2s ? m2v : m2s);
+}
+
 double ct_nona_server_wait(const ct_nona_model_t *m, double m2s)
 {
     if (m2s < m->m2s_floor)
@@ -736,13 +881,12 @@ double ct_nona_server_wait(const ct_nona_model_t *m, double m2s)
 static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
                             double W)
 {
-    double amax = 0.0;
+    double amax = 0.0, Wp = m->r_part * W, rho = m->rho_s;
     for (size_t i = 0; i < ti->n_branches; i++) {
-        double t = br[i].a + br[i].n * phi;
+        double t = br[i].a + br[i].n * phi + br[i].w * Wp;
         if (t > amax)
             amax = t;
     }
-    double Wp = m->r_part * W, rho = m->rho_s;
     if (!m->server_model || ti->n_remote == 0 || !(Wp > 0) || !(rho > 0))
         return amax;
     /* Each remote branch i ends at t_i + X_i, X_i = 0 w.p. 1 - rho, else
@@ -763,7 +907,7 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
             if (br[i].remote) {
                 /* amax - t_i >= 0 but for round-off, which a large mu (a tiny
                  * wait) would blow up into exp(+large) */
-                double ci = rho * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi));
+                double ci = rho * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi - br[i].w * Wp));
                 k++;
                 for (size_t j = k; j > 0; j--)
                     e[j] += ci * e[j - 1];
@@ -777,7 +921,7 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
     size_t k = 0;
     for (size_t i = 0; i < ti->n_branches && k < CT_NONA_PATHS * 255 + 4; i++)
         if (br[i].remote)
-            c[k++] = rho * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi));
+            c[k++] = rho * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi - br[i].w * Wp));
     const gsl_integration_glfixed_table *gl = m->gl;
     for (size_t g = 0; g < GL_POINTS; g++) {
         double z, wt;
@@ -814,7 +958,7 @@ double ct_nona_tripinfo_time_lb(const ct_nona_model_t *m, const ct_tripinfo_t *t
     if (m->server_model && ti->n_remote > 0 && Wp > 0 && m->rho_s > 0)
         x = Wp; /* X = 0 w.p. 1 - rho_s, else Exp with mean W_part / rho_s */
     for (size_t i = 0; i < ti->n_branches; i++) {
-        double t = br[i].a + br[i].n * phi + (br[i].remote ? x : 0.0);
+        double t = br[i].a + br[i].n * phi + (br[i].remote ? x : 0.0) + br[i].w * Wp;
         if (t > amax)
             amax = t;
     }
@@ -868,7 +1012,7 @@ void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eva
     out->rho = rho;
     out->m2 = m2;
     out->rho_s = m->rho_s;
-    out->W = ct_nona_server_wait(m, m2s);
+    out->W = ct_nona_server_wait_visits(m, m2s, m->reentry ? ct_nona_pieces_m2(m, theta, NULL, NULL, NULL) : 0.0);
     out->W_root = m->r_root * out->W;
     for (size_t j = 0; j < m->n_classes; j++)
         beta_sum += m->beta[j];

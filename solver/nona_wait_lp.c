@@ -92,7 +92,7 @@ static void screen_branches(const ct_nona_model_t *m, size_t w, double phi0, dou
     double best0 = -INFINITY, best1 = -INFINITY;
     a[0] = n[0] = r[0] = a[1] = n[1] = r[1] = 0;
     for (size_t i = 0; i < t->n_branches; i++) {
-        double rem = br[i].remote ? 1.0 : 0.0;
+        double rem = (br[i].remote ? 1.0 : 0.0) + br[i].w; /* (w: waits counted at their mean) */
         double v0 = br[i].a + br[i].n * phi0 + rem * Wp0, v1 = br[i].a + br[i].n * phi1 + rem * Wp1;
         if (v0 > best0) {
             best0 = v0;
@@ -1112,7 +1112,8 @@ double ct_wait_lp_J(const ct_wait_lp_t *s, int exact)
     }
     if (!(rho < 1.0))
         return INFINITY;
-    double phi = m2 / (2.0 * (1.0 - rho)), W = ct_nona_server_wait(m, m2s);
+    double phi = m2 / (2.0 * (1.0 - rho)), W = ct_nona_server_wait_visits(
+                   m, m2s, m->reentry ? ct_nona_pieces_m2(m, s->ax, NULL, s->astart, s->dinfo) : 0.0);
     for (size_t j = 0; j < m->n_classes; j++)
         J += m->beta[j] * (m->classes[j].base + m->r_root * W);
     for (size_t b = 0; b < m->n_blocks; b++) {
