@@ -149,24 +149,26 @@ static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x)
     for (size_t i = 0; i < *cnt; i++)
         if (set[i].a >= x.a && set[i].n >= x.n && set[i].remote >= x.remote && set[i].w >= x.w)
             return;
+    ct_branch_t tmp[CT_NONA_PATHS + 1]; /* set has room for CT_NONA_PATHS only: the fold happens here */
     size_t keep = 0;
     for (size_t i = 0; i < *cnt; i++)
         if (!(x.a >= set[i].a && x.n >= set[i].n && x.remote >= set[i].remote && x.w >= set[i].w))
-            set[keep++] = set[i];
-    set[keep++] = x;
+            tmp[keep++] = set[i];
+    tmp[keep++] = x;
     if (keep > CT_NONA_PATHS) {
         size_t lo = 0, lo2;
         for (size_t i = 1; i < keep; i++)
-            if (set[i].a < set[lo].a)
+            if (tmp[i].a < tmp[lo].a)
                 lo = i;
         lo2 = lo == 0 ? 1 : 0;
         for (size_t i = 0; i < keep; i++)
-            if (i != lo && set[i].a < set[lo2].a)
+            if (i != lo && tmp[i].a < tmp[lo2].a)
                 lo2 = i;
-        set[lo2] = (ct_branch_t){ fmax(set[lo].a, set[lo2].a), fmax(set[lo].n, set[lo2].n),
-                                  set[lo].remote | set[lo2].remote, fmax(set[lo].w, set[lo2].w) };
-        set[lo] = set[--keep];
+        tmp[lo2] = (ct_branch_t){ fmax(tmp[lo].a, tmp[lo2].a), fmax(tmp[lo].n, tmp[lo2].n),
+                                  tmp[lo].remote | tmp[lo2].remote, fmax(tmp[lo].w, tmp[lo2].w) };
+        tmp[lo] = tmp[--keep];
     }
+    memcpy(set, tmp, keep * sizeof(ct_branch_t));
     *cnt = (uint8_t)keep;
 }
 
