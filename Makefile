@@ -150,6 +150,7 @@ bench: $(CLI) $(BENCH_BIN) ## run the benchmarks (ratios against baselines, in o
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 	@if command -v mpicc >/dev/null 2>&1; then $(MAKE) -s MPI=1 build/mpi/contend >/dev/null; fi
 	@CONTEND=$(CLI) sh tests/bench/sweeps.sh
+	@CONTEND=$(CLI) sh tests/bench/model_check.sh
 
 data: $(CLI) ## regenerate the bundled model DAGs in data/dags (GPU) and data/dags-cpu from the zoo generator
 	@for m in alexnet vgg16 resnet18 densenet121 gpt2; do \

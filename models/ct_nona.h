@@ -65,9 +65,20 @@
  *    R does not depend on theta: a constant on the branch, a + R;
  *  - a remote part's first task is the newest job's and waits behind every
  *    older job's later visits (non-preemptive priority, lowest class):
- *    W_part = r_part W / (1 - rho_s);
- *  - m2_s is taken no lower than m2_task (pieces are unions of tasks), so
- *    the linearised q of a job splitting many segments cannot drive W to 0.
+ *    W_part = r_part W / (1 - rho_s); with dependent parts that wait
+ *    follows the inputs of the part's first task, so every path into it
+ *    gains it (a path that already carries an X counts the further ones
+ *    at their mean W_part: ct_branch_t.w);
+ *  - W's second moment is that of the job's real pieces: visits are runs
+ *    of a part's tasks cut at re-entries; the job's open piece on its
+ *    current server runs on through segments that stay local and closes
+ *    where one splits. Its expectation, with every segment's triplet drawn
+ *    independently from theta (as the sampler draws), is carried through
+ *    the segments in order (ct_nona_pieces_m2; exact under those
+ *    assumptions, where the linearised q undershoots: a job that splits
+ *    several segments could drive it to 0). W takes the larger of the two
+ *    and of m2_task (pieces are unions of tasks). The wait LP keeps the
+ *    linear row: its W is a lower bound, so its bounds stay bounds.
  * The root keeps r_root W. On generated layered workloads (contend sim
  * check --generate) this removes most of the piece model's optimism at
  * depth; README "Model against simulation" gives the figures.

@@ -116,8 +116,10 @@ typedef enum { CT_LINK_FIFO, CT_LINK_PS } ct_link_mode_t;
  *  the back again. JOB_FIRST: the ready task of the job that arrived
  *  earliest (ties: readiness order), so a job's local chain continues
  *  ahead of younger jobs. The Nona model's server queueing assumes
- *  JOB_FIRST. */
-typedef enum { CT_QUEUE_FIFO, CT_QUEUE_JOB_FIRST } ct_server_queue_t;
+ *  JOB_FIRST. CLASS_PRIORITY: the ready task of the lowest-numbered class
+ *  (ties: readiness order; background last), non-preemptive: the textbook
+ *  priority queue, for checks against Cobham's formula. */
+typedef enum { CT_QUEUE_FIFO, CT_QUEUE_JOB_FIRST, CT_QUEUE_CLASS_PRIORITY } ct_server_queue_t;
 
 /** Which idle server a CENTRAL policy hands the next task: the most
  *  recently freed one (keeps a job's chain on one server), or a uniform

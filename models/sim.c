@@ -391,8 +391,11 @@ static void task_ready(ct_sim_t *s, uint32_t job, uint32_t task)
 {
     uint32_t sv = s->jobs[job].server[task];
     server_t *x = &s->srv[sv];
-    ready_t r = { s->cfg.server_queue == CT_QUEUE_JOB_FIRST ? s->jobs[job].arrival : 0.0, s->ready_seq++,
-                  ((uint64_t)job << 32) | task };
+    const job_t *j = &s->jobs[job];
+    double key = s->cfg.server_queue == CT_QUEUE_JOB_FIRST        ? j->arrival
+                 : s->cfg.server_queue == CT_QUEUE_CLASS_PRIORITY ? (j->cls == BG_CLASS ? INFINITY : (double)j->cls)
+                                                                  : 0.0;
+    ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | task };
     s->jobs[job].ready_at[task] = s->now;
     s->loads[sv]++;
     if (ready_push(x, r) != 0) {
