@@ -77,7 +77,7 @@ void sim_usage(FILE *out)
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
-       OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_WAITS, OPT_BYTASK };
+       OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_WAITS, OPT_BYTASK, OPT_SAVE };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -95,6 +95,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
+        { "save", required_argument, NULL, OPT_SAVE },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { NULL, 0, NULL, 0 },
     };
@@ -193,6 +194,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
                 return 2;
             break;
         case OPT_BYTASK: o->by_task = 1; break;
+        case OPT_SAVE: o->save = optarg; break;
         case OPT_WAITS:
             if (cli_parse_waits("sim", optarg, &o->ev.job_first_waits))
                 return 2;

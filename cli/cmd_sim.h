@@ -26,6 +26,7 @@ typedef struct {
     size_t generate;         /* generated scenarios (--generate N) */
     unsigned long long gen_seed; /* the first one's seed (--gen-seed; default 1) */
     ct_scenario_gen_params_t gen;
+    const char *save;        /* write the generated scenarios there (--save DIR) */
 } sim_opts_t;
 
 void sim_usage(FILE *out);

@@ -163,7 +163,8 @@ static void summary_line(char *const *texts, size_t n, double load, double *scra
 static void check_usage(FILE *out)
 {
     fprintf(out,
-            "usage: contend sim check [SCENARIO ...] [--generate N [--gen-seed S] [--stages A:B] [--gbps G,...]]\n"
+            "usage: contend sim check [SCENARIO ...] [--generate N [--gen-seed S] [--stages A:B] [--gbps G,...]\n"
+            "                          [--save DIR]]\n"
             "                         [--loads A:B:STEP] [-o results.csv] [sim options]\n"
             "\n"
             "Checks the Nona model against the simulator: at every load, solves the nona table\n"
@@ -180,6 +181,8 @@ static void check_usage(FILE *out)
             "  --gen-seed S          the first generated scenario's seed (default 1)\n"
             "  --stages A:B          stages per generated DAG (default 2:10)\n"
             "  --gbps G,...          link speeds drawn from, Gbit/s (default 10,100)\n"
+            "  --save DIR            also write the generated scenarios to DIR (layered-SEED.json\n"
+            "                        and their DAGs), to simulate or solve one alone\n"
             "  --loads A:B:STEP      loads (default 0.1:0.7:0.2)\n"
             "  -o FILE               CSV, one row per scenario x load\n"
             "  -j N, --shard I/N     as for sweeps\n"
@@ -231,11 +234,22 @@ int cmd_sim_check(int argc, char **argv)
             rc = cli_fail(&err);
             goto done;
         }
-    for (size_t i = 0; i < o.generate; i++, ctx.n_scen++)
-        if (ct_scenario_gen_layered(&o.gen, o.gen_seed + i, &ctx.scen[ctx.n_scen], &err) != CT_OK) {
+    for (size_t i = 0; i < o.generate; i++, ctx.n_scen++) {
+        ct_scenario_t *g = &ctx.scen[ctx.n_scen];
+        char name[96];
+        if (ct_scenario_gen_layered(&o.gen, o.gen_seed + i, g, &err) != CT_OK) {
             rc = cli_fail(&err);
             goto done;
         }
+        snprintf(name, sizeof name, "%s.json", g->path);
+        if (o.save && ct_scenario_save(g, o.save, name, &err) != CT_OK) {
+            rc = cli_fail(&err);
+            ctx.n_scen++;
+            goto done;
+        }
+    }
+    if (o.save && o.generate)
+        printf("wrote %zu generated scenarios to %s (layered-SEED.json and their DAGs)\n", o.generate, o.save);
     ctx.loads = o.n_loads ? o.loads : def_loads;
     ctx.n_loads = o.n_loads ? o.n_loads : 4;
     ctx.ev = &o.ev;

@@ -62,6 +62,14 @@ ct_status_t ct_scenario_load(ct_scenario_t *s, const char *path, ct_error_t *err
 /** Checks the invariants above; label starts messages. */
 ct_status_t ct_scenario_validate(const ct_scenario_t *s, const char *label, ct_error_t *err);
 
+/** The scenario as a JSON object of the file format (classes name their
+ *  dag_path), or NULL out of memory. Caller frees with cJSON_Delete. */
+struct cJSON *ct_scenario_to_json(const ct_scenario_t *s);
+
+/** Writes every class's DAG to dir/dag_path and the scenario to dir/name
+ *  (each atomically), so ct_scenario_load(dir/name) reads it back. */
+ct_status_t ct_scenario_save(const ct_scenario_t *s, const char *dir, const char *name, ct_error_t *err);
+
 /** Deep copy with every arrival rate multiplied by scale (> 0). */
 ct_status_t ct_scenario_scaled(const ct_scenario_t *s, double scale, ct_scenario_t *out, ct_error_t *err);
 

@@ -53,7 +53,9 @@ ct_status_t ct_scenario_gen_params_check(const ct_scenario_gen_params_t *p, ct_e
 /**
  * Generates the layered scenario of (p, seed) into out (initialised here;
  * the caller destroys it). Its path is "layered-SEED", its classes "cN"
- * with DAGs named the same, tasks "sI_tJ" (stage I, task J). Deterministic.
+ * with DAGs named the same and dag_path "layered-SEED-cN.json" (as
+ * ct_scenario_save writes them), tasks "sI_tJ" (stage I, task J).
+ * Deterministic.
  * Time O(tasks x fanin_max).
  */
 ct_status_t ct_scenario_gen_layered(const ct_scenario_gen_params_t *p, uint64_t seed, ct_scenario_t *out,

@@ -12,6 +12,71 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Adds item to obj (key) or to an array (key NULL); frees item on failure. */
+static int put(cJSON *obj, const char *key, cJSON *item)
+{
+    if (!item)
+        return -1;
+    int ok = key ? cJSON_AddItemToObject(obj, key, item) : cJSON_AddItemToArray(obj, item);
+    if (!ok) {
+        cJSON_Delete(item);
+        return -1;
+    }
+    return 0;
+}
+
+cJSON *ct_scenario_to_json(const ct_scenario_t *s)
+{
+    cJSON *in = cJSON_CreateObject(), *cl = cJSON_CreateObject(), *bg = cJSON_CreateObject(),
+          *classes = cJSON_CreateArray();
+    int bad = !in || !cl || !bg || !classes;
+    bad |= put(cl, "servers", ct_json_number((double)s->servers)) |
+           put(cl, "link_bandwidth", ct_json_number(s->link_bandwidth)) | put(cl, "speed", ct_json_number(s->speed));
+    bad |= put(bg, "link_load", ct_json_number(s->rho_bg)) | put(bg, "link_second_moment", ct_json_number(s->m2_bg));
+    if (s->rho_bg_s > 0 || s->m2_bg_s > 0)
+        bad |= put(bg, "server_load", ct_json_number(s->rho_bg_s)) |
+               put(bg, "server_second_moment", ct_json_number(s->m2_bg_s));
+    for (size_t j = 0; !bad && j < s->n_classes; j++) {
+        cJSON *c = cJSON_CreateObject();
+        bad |= put(classes, NULL, c);
+        bad |= put(c, "name", cJSON_CreateString(s->classes[j].name));
+        bad |= put(c, "dag", cJSON_CreateString(s->classes[j].dag_path));
+        bad |= put(c, "arrival_rate", ct_json_number(s->classes[j].rate));
+    }
+    bad |= put(in, "cluster", cl);
+    cl = NULL;
+    bad |= put(in, "background", bg);
+    bg = NULL;
+    bad |= put(in, "classes", classes);
+    classes = NULL;
+    if (bad) {
+        cJSON_Delete(in);
+        return NULL;
+    }
+    return in;
+}
+
+ct_status_t ct_scenario_save(const ct_scenario_t *s, const char *dir, const char *name, ct_error_t *err)
+{
+    char path[4096];
+    ct_status_t st = CT_OK;
+    for (size_t j = 0; j < s->n_classes && st == CT_OK; j++) {
+        if (snprintf(path, sizeof path, "%s/%s", dir, s->classes[j].dag_path) >= (int)sizeof path)
+            return ct_error_set(err, CT_EINPUT, "%s: path too long", dir);
+        st = ct_dag_write_json(&s->classes[j].dag, path, err);
+    }
+    if (st != CT_OK)
+        return st;
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return ct_error_set(err, CT_EINPUT, "%s: path too long", dir);
+    cJSON *doc = ct_scenario_to_json(s);
+    if (!doc)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    st = ct_json_write_file(doc, path, err);
+    cJSON_Delete(doc);
+    return st;
+}
+
 void ct_scenario_init(ct_scenario_t *s)
 {
     memset(s, 0, sizeof *s);

@@ -146,7 +146,9 @@ ct_status_t ct_scenario_gen_layered(const ct_scenario_gen_params_t *p, uint64_t 
         char cn[16];
         snprintf(cn, sizeof cn, "c%u", c);
         k->rate = log_uniform(&r, 0.5, 2.0);
-        if (!(k->name = ct_strdup(cn, err)) || !(k->dag_path = ct_strdup(name, err)))
+        char dp[96];
+        snprintf(dp, sizeof dp, "%s-%s.json", name, cn);
+        if (!(k->name = ct_strdup(cn, err)) || !(k->dag_path = ct_strdup(dp, err)))
             st = CT_ENOMEM;
         else if ((st = ct_dag_set_name(&k->dag, cn, err)) == CT_OK && (st = gen_dag(p, &r, &k->dag, err)) == CT_OK)
             st = ct_dag_validate(&k->dag, name, err);

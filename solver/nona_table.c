@@ -48,35 +48,6 @@ static int put_num(cJSON *obj, const char *key, double v)
     return put(obj, key, ct_json_number(v));
 }
 
-static cJSON *inputs_json(const ct_scenario_t *s)
-{
-    cJSON *in = cJSON_CreateObject(), *cl = cJSON_CreateObject(), *bg = cJSON_CreateObject(),
-          *classes = cJSON_CreateArray();
-    int bad = !in || !cl || !bg || !classes;
-    bad |= put_num(cl, "servers", (double)s->servers) | put_num(cl, "link_bandwidth", s->link_bandwidth) |
-           put_num(cl, "speed", s->speed);
-    bad |= put_num(bg, "link_load", s->rho_bg) | put_num(bg, "link_second_moment", s->m2_bg);
-    if (s->rho_bg_s > 0 || s->m2_bg_s > 0)
-        bad |= put_num(bg, "server_load", s->rho_bg_s) | put_num(bg, "server_second_moment", s->m2_bg_s);
-    for (size_t j = 0; !bad && j < s->n_classes; j++) {
-        cJSON *c = cJSON_CreateObject();
-        bad |= put(classes, NULL, c);
-        bad |= put(c, "name", cJSON_CreateString(s->classes[j].name));
-        bad |= put(c, "dag", cJSON_CreateString(s->classes[j].dag_path));
-        bad |= put_num(c, "arrival_rate", s->classes[j].rate);
-    }
-    bad |= put(in, "cluster", cl);
-    cl = NULL;
-    bad |= put(in, "background", bg);
-    bg = NULL;
-    bad |= put(in, "classes", classes);
-    classes = NULL;
-    if (bad) {
-        cJSON_Delete(in);
-        return NULL;
-    }
-    return in;
-}
 
 static cJSON *class_json(const ct_scenario_t *s, const ct_nona_model_t *m, const ct_nona_solution_t *sol, size_t j,
                          ct_error_t *err)
@@ -167,7 +138,7 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
     int bad = !e || !model || !classes || !bracket;
     bad |= put_num(e, "scale", scale);
     bad |= put(e, "hash", cJSON_CreateString(hash));
-    bad |= put(e, "inputs", inputs_json(s));
+    bad |= put(e, "inputs", ct_scenario_to_json(s));
     bad |= put(model, "method", cJSON_CreateString(ct_nona_method_name(sol->method)));
     bad |= put_num(model, "objective", sol->eval.J);
     bad |= put_num(model, "mean_jct", sol->eval.mean_jct);

@@ -98,6 +98,11 @@ grep -q "^all *6 " "$T/check.txt" || fail "sim check: summary: $(cat "$T/check.t
 $C sim check --generate 2 --gen-seed 5 --stages 2:4 --loads 0.3:0.6:0.3 --jobs 2000 -j 1 -o "$T/check2.csv" >/dev/null
 grep layered "$T/check.csv" >"$T/c1"
 tail -n +2 "$T/check2.csv" | cmp -s - "$T/c1" || fail "sim check: not reproducible for a seed"
+mkdir "$T/saved"
+$C sim check --generate 1 --gen-seed 5 --stages 2:4 --loads 0.3:0.3:0.1 --jobs 1000 --save "$T/saved" >/dev/null ||
+    fail "sim check --save"
+$C dag check "$T/saved/layered-5-c0.json" >/dev/null || fail "sim check --save: the DAG"
+$C sim "$T/saved/layered-5.json" --load 0.3 --reps 1 --jobs 1000 >/dev/null || fail "sim check --save: the scenario"
 expect_error 2 "check: give SCENARIO files, --generate N, or both" -- $C sim check
 expect_error 2 "--stages: expected MIN:MAX" -- $C sim check --generate 1 --stages 5:2
 expect_error 2 "--gbps" -- $C sim check --generate 1 --gbps 0
