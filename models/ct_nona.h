@@ -129,6 +129,8 @@ typedef struct {
     double vh_head;         /**< work the open piece takes, s */
     double vh_sq;           /**< the segment's other visits, squares summed, s^2 */
     double vh_tail;         /**< the new open piece's start (the sink's visit), s */
+    double vh_early;        /**< remote parts' first runs that need only the source (they start with the
+                                 job when the segment is its first), s */
 } ct_tripinfo_t;
 
 /** One (class, segment) pair: a simplex of theta. */
@@ -186,6 +188,9 @@ typedef struct {
     double m2s_local;       /**< m2_s with every job all-local, s */
     double m2_bg_s;         /**< the background's part of m2_s, s */
     double root_share;      /**< a: share of the work arriving through the root rule (default 1) */
+    double later_share;     /**< job-first waits: share of the work that reaches servers after its job
+                                 started (not its root piece, not first-segment parts fed by the source;
+                                 default 0) */
     double r_root, r_part;  /**< wait factors of the root rule */
     void *gl;               /**< Gauss-Legendre table (private) */
 } ct_nona_model_t;
@@ -329,6 +334,14 @@ double ct_nona_phi_min(const ct_nona_model_t *m);
  *  time, plus (server model) the most a crossing placement can save in root
  *  waits per unit of crossing rate (see nona_model.c). */
 double ct_nona_phi_max(const ct_nona_model_t *m);
+/** Job-first waits: the share of the work arriving in later visits under
+ *  theta (the rest: each job's root piece and its first segment's remote
+ *  parts that need only the source). Older jobs' later visits overtake a
+ *  remote part's first task: W_part = r_part W / (1 - rho_s later_share).
+ *  O(n_vars). */
+double ct_nona_later_share(const ct_nona_model_t *m, const double *theta);
+/** Sets later_share (clamped to [0, 1]) and recomputes the wait factors. */
+void ct_nona_model_set_later_share(ct_nona_model_t *m, double s);
 /** Sets a (root_share, clamped to [0, 1]) and recomputes the wait factors. */
 void ct_nona_model_set_root_share(ct_nona_model_t *m, double a);
 /** The share of the work that arrives through the root rule under theta:

@@ -68,7 +68,13 @@ void ct_nona_model_set_root_share(ct_nona_model_t *m, double a)
     m->root_share = a < 0 ? 0 : a > 1 ? 1 : a;
     root_factors(m->root_choices, m->rho_s, m->root_share, &m->r_root, &m->r_part);
     if (m->reentry) /* job-first: older jobs' later visits overtake a remote part's first task (ct_nona.h) */
-        m->r_part /= 1.0 - m->rho_s;
+        m->r_part /= 1.0 - m->rho_s * m->later_share;
+}
+
+void ct_nona_model_set_later_share(ct_nona_model_t *m, double s)
+{
+    m->later_share = s < 0 ? 0 : s > 1 ? 1 : s;
+    ct_nona_model_set_root_share(m, m->root_share);
 }
 
 double ct_nona_root_share(const ct_nona_model_t *m, const double *theta)
@@ -278,8 +284,8 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
 static void visit_pieces(const ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg, const ct_block_t *b,
                          const uint8_t *assign, size_t q, size_t k, size_t l, ct_tripinfo_t *ti)
 {
-    double cur[256] = { 0 }, first_k = -1, sq = 0;
-    uint8_t started[256] = { 0 }, runs[256] = { 0 };
+    double cur[256] = { 0 }, first_k = -1, sq = 0, early = 0;
+    uint8_t started[256] = { 0 }, runs[256] = { 0 }, from_source[256] = { 0 };
     int sink_reenters = 0;
     for (size_t t = 0; t <= seg->n_inner; t++) {
         size_t p = t < seg->n_inner ? assign[t] : l;
@@ -298,9 +304,13 @@ static void visit_pieces(const ct_nona_model_t *m, const ct_dag_t *g, const ct_s
                 first_k = cur[p];
             else
                 sq += cur[p] * cur[p];
+            if (!runs[p] && from_source[p])
+                early += cur[p];
             cur[p] = 0;
             runs[p]++;
         }
+        if (!started[p])
+            from_source[p] = p != k && !re; /* a remote part whose first task needs only the source */
         started[p] = 1;
         cur[p] += g->time[seg->inner[t]] / m->speed;
     }
@@ -310,8 +320,13 @@ static void visit_pieces(const ct_nona_model_t *m, const ct_dag_t *g, const ct_s
         ti->vh_head = cur[0] + sink;
         ti->vh_sq = 0;
         ti->vh_tail = 0;
+        ti->vh_early = 0;
         return;
     }
+    for (size_t p = 0; p < q; p++)
+        if (!runs[p] && from_source[p] && !(p == l && !sink_reenters))
+            early += cur[p]; /* (part l's last run goes on with the sink: a later visit) */
+    ti->vh_early = early;
     if (first_k < 0) { /* part k ran once: that run is the head */
         first_k = cur[k];
         cur[k] = 0;
@@ -370,6 +385,43 @@ static void pieces_segment(pieces_t *a)
     a->o1 = a->sn * o1 + a->hn1 + a->t1;
     a->o2 = a->sn * o2 + 2 * a->hn1 * o1 + a->hn2 + a->t2;
     a->sn = a->hn1 = a->hn2 = a->sc = a->hc1 = a->hc2 = a->t1 = a->t2 = 0;
+}
+
+double ct_nona_later_share(const ct_nona_model_t *m, const double *theta)
+{
+    double early = 0, all = 0;
+    for (size_t j = 0; j < m->n_classes; j++) {
+        const ct_model_class_t *mc = &m->classes[j];
+        const ct_split_t *sp = &mc->split;
+        /* the root piece: p = P(still open), e = E[its length; open] */
+        double p = 1, e = sp->dag.time[sp->bottlenecks[0]] / m->speed, ej = 0;
+        for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
+            const ct_block_t *b = &m->blocks[bi];
+            double sn = 0, hn = 0, sc = 0, hc = 0;
+            for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++) {
+                double th = theta[w];
+                if (!(th > 0))
+                    continue;
+                const ct_tripinfo_t *t = &m->trip[w];
+                if (t->vh_close) {
+                    sc += th;
+                    hc += th * t->vh_head;
+                } else {
+                    sn += th;
+                    hn += th * t->vh_head;
+                }
+                if (bi == mc->block_start) /* remote parts that start with the job */
+                    ej += th * t->vh_early;
+            }
+            ej += sc * e + p * hc;
+            e = sn * e + p * hn;
+            p *= sn;
+        }
+        ej += e;
+        early += m->beta[j] * ej;
+        all += m->beta[j] * mc->work;
+    }
+    return all > 0 ? fmax(0.0, fmin(1.0, 1.0 - early / all)) : 0.0;
 }
 
 double ct_nona_pieces_m2(const ct_nona_model_t *m, const double *theta, const size_t *cols, const size_t *col_start,

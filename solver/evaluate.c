@@ -303,6 +303,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
         if (st == CT_OK) { /* what the star table predicts at this point */
             ct_nona_eval_t e;
             ct_nona_model_set_root_share(&m, ct_nona_root_share(&m, ec->star_sol.theta));
+            ct_nona_model_set_later_share(&m, ct_nona_later_share(&m, ec->star_sol.theta));
             ct_nona_evaluate(&m, ec->star_sol.theta, &e, NULL);
             pt->model_mean_jct = e.mean_jct;
         }

@@ -1128,8 +1128,9 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
     /* Start the fixed point from the same share every time, so a solve does
      * not depend on what was evaluated on the model before it. */
     ct_nona_model_set_root_share(m, 1.0);
+    ct_nona_model_set_later_share(m, 0.0);
     size_t searches = 0; /* (params.progress numbers them) */
-    int fixed_point = m->root_choices > 1 && m->server_model;
+    int fixed_point = m->server_model && (m->root_choices > 1 || m->reentry);
     /* While the share may still move, the exact search gets a tenth of
      * its LP budget (one that closes the gap sooner is the same search);
      * a share that settled after a search the tenth cut short is solved
@@ -1145,8 +1146,9 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
     double total = sol->seconds;
     size_t lps = sol->lp_solves, rounds = sol->cg_rounds, added = sol->columns_added;
     for (int moves = 0;;) {
-        double a = ct_nona_root_share(m, sol->theta);
-        int move = !(fabs(a - m->root_share) < 1e-3) && moves < 5;
+        double a = m->root_choices > 1 ? ct_nona_root_share(m, sol->theta) : m->root_share,
+               L = m->reentry ? ct_nona_later_share(m, sol->theta) : m->later_share;
+        int move = (!(fabs(a - m->root_share) < 1e-3) || !(fabs(L - m->later_share) < 1e-3)) && moves < 5;
         /* (its budget spent, the gap not closed: the gap a closed search
          * reports can exceed params.gap by round-off) */
         int cut_short = !full && sol->lp_solves >= tenth.max_lps && !(sol->gap <= p->gap * (1 + 1e-6));
@@ -1154,6 +1156,7 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
             break;
         if (move) {
             ct_nona_model_set_root_share(m, a);
+            ct_nona_model_set_later_share(m, L);
             moves++;
         }
         full = full || !move;
