@@ -47,6 +47,10 @@ cJSON *ct_json_number(double v);
 /** Replaces every number in the tree by its ct_json_number form, so a
  *  document parsed back prints as it was written. 0, or -1 on OOM. */
 int ct_json_canonical_numbers(cJSON *root);
+/** Adds item to obj under key (an array when key is NULL); 0 on success,
+ *  -1 (item freed) when item is NULL or cannot be added. Lets a builder
+ *  chain additions and test one flag at the end. */
+int ct_json_put(cJSON *obj, const char *key, cJSON *item);
 /** Adds ct_json_number(v) under key; returns 0 on success. */
 int ct_json_add_number(cJSON *obj, const char *key, double v);
 

@@ -85,6 +85,18 @@ ct_status_t ct_json_get_number(const cJSON *obj, const char *key, int required, 
     return CT_OK;
 }
 
+int ct_json_put(cJSON *obj, const char *key, cJSON *item)
+{
+    if (!item)
+        return -1;
+    int ok = key ? cJSON_AddItemToObject(obj, key, item) : cJSON_AddItemToArray(obj, item);
+    if (!ok) {
+        cJSON_Delete(item);
+        return -1;
+    }
+    return 0;
+}
+
 cJSON *ct_json_number(double v)
 {
     char buf[40];

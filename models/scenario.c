@@ -12,42 +12,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Adds item to obj (key) or to an array (key NULL); frees item on failure. */
-static int put(cJSON *obj, const char *key, cJSON *item)
-{
-    if (!item)
-        return -1;
-    int ok = key ? cJSON_AddItemToObject(obj, key, item) : cJSON_AddItemToArray(obj, item);
-    if (!ok) {
-        cJSON_Delete(item);
-        return -1;
-    }
-    return 0;
-}
 
 cJSON *ct_scenario_to_json(const ct_scenario_t *s)
 {
     cJSON *in = cJSON_CreateObject(), *cl = cJSON_CreateObject(), *bg = cJSON_CreateObject(),
           *classes = cJSON_CreateArray();
     int bad = !in || !cl || !bg || !classes;
-    bad |= put(cl, "servers", ct_json_number((double)s->servers)) |
-           put(cl, "link_bandwidth", ct_json_number(s->link_bandwidth)) | put(cl, "speed", ct_json_number(s->speed));
-    bad |= put(bg, "link_load", ct_json_number(s->rho_bg)) | put(bg, "link_second_moment", ct_json_number(s->m2_bg));
+    bad |= ct_json_put(cl, "servers", ct_json_number((double)s->servers)) |
+           ct_json_put(cl, "link_bandwidth", ct_json_number(s->link_bandwidth)) | ct_json_put(cl, "speed", ct_json_number(s->speed));
+    bad |= ct_json_put(bg, "link_load", ct_json_number(s->rho_bg)) | ct_json_put(bg, "link_second_moment", ct_json_number(s->m2_bg));
     if (s->rho_bg_s > 0 || s->m2_bg_s > 0)
-        bad |= put(bg, "server_load", ct_json_number(s->rho_bg_s)) |
-               put(bg, "server_second_moment", ct_json_number(s->m2_bg_s));
+        bad |= ct_json_put(bg, "server_load", ct_json_number(s->rho_bg_s)) |
+               ct_json_put(bg, "server_second_moment", ct_json_number(s->m2_bg_s));
     for (size_t j = 0; !bad && j < s->n_classes; j++) {
         cJSON *c = cJSON_CreateObject();
-        bad |= put(classes, NULL, c);
-        bad |= put(c, "name", cJSON_CreateString(s->classes[j].name));
-        bad |= put(c, "dag", cJSON_CreateString(s->classes[j].dag_path));
-        bad |= put(c, "arrival_rate", ct_json_number(s->classes[j].rate));
+        bad |= ct_json_put(classes, NULL, c);
+        bad |= ct_json_put(c, "name", cJSON_CreateString(s->classes[j].name));
+        bad |= ct_json_put(c, "dag", cJSON_CreateString(s->classes[j].dag_path));
+        bad |= ct_json_put(c, "arrival_rate", ct_json_number(s->classes[j].rate));
     }
-    bad |= put(in, "cluster", cl);
+    bad |= ct_json_put(in, "cluster", cl);
     cl = NULL;
-    bad |= put(in, "background", bg);
+    bad |= ct_json_put(in, "background", bg);
     bg = NULL;
-    bad |= put(in, "classes", classes);
+    bad |= ct_json_put(in, "classes", classes);
     classes = NULL;
     if (bad) {
         cJSON_Delete(in);

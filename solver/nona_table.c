@@ -31,21 +31,10 @@ static cJSON *members(const ct_dag_t *g, size_t v)
 }
 
 /* Adds item to obj under key (arrays: key NULL); deletes item on failure. */
-static int put(cJSON *obj, const char *key, cJSON *item)
-{
-    if (!item)
-        return -1;
-    int ok = key ? cJSON_AddItemToObject(obj, key, item) : cJSON_AddItemToArray(obj, item);
-    if (!ok) {
-        cJSON_Delete(item);
-        return -1;
-    }
-    return 0;
-}
 
 static int put_num(cJSON *obj, const char *key, double v)
 {
-    return put(obj, key, ct_json_number(v));
+    return ct_json_put(obj, key, ct_json_number(v));
 }
 
 
@@ -60,24 +49,24 @@ static cJSON *class_json(const ct_scenario_t *s, const ct_nona_model_t *m, const
     if (!bad && ct_dag_topo_order(orig, order, "dag", err) != CT_OK)
         bad = 1;
     for (size_t k = 0; !bad && k < orig->n_tasks; k++)
-        bad |= put(tasks, NULL, cJSON_CreateString(orig->ids[order[k]]));
-    bad |= put(c, "name", cJSON_CreateString(s->classes[j].name));
+        bad |= ct_json_put(tasks, NULL, cJSON_CreateString(orig->ids[order[k]]));
+    bad |= ct_json_put(c, "name", cJSON_CreateString(s->classes[j].name));
     bad |= put_num(c, "arrival_rate", m->beta[j]);
     bad |= put_num(c, "predicted_mean_jct", sol->tau[j]);
-    bad |= put(c, "tasks", tasks);
+    bad |= ct_json_put(c, "tasks", tasks);
     tasks = NULL;
-    bad |= put(c, "root", members(g, mc->split.bottlenecks[0]));
+    bad |= ct_json_put(c, "root", members(g, mc->split.bottlenecks[0]));
     for (size_t i = 0; !bad && i < mc->n_blocks; i++) {
         const ct_block_t *b = &m->blocks[mc->block_start + i];
         const ct_segment_t *seg = &mc->split.segments[b->segment];
         const ct_partitions_t *pt = &b->parts;
         cJSON *sj = cJSON_CreateObject(), *tj = cJSON_CreateArray();
-        bad |= put(segs, NULL, sj);
+        bad |= ct_json_put(segs, NULL, sj);
         bad |= !tj;
-        bad |= put(sj, "source", members(g, seg->source));
-        bad |= put(sj, "sink", members(g, seg->sink));
+        bad |= ct_json_put(sj, "source", members(g, seg->source));
+        bad |= ct_json_put(sj, "sink", members(g, seg->sink));
         if (b->generated) { /* column generation: how far this segment's triplets may be from all of them */
-            bad |= put(sj, "generated", cJSON_CreateTrue());
+            bad |= ct_json_put(sj, "generated", cJSON_CreateTrue());
             if (sol->segment_gap)
                 bad |= put_num(sj, "gap_seconds", sol->segment_gap[mc->block_start + i]);
         }
@@ -88,28 +77,28 @@ static cJSON *class_json(const ct_scenario_t *s, const ct_nona_model_t *m, const
             const ct_triplet_t *tr = &pt->triplets[t];
             size_t q = pt->n_parts[tr->partition];
             cJSON *o = cJSON_CreateObject(), *parts = cJSON_CreateArray();
-            bad |= put(tj, NULL, o);
+            bad |= ct_json_put(tj, NULL, o);
             bad |= !parts;
             bad |= put_num(o, "probability", sol->theta[w]);
             bad |= put_num(o, "k", tr->k);
             bad |= put_num(o, "l", tr->l);
             for (size_t pi = 0; !bad && pi < q; pi++) {
                 cJSON *part = cJSON_CreateArray();
-                bad |= put(parts, NULL, part);
+                bad |= ct_json_put(parts, NULL, part);
                 for (size_t k = 0; !bad && k < seg->n_inner; k++) {
                     if (pt->assign[(size_t)tr->partition * seg->n_inner + k] != pi)
                         continue;
                     size_t v = seg->inner[k];
                     for (size_t mm = 0; !bad && mm < ct_dag_member_count(g, v); mm++)
-                        bad |= put(part, NULL, cJSON_CreateString(ct_dag_member(g, v, mm)));
+                        bad |= ct_json_put(part, NULL, cJSON_CreateString(ct_dag_member(g, v, mm)));
                 }
             }
-            bad |= put(o, "parts", parts);
+            bad |= ct_json_put(o, "parts", parts);
             bad |= put_num(o, "predicted_time", ct_nona_triplet_time(m, w, sol->eval.phi, sol->eval.W));
         }
-        bad |= put(sj, "triplets", tj);
+        bad |= ct_json_put(sj, "triplets", tj);
     }
-    bad |= put(c, "segments", segs);
+    bad |= ct_json_put(c, "segments", segs);
     segs = NULL;
     free(order);
     if (bad) {
@@ -137,18 +126,18 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
         beta_sum += m->beta[j];
     int bad = !e || !model || !classes || !bracket;
     bad |= put_num(e, "scale", scale);
-    bad |= put(e, "hash", cJSON_CreateString(hash));
-    bad |= put(e, "inputs", ct_scenario_to_json(s));
-    bad |= put(model, "method", cJSON_CreateString(ct_nona_method_name(sol->method)));
+    bad |= ct_json_put(e, "hash", cJSON_CreateString(hash));
+    bad |= ct_json_put(e, "inputs", ct_scenario_to_json(s));
+    bad |= ct_json_put(model, "method", cJSON_CreateString(ct_nona_method_name(sol->method)));
     bad |= put_num(model, "objective", sol->eval.J);
     bad |= put_num(model, "mean_jct", sol->eval.mean_jct);
     bad |= put_num(model, "rho", sol->eval.rho);
     bad |= put_num(model, "phi", sol->eval.phi);
-    bad |= put(model, "queueing", cJSON_CreateString(m->server_model ? "link+servers" : "link"));
+    bad |= ct_json_put(model, "queueing", cJSON_CreateString(m->server_model ? "link+servers" : "link"));
     bad |= put_num(model, "root_choices", (double)m->root_choices);
-    bad |= put(model, "parts", cJSON_CreateString(m->dependent_parts ? "dependent" : "independent"));
+    bad |= ct_json_put(model, "parts", cJSON_CreateString(m->dependent_parts ? "dependent" : "independent"));
     if (m->server_model) {
-        bad |= put(model, "waits", cJSON_CreateString(m->reentry ? "job-first" : "pieces"));
+        bad |= ct_json_put(model, "waits", cJSON_CreateString(m->reentry ? "job-first" : "pieces"));
         bad |= put_num(model, "rho_servers", sol->eval.rho_s);
         bad |= put_num(model, "server_wait", sol->eval.W);
         bad |= put_num(model, "root_wait", sol->eval.W_root);
@@ -156,19 +145,19 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
     if (isfinite(sol->gap))
         bad |= put_num(model, "gap", sol->gap);
     bad |= put_num(bracket, NULL, sol->phi_lo) | put_num(bracket, NULL, sol->phi_hi);
-    bad |= put(model, "phi_bracket", bracket);
+    bad |= ct_json_put(model, "phi_bracket", bracket);
     bracket = NULL;
     bad |= put_num(model, "local_mean_jct", sol->J_local / beta_sum);
     bad |= put_num(model, "solve_seconds", sol->seconds);
-    bad |= put(e, "model", model);
+    bad |= ct_json_put(e, "model", model);
     model = NULL;
     for (size_t j = 0; !bad && j < m->n_classes; j++) {
         cJSON *c = class_json(s, m, sol, j, err);
         if (!c)
             break;
-        bad |= put(classes, NULL, c);
+        bad |= ct_json_put(classes, NULL, c);
     }
-    bad |= put(e, "classes", classes);
+    bad |= ct_json_put(e, "classes", classes);
     classes = NULL;
     if (bad || (err && err->code != CT_OK)) {
         cJSON_Delete(e);
@@ -186,16 +175,16 @@ ct_status_t ct_nona_table_document(cJSON **entries, size_t n, cJSON **doc, ct_er
     *doc = NULL;
     cJSON *d = cJSON_CreateObject(), *sc = cJSON_CreateArray();
     int bad = !d || !sc;
-    bad |= put(d, "format", cJSON_CreateString(CT_TABLE_FORMAT));
-    bad |= put(d, "generator", cJSON_CreateString("contend " CT_VERSION));
+    bad |= ct_json_put(d, "format", cJSON_CreateString(CT_TABLE_FORMAT));
+    bad |= ct_json_put(d, "generator", cJSON_CreateString("contend " CT_VERSION));
     for (size_t i = 0; i < n; i++) {
         if (bad)
             cJSON_Delete(entries[i]);
         else
-            bad |= put(sc, NULL, entries[i]);
+            bad |= ct_json_put(sc, NULL, entries[i]);
         entries[i] = NULL;
     }
-    bad |= put(d, "scenarios", sc);
+    bad |= ct_json_put(d, "scenarios", sc);
     if (bad) {
         cJSON_Delete(d);
         return ct_error_set(err, CT_ENOMEM, "out of memory building a lookup file");
