@@ -30,38 +30,44 @@ typedef struct {
     const ct_eval_params_t *ev;
 } check_ctx_t;
 
-/* Tasks on the longest path of any class's DAG (its depth). */
+/* Tasks on the longest path of any class's DAG (its depth): edges relaxed
+ * in the topological order of their sources (bucketed by it). O(V + E). */
 static size_t scenario_depth(const ct_scenario_t *s, size_t *tasks)
 {
     size_t depth = 0;
     *tasks = 0;
     for (size_t c = 0; c < s->n_classes; c++) {
         const ct_dag_t *g = &s->classes[c].dag;
-        size_t *order = malloc((g->n_tasks ? g->n_tasks : 1) * sizeof(size_t)),
-               *len = calloc(g->n_tasks ? g->n_tasks : 1, sizeof(size_t));
+        size_t n = g->n_tasks ? g->n_tasks : 1, *order = malloc(n * sizeof(size_t)), *len = malloc(n * sizeof(size_t)),
+               *start = calloc(n + 1, sizeof(size_t)), *by_from = malloc((g->n_edges ? g->n_edges : 1) * sizeof(size_t));
         ct_error_t err;
         *tasks += g->n_tasks;
-        if (order && len && ct_dag_topo_order(g, order, "dag", &err) == CT_OK) {
-            /* edges are few: relax them in topological passes over the order */
-            size_t *pos = malloc((g->n_tasks ? g->n_tasks : 1) * sizeof(size_t));
-            if (pos) {
-                for (size_t i = 0; i < g->n_tasks; i++)
-                    pos[order[i]] = i;
-                for (size_t i = 0; i < g->n_tasks; i++)
-                    len[i] = 1;
-                for (size_t i = 0; i < g->n_tasks; i++) {
-                    size_t u = order[i];
-                    for (size_t e = 0; e < g->n_edges; e++)
-                        if (g->from[e] == u && len[g->to[e]] < len[u] + 1)
-                            len[g->to[e]] = len[u] + 1;
+        if (order && len && start && by_from && ct_dag_topo_order(g, order, "dag", &err) == CT_OK) {
+            for (size_t e = 0; e < g->n_edges; e++) /* edges grouped by their source */
+                start[g->from[e] + 1]++;
+            for (size_t v = 0; v < g->n_tasks; v++)
+                start[v + 1] += start[v];
+            for (size_t e = 0; e < g->n_edges; e++)
+                by_from[start[g->from[e]]++] = e;
+            for (size_t v = g->n_tasks; v > 0; v--) /* the fill advanced each start to the next */
+                start[v] = start[v - 1];
+            start[0] = 0;
+            for (size_t v = 0; v < g->n_tasks; v++)
+                len[v] = 1;
+            for (size_t i = 0; i < g->n_tasks; i++) {
+                size_t u = order[i];
+                for (size_t k = start[u]; k < start[u + 1]; k++) {
+                    size_t t = g->to[by_from[k]];
+                    if (len[t] < len[u] + 1)
+                        len[t] = len[u] + 1;
                 }
-                for (size_t i = 0; i < g->n_tasks; i++)
-                    depth = len[i] > depth ? len[i] : depth;
-                free(pos);
+                depth = len[u] > depth ? len[u] : depth;
             }
         }
         free(order);
         free(len);
+        free(start);
+        free(by_from);
     }
     return depth;
 }

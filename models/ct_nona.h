@@ -275,8 +275,8 @@ double ct_nona_tripinfo_time_lb(const ct_nona_model_t *m, const ct_tripinfo_t *t
 /** dM_w/dphi and dM_w/dW at (phi, W) (one-sided where M has a kink). */
 void ct_nona_triplet_grad(const ct_nona_model_t *m, size_t w, double phi, double W, double *d_phi, double *d_W);
 /** The server wait of m2_s: W = m2_s / (2 (1 - rho_s)) (0 without the server
- *  model). m2_s is taken no lower than the background's: the linear m2_s of
- *  a job splitting several segments can undershoot the true sum of squares. */
+ *  model). m2_s is taken no lower than m2s_floor: the linear m2_s of a job
+ *  splitting several segments can undershoot the true sum of squares. */
 double ct_nona_server_wait(const ct_nona_model_t *m, double m2s);
 /** W of a placement from both estimates of its pieces' second moment: the
  *  linearised m2s and (job-first waits) m2v, the expected sum of the
@@ -284,11 +284,10 @@ double ct_nona_server_wait(const ct_nona_model_t *m, double m2s);
 double ct_nona_server_wait_visits(const ct_nona_model_t *m, double m2s, double m2v);
 /** Job-first waits: m2_bg_s + (1/N) sum_j beta_j E[sum of j's pieces
  *  squared], each segment's triplet drawn independently from theta. With
- *  cols == NULL and col_start == NULL theta is the model's n_vars vector;
- *  else theta[x] for x in [col_start[b], col_start[b + 1]) belongs to block
- *  b, its column's data info[x] (or m->trip[cols[x]] when info is NULL).
- *  O(columns). */
-double ct_nona_pieces_m2(const ct_nona_model_t *m, const double *theta, const size_t *cols, const size_t *col_start,
+ *  col_start == NULL theta is the model's n_vars vector; else theta[x] for
+ *  x in [col_start[b], col_start[b + 1]) belongs to block b, its column's
+ *  data info[x] (m->trip[x] when info is NULL). O(columns). */
+double ct_nona_pieces_m2(const ct_nona_model_t *m, const double *theta, const size_t *col_start,
                          const ct_tripinfo_t *info);
 
 /** The model evaluated at one theta. */

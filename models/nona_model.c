@@ -285,7 +285,7 @@ static void visit_pieces(const ct_nona_model_t *m, const ct_dag_t *g, const ct_s
                          const uint8_t *assign, size_t q, size_t k, size_t l, ct_tripinfo_t *ti)
 {
     double cur[256] = { 0 }, first_k = -1, sq = 0, early = 0;
-    uint8_t started[256] = { 0 }, runs[256] = { 0 }, from_source[256] = { 0 };
+    uint8_t started[256] = { 0 }, cut[256] = { 0 }, from_source[256] = { 0 }; /* cut: the part's first run has ended */
     int sink_reenters = 0;
     for (size_t t = 0; t <= seg->n_inner; t++) {
         size_t p = t < seg->n_inner ? assign[t] : l;
@@ -304,10 +304,10 @@ static void visit_pieces(const ct_nona_model_t *m, const ct_dag_t *g, const ct_s
                 first_k = cur[p];
             else
                 sq += cur[p] * cur[p];
-            if (!runs[p] && from_source[p])
+            if (!cut[p] && from_source[p])
                 early += cur[p];
             cur[p] = 0;
-            runs[p]++;
+            cut[p] = 1;
         }
         if (!started[p])
             from_source[p] = p != k && !re; /* a remote part whose first task needs only the source */
@@ -324,7 +324,7 @@ static void visit_pieces(const ct_nona_model_t *m, const ct_dag_t *g, const ct_s
         return;
     }
     for (size_t p = 0; p < q; p++)
-        if (!runs[p] && from_source[p] && !(p == l && !sink_reenters))
+        if (!cut[p] && from_source[p] && !(p == l && !sink_reenters))
             early += cur[p]; /* (part l's last run goes on with the sink: a later visit) */
     ti->vh_early = early;
     if (first_k < 0) { /* part k ran once: that run is the head */
@@ -354,13 +354,16 @@ typedef struct {
     double o1, o2, closed;           /* open piece: E[L], E[L^2]; closed pieces: E[sum of squares] */
     double sn, hn1, hn2;             /* the segment's columns that keep the piece open: theta, theta h, theta h^2 */
     double sc, hc1, hc2, t1, t2;     /* those that close it: theta, theta h, theta (h^2 + sq), theta t, theta t^2 */
+    double rp, re, early, ce;        /* the root piece: P(still open), E[its length; open]; the work that starts
+                                        with the job (the root piece's, first-segment parts'); theta early */
 } pieces_t;
 
 static void pieces_start(pieces_t *a, double root)
 {
     memset(a, 0, sizeof *a);
-    a->o1 = root;
+    a->o1 = a->re = root;
     a->o2 = root * root;
+    a->rp = 1;
 }
 
 static void pieces_column(pieces_t *a, double th, const ct_tripinfo_t *t)
@@ -376,71 +379,59 @@ static void pieces_column(pieces_t *a, double th, const ct_tripinfo_t *t)
         a->t1 += th * t->vh_tail;
         a->t2 += th * t->vh_tail * t->vh_tail;
     }
+    a->ce += th * t->vh_early;
 }
 
-static void pieces_segment(pieces_t *a)
+/* The step over one segment; first: the job's first segment (its parts fed
+ * by the source start with the job). */
+static void pieces_segment(pieces_t *a, int first)
 {
     double o1 = a->o1, o2 = a->o2;
     a->closed += a->sc * o2 + 2 * a->hc1 * o1 + a->hc2;
     a->o1 = a->sn * o1 + a->hn1 + a->t1;
     a->o2 = a->sn * o2 + 2 * a->hn1 * o1 + a->hn2 + a->t2;
-    a->sn = a->hn1 = a->hn2 = a->sc = a->hc1 = a->hc2 = a->t1 = a->t2 = 0;
+    a->early += a->sc * a->re + a->rp * a->hc1 + (first ? a->ce : 0);
+    a->re = a->sn * a->re + a->rp * a->hn1;
+    a->rp *= a->sn;
+    a->sn = a->hn1 = a->hn2 = a->sc = a->hc1 = a->hc2 = a->t1 = a->t2 = a->ce = 0;
+}
+
+/* One class's pieces under theta (as ct_nona_pieces_m2 reads it). */
+static void pieces_class(const ct_nona_model_t *m, size_t j, const double *theta, const size_t *col_start,
+                         const ct_tripinfo_t *info, pieces_t *a)
+{
+    const ct_model_class_t *mc = &m->classes[j];
+    const ct_split_t *sp = &mc->split;
+    pieces_start(a, sp->dag.time[sp->bottlenecks[0]] / m->speed);
+    for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
+        size_t lo = col_start ? col_start[bi] : m->blocks[bi].var_start,
+               hi = col_start ? col_start[bi + 1] : m->blocks[bi].var_start + m->blocks[bi].n_vars;
+        for (size_t x = lo; x < hi; x++)
+            if (theta[x] > 0)
+                pieces_column(a, theta[x], info ? &info[x] : &m->trip[x]);
+        pieces_segment(a, bi == mc->block_start);
+    }
 }
 
 double ct_nona_later_share(const ct_nona_model_t *m, const double *theta)
 {
     double early = 0, all = 0;
     for (size_t j = 0; j < m->n_classes; j++) {
-        const ct_model_class_t *mc = &m->classes[j];
-        const ct_split_t *sp = &mc->split;
-        /* the root piece: p = P(still open), e = E[its length; open] */
-        double p = 1, e = sp->dag.time[sp->bottlenecks[0]] / m->speed, ej = 0;
-        for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
-            const ct_block_t *b = &m->blocks[bi];
-            double sn = 0, hn = 0, sc = 0, hc = 0;
-            for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++) {
-                double th = theta[w];
-                if (!(th > 0))
-                    continue;
-                const ct_tripinfo_t *t = &m->trip[w];
-                if (t->vh_close) {
-                    sc += th;
-                    hc += th * t->vh_head;
-                } else {
-                    sn += th;
-                    hn += th * t->vh_head;
-                }
-                if (bi == mc->block_start) /* remote parts that start with the job */
-                    ej += th * t->vh_early;
-            }
-            ej += sc * e + p * hc;
-            e = sn * e + p * hn;
-            p *= sn;
-        }
-        ej += e;
-        early += m->beta[j] * ej;
-        all += m->beta[j] * mc->work;
+        pieces_t a;
+        pieces_class(m, j, theta, NULL, NULL, &a);
+        early += m->beta[j] * (a.early + a.re); /* (a root piece still open at the end is the whole job) */
+        all += m->beta[j] * m->classes[j].work;
     }
     return all > 0 ? fmax(0.0, fmin(1.0, 1.0 - early / all)) : 0.0;
 }
 
-double ct_nona_pieces_m2(const ct_nona_model_t *m, const double *theta, const size_t *cols, const size_t *col_start,
+double ct_nona_pieces_m2(const ct_nona_model_t *m, const double *theta, const size_t *col_start,
                          const ct_tripinfo_t *info)
 {
     double m2v = m->m2_bg_s;
     for (size_t j = 0; j < m->n_classes; j++) {
-        const ct_model_class_t *mc = &m->classes[j];
-        const ct_split_t *sp = &mc->split;
         pieces_t a;
-        pieces_start(&a, sp->dag.time[sp->bottlenecks[0]] / m->speed);
-        for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
-            size_t lo = col_start ? col_start[bi] : m->blocks[bi].var_start,
-                   hi = col_start ? col_start[bi + 1] : m->blocks[bi].var_start + m->blocks[bi].n_vars;
-            for (size_t x = lo; x < hi; x++)
-                if (theta[x] > 0)
-                    pieces_column(&a, theta[x], info ? &info[x] : &m->trip[cols ? cols[x] : x]);
-            pieces_segment(&a);
-        }
+        pieces_class(m, j, theta, col_start, info, &a);
         m2v += m->beta[j] * (a.closed + a.o2) / (double)m->servers;
     }
     return m2v;
@@ -1066,7 +1057,7 @@ void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eva
     out->rho = rho;
     out->m2 = m2;
     out->rho_s = m->rho_s;
-    out->W = ct_nona_server_wait_visits(m, m2s, m->reentry ? ct_nona_pieces_m2(m, theta, NULL, NULL, NULL) : 0.0);
+    out->W = ct_nona_server_wait_visits(m, m2s, m->reentry ? ct_nona_pieces_m2(m, theta, NULL, NULL) : 0.0);
     out->W_root = m->r_root * out->W;
     for (size_t j = 0; j < m->n_classes; j++)
         beta_sum += m->beta[j];

@@ -1113,7 +1113,7 @@ double ct_wait_lp_J(const ct_wait_lp_t *s, int exact)
     if (!(rho < 1.0))
         return INFINITY;
     double phi = m2 / (2.0 * (1.0 - rho)), W = ct_nona_server_wait_visits(
-                   m, m2s, m->reentry ? ct_nona_pieces_m2(m, s->ax, NULL, s->astart, s->dinfo) : 0.0);
+                   m, m2s, m->reentry ? ct_nona_pieces_m2(m, s->ax, s->astart, s->dinfo) : 0.0);
     for (size_t j = 0; j < m->n_classes; j++)
         J += m->beta[j] * (m->classes[j].base + m->r_root * W);
     for (size_t b = 0; b < m->n_blocks; b++) {
