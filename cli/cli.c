@@ -99,7 +99,15 @@ int cli_parse_parts(const char *cmd, const char *s, int *dependent)
 
 int cli_parse_waits(const char *cmd, const char *s, int *job_first)
 {
-    return parse_switch(cmd, "--waits", s, "job-first", "pieces", job_first);
+    if (!strcmp(s, "stretched")) { /* job-first with the first version's re-entry wait (ct_nona.h) */
+        *job_first = 2;
+        return 0;
+    }
+    if (!strcmp(s, "job-first") || !strcmp(s, "pieces")) {
+        *job_first = !strcmp(s, "job-first");
+        return 0;
+    }
+    return cli_usage(cmd, "--waits: expected job-first, stretched or pieces, got '%s'", s);
 }
 
 int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d)

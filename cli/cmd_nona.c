@@ -36,19 +36,25 @@ static void nona_usage(FILE *out)
             "                          search (link model only, no certificate)\n"
             "  --model servers|link    servers (default): link and server queueing (job-first\n"
             "                          servers); link: the paper's link-only model\n"
-            "  --waits job-first|pieces\n"
+            "  --waits job-first|stretched|pieces\n"
             "                          server model: job-first (default): a task that rejoins a\n"
             "                          server (a sink fed by other parts, a task fed by another\n"
             "                          part's task) waits the residual of the task in service, and a\n"
             "                          job's first visits wait behind older jobs' later visits;\n"
-            "                          pieces: the earlier model (only a job's root and its remote\n"
-            "                          parts' first tasks wait, as M/G/1 pieces)\n"
+            "                          stretched: the same with that residual / (1 - rho_s), the\n"
+            "                          first version; pieces: the earlier model (only a job's root\n"
+            "                          and its remote parts' first tasks wait, as M/G/1 pieces)\n"
             "  --parts dependent|independent\n"
             "                          dependent (default): a part that receives an inner task's\n"
             "                          output waits for it; independent: the paper's branches,\n"
             "                          every part in parallel (exact only for fork-join segments)\n"
             "  --root-choices D        roots on the least loaded of D sampled servers (1..64;\n"
             "                          default 2; 1: uniform, the paper's rule); the table records D\n"
+            "  --binding early|late    server model: parts away from the root's server are placed\n"
+            "                          when the job arrives, on distinct uniform servers (early,\n"
+            "                          default, the paper's rule), or bound when first needed to\n"
+            "                          the least loaded of D sampled servers (late: the scheduler\n"
+            "                          binds them, see ct_sampler_place_late); the table records it\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
             "  -j, --threads N         sweep: scales solved at once (default: the cores; the output\n"
             "                          does not depend on it)\n"
@@ -87,7 +93,8 @@ typedef struct {
 } nona_opts_t;
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
-       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH };
+       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
+       OPT_BINDING };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -101,7 +108,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
-        { "search", required_argument, NULL, OPT_SEARCH },
+        { "search", required_argument, NULL, OPT_SEARCH }, { "binding", required_argument, NULL, OPT_BINDING },
         { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
@@ -170,6 +177,11 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         case OPT_ROOT:
             if (cli_parse_root_choices("nona", optarg, &o->model.root_choices))
                 return 2;
+            break;
+        case OPT_BINDING:
+            if (strcmp(optarg, "early") && strcmp(optarg, "late"))
+                return cli_usage("nona", "--binding: expected early or late, got '%s'", optarg);
+            o->model.late_parts = !strcmp(optarg, "late");
             break;
         case OPT_GAP:
             if (cli_parse_double(optarg, &o->solve.gap) || !(o->solve.gap >= 0 && o->solve.gap <= 0.5))
@@ -288,10 +300,11 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solution_t *s
     ct_json_add_number(r, "server_wait", sol->eval.W);
     ct_json_add_number(r, "root_wait", sol->eval.W_root);
     ct_json_add_number(r, "root_choices", m->root_choices);
+    cJSON_AddStringToObject(r, "binding", m->late_parts ? "late" : "early");
     cJSON_AddStringToObject(r, "model", m->server_model ? "servers" : "link");
     cJSON_AddStringToObject(r, "parts", m->dependent_parts ? "dependent" : "independent");
     if (m->server_model)
-        cJSON_AddStringToObject(r, "waits", m->reentry ? "job-first" : "pieces");
+        cJSON_AddStringToObject(r, "waits", ct_nona_waits_name(m));
     if (isfinite(sol->gap)) {
         ct_json_add_number(r, "gap", sol->gap);
         ct_json_add_number(r, "lower_bound", sol->lower_bound);

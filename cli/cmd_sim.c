@@ -25,7 +25,10 @@ void sim_usage(FILE *out)
             "policy, with Poisson arrivals of every class plus background compute and transfer\n"
             "jobs, and reports job completion times (JCT, seconds).\n"
             "\n"
-            "policies: nona (the Nona table solved for the simulated load), nona-star (one table\n"
+            "policies: nona (the Nona table solved for the simulated load), nona-late (the same\n"
+            "  with late-bound parts: the table splits the job, and each part that leaves its\n"
+            "  source's server is bound when first needed to the least loaded of D sampled\n"
+            "  servers, as roots are; the table is solved for that), nona-star (one table\n"
             "  solved at load 0.5 used at every load), random (every task on a uniform server),\n"
             "  opportunistic (a segment's parallel branches on different servers, one with its\n"
             "  source), local (whole job on its root's server), fair (central ready queue: an idle\n"
@@ -33,7 +36,7 @@ void sim_usage(FILE *out)
             "\n"
             "options:\n"
             "  --policy P            sim: the policy (default nona)\n"
-            "  --policies P,Q,...    sweep: policies (default all six)\n"
+            "  --policies P,Q,...    sweep: policies (default all but nona-late)\n"
             "  --load L              compute load sum(rate x job compute) / servers, [0.001, 1) (0.5)\n"
             "  --loads A:B:STEP      sweep over loads, e.g. 0.1:0.9:0.1\n"
             "  --bandwidths A:B:STEP sweep over link bandwidths, bytes/s, at --load\n"
@@ -48,17 +51,19 @@ void sim_usage(FILE *out)
             "                        (tasks in readiness order; each task re-queues at the back)\n"
             "  --fair-pick P         fair's idle server: recent (default, the most recently\n"
             "                        freed) or random (a uniform idle server)\n"
-            "  --root-choices D      nona, nona-star: put a job's root on the least loaded of D\n"
+            "  --root-choices D      nona, nona-late, nona-star: put a job's root (nona-late: and\n"
+            "                        its parts) on the least loaded of D\n"
             "                        sampled servers (default 2; 1: uniform, the paper's rule)\n"
             "  --model link|servers  nona tables: the paper's link-only model, or with server\n"
             "                        queueing (default servers)\n"
             "  --parts dependent|independent\n"
             "                        nona tables: parts wait for the parts that feed them\n"
             "                        (default), or the paper's independent branches\n"
-            "  --waits job-first|pieces\n"
+            "  --waits job-first|stretched|pieces\n"
             "                        nona tables, server model: job-first waits (default: every\n"
             "                        task that rejoins a server waits, first visits wait behind older\n"
-            "                        jobs' later ones) or the earlier model's piece waits\n"
+            "                        jobs' later ones), stretched (the first version: re-entries\n"
+            "                        wait / (1 - rho_s) more) or the earlier model's piece waits\n"
             "  --gap G               nona tables: the certified solver's relative gap (default:\n"
             "                        the solver's, 1e-9)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
@@ -328,30 +333,40 @@ static ct_status_t sweep_point(size_t i, void *arg, char **text, ct_error_t *err
     return st;
 }
 
-/* The table people read: mean JCT of all jobs, as a ratio to nona's, from
- * the points' "all" rows (the last row of each point's text). */
-static void print_ratios(char *const *texts, size_t n, int bw_sweep, const char *const *pols, size_t np)
+/* The tables people read, from the points' "all" rows (the last row of
+ * each point's text): mean JCT of all jobs as a ratio to nona's (col 0),
+ * then the p99 JCT likewise (col 4: mean, ci95, p50, p95, p99). */
+static void print_ratio_table(char *const *texts, size_t n, int bw_sweep, const char *const *pols, size_t np,
+                              int col, const char *what)
 {
     printf("%-12s", bw_sweep ? "bandwidth" : "load");
     for (size_t j = 0; j < np; j++)
         printf(" %13s", pols[j]);
-    printf("   (mean JCT of all jobs; in brackets: / nona)\n");
+    printf("   (%s of all jobs; in brackets: / nona)\n", what);
     for (size_t i = 0; i < n; i += np) {
-        double mean[16], x = NAN, base = NAN;
+        double val[16], x = NAN, base = NAN;
         int unstable[16];
         for (size_t j = 0; j < np && i + j < n; j++) {
             const char *t = texts[i + j] ? texts[i + j] : "", *last = t;
             for (const char *q = t; *q; q++)
                 if (*q == '\n' && q[1])
                     last = q + 1;
-            char pol[64];
-            double load, bw;
-            mean[j] = NAN;
+            double f[9]; /* policy, load, bandwidth, class, then the five; empty fields NAN */
+            const char *q = last;
+            for (int k = 0; k < 9; k++) {
+                char *end;
+                f[k] = strtod(q, &end);
+                if (end == q || (*end != ',' && *end != '\n' && *end))
+                    f[k] = NAN;
+                q = strchr(q, ',');
+                q = q ? q + 1 : "";
+            }
             unstable[j] = strstr(last, ",unstable") != NULL;
-            if (sscanf(last, "%63[^,],%lf,%lf,all,%lf", pol, &load, &bw, &mean[j]) >= 3)
-                x = bw_sweep ? bw : load;
-            if (!strcmp(pols[j], "nona") && !unstable[j])
-                base = mean[j];
+            if (isfinite(f[1]) && isfinite(f[2]))
+                x = bw_sweep ? f[2] : f[1];
+            val[j] = f[4 + col];
+            if (!strcmp(pols[j], "nona") && !unstable[j]) /* ratios against nona, early-bound */
+                base = val[j];
         }
         printf(bw_sweep ? "%-12.4g" : "%-12.2f", x);
         for (size_t j = 0; j < np && i + j < n; j++) {
@@ -359,13 +374,19 @@ static void print_ratios(char *const *texts, size_t n, int bw_sweep, const char 
             if (unstable[j])
                 snprintf(cell, sizeof cell, "unstable");
             else if (isfinite(base) && base > 0)
-                snprintf(cell, sizeof cell, "%.3gs[%.3g]", mean[j], mean[j] / base);
+                snprintf(cell, sizeof cell, "%.3gs[%.3g]", val[j], val[j] / base);
             else
-                snprintf(cell, sizeof cell, "%.3gs", mean[j]);
+                snprintf(cell, sizeof cell, "%.3gs", val[j]);
             printf(" %13s", cell);
         }
         printf("\n");
     }
+}
+
+static void print_ratios(char *const *texts, size_t n, int bw_sweep, const char *const *pols, size_t np)
+{
+    print_ratio_table(texts, n, bw_sweep, pols, np, 0, "mean JCT");
+    print_ratio_table(texts, n, bw_sweep, pols, np, 4, "p99 JCT");
 }
 
 /* sim sweep: the points on threads, shards or ranks (ct_sweep.h). */

@@ -28,6 +28,7 @@ typedef struct {
     const double *loads;
     size_t n_loads;
     const ct_eval_params_t *ev;
+    const char *policy;      /* nona or nona-late */
 } check_ctx_t;
 
 /* Tasks on the longest path of any class's DAG (its depth): edges relaxed
@@ -77,7 +78,7 @@ static ct_status_t check_point(size_t i, void *arg, char **text, ct_error_t *err
     const check_ctx_t *c = arg;
     const ct_scenario_t *s = &c->scen[i / c->n_loads];
     double load = c->loads[i % c->n_loads];
-    const char *pol[1] = { "nona" };
+    const char *pol[1] = { c->policy };
     ct_eval_result_t res;
     ct_status_t st = ct_eval_sweep(s, &load, 1, 0, pol, 1, c->ev, NULL, NULL, &res, err);
     char row[1024], status[32] = "ok";
@@ -191,6 +192,8 @@ static void check_usage(FILE *out)
             "                        and their DAGs), to simulate or solve one alone\n"
             "  --loads A:B:STEP      loads (default 0.1:0.7:0.2)\n"
             "  -o FILE               CSV, one row per scenario x load\n"
+            "  --policy P            nona (default: parts bound when the job arrives) or nona-late\n"
+            "                        (parts bound when needed; tables solved for that)\n"
             "  -j N, --shard I/N     as for sweeps\n"
             "Replications default to 2 of 20000 jobs (--reps, --jobs); the solver's gap to 1e-4\n"
             "(--gap), far below the simulation's noise.\n");
@@ -220,6 +223,11 @@ int cmd_sim_check(int argc, char **argv)
         o.ev.run.reps = 2;
     if (!gap_given) /* far below the simulation's noise; 1e-9 costs minutes on deep scenarios */
         o.ev.gap = 1e-4;
+    if (strcmp(o.policy, "nona") && strcmp(o.policy, "nona-late")) {
+        rc = cli_usage("sim", "check: --policy: expected nona or nona-late, got '%s'", o.policy);
+        goto done;
+    }
+    ctx.policy = o.policy;
     size_t nfiles = (size_t)(argc - optind);
     if (nfiles + o.generate == 0) {
         rc = cli_usage("sim", "check: give SCENARIO files, --generate N, or both");

@@ -59,9 +59,14 @@
  * every task that joins a server after a transfer waits. Three changes:
  *  - a re-entry (a sink fed by other parts, once per sending part; an
  *    inner task fed by another part's task, after its part's first task)
- *    waits R = m2_task / (2 (1 - rho_s)), m2_task = (1/N) sum_j beta_j
- *    sum_t s_t^2 (original tasks, plus the background's): the residual of
- *    the task in service, stretched by older jobs' work arriving meanwhile.
+ *    waits R = m2_task / 2, m2_task = (1/N) sum_j beta_j sum_t s_t^2
+ *    (original tasks, plus the background's): the residual of the task in
+ *    service. The re-entering job is older than almost everything queued,
+ *    so under job-first it goes next (the top class of a non-preemptive
+ *    priority queue: Cobham's R0 / (1 - sigma) with sigma about 0). The
+ *    earlier R0 / (1 - rho_s) (reentry_waits 2, --waits stretched) had it
+ *    wait behind everything: 20% pessimistic at load 0.7 on an ensemble
+ *    and tables kept local above;
  *    R does not depend on theta: a constant on the branch, a + R;
  *  - a remote part's first task is the newest job's and waits behind every
  *    older job's later visits (non-preemptive priority, lowest class):
@@ -79,6 +84,13 @@
  *    several segments could drive it to 0). W takes the larger of the two
  *    and of m2_task (pieces are unions of tasks). The wait LP keeps the
  *    linear row: its W is a lower bound, so its bounds stay bounds.
+ * Late-bound parts (params.late_parts): a part that leaves its source's
+ * server is bound when it is first needed (its first input is sent, or the
+ * job arrives for a part fed by the source) to the least loaded of d
+ * sampled servers, as the root is. Every piece then arrives through the d
+ * rule (a = 1), so in the mean field a remote part's first task waits
+ * r_root W as the root does (still stretched by older jobs' later visits
+ * under job-first waits): r_part = r_root.
  * The root keeps r_root W. On generated layered workloads (contend sim
  * check --generate) this removes most of the piece model's optimism at
  * depth; README "Model against simulation" gives the figures.
@@ -178,7 +190,10 @@ typedef struct {
     int link_batches;       /**< 1 (with server_model): transfers leave in batches, see below */
     int dependent_parts;    /**< 1: parts wait for the parts that feed them (see above); 0: the paper */
     unsigned root_choices;  /**< d of the root rule (1: uniform) */
+    int late_parts;         /**< 1: parts away from their source bind when first needed, by the root
+                                 rule (see above); 0: when the job arrives, uniformly (the paper) */
     int reentry;            /**< 1: tasks that re-enter a server wait (see above); 0: they wait nothing */
+    int reentry_stretched;  /**< 1: R = m2_task / (2 (1 - rho_s)), the first version's (--waits stretched) */
     double reentry_wait;    /**< R, the wait of a re-entering task, s (0 when reentry is 0) */
     double m2s_task;        /**< m2_s if every original task were a piece of its own, s: no placement's
                                  pieces (unions of tasks) can have less */
@@ -204,8 +219,12 @@ typedef struct {
                                  independent branches, spec s.6) */
     int reentry_waits;      /**< with the server model: a task that joins a server after its job
                                  left it (a sink fed by other parts, a task fed by another part's task)
-                                 waits the residual of the task in service (default 1; 0: the earlier
+                                 waits the residual of the task in service (default 1; 2: that wait
+                                 stretched by 1 / (1 - rho_s), the first version; 0: the earlier
                                  model, where only the root and the first task of a remote part wait) */
+    int late_parts;         /**< with the server model: parts that leave their source's server bind when
+                                 first needed to the least loaded of root_choices servers (1), or when
+                                 the job arrives to distinct uniform servers (0, default: the paper) */
     int large;              /**< segments over partition.max_triplets: 1 (default) start from a few
                                  triplets, the solver generates the rest (column generation);
                                  0: refuse them (CT_ELIMIT) */
@@ -339,6 +358,9 @@ double ct_nona_phi_max(const ct_nona_model_t *m);
  *  remote part's first task: W_part = r_part W / (1 - rho_s later_share).
  *  O(n_vars). */
 double ct_nona_later_share(const ct_nona_model_t *m, const double *theta);
+/** The wait model's name as tables and --waits spell it: "job-first",
+ *  "stretched" or "pieces". */
+const char *ct_nona_waits_name(const ct_nona_model_t *m);
 /** Sets later_share (clamped to [0, 1]) and recomputes the wait factors. */
 void ct_nona_model_set_later_share(ct_nona_model_t *m, double s);
 /** Sets a (root_share, clamped to [0, 1]) and recomputes the wait factors. */

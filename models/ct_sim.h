@@ -82,6 +82,14 @@ typedef struct ct_policy {
                  ct_rng_t *rng, uint32_t *servers);
     void (*destroy)(struct ct_policy *self);
     void *state;
+    /** Late-bound parts: place() may give a task CT_SAMPLER_LATE | i (a
+     *  slot, i < n_tasks, shared by the tasks of one part) instead of a
+     *  server; the simulator binds slot i when it is first needed (a task of
+     *  it has no inputs, when the job arrives; else when the first of its
+     *  inputs is sent) to the least loaded of late_choices uniform servers
+     *  (ct_sampler_least_loaded), the bound server counting one task more
+     *  until the part's first task is queued there. 0: no slots. */
+    unsigned late_choices;
 } ct_policy_t;
 
 /** Every task on a uniform server, independently. */

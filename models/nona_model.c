@@ -40,6 +40,7 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p)
     p->root_choices = 2; /* pooled roots; 1 is the paper's uniform rule */
     p->dependent_parts = 1;
     p->reentry_waits = 1;
+    p->late_parts = 0;
 }
 
 /* Mean-field wait factors at per-server load rho when a share a of the
@@ -65,8 +66,10 @@ static void root_factors(unsigned d, double rho, double a, double *r_root, doubl
 
 void ct_nona_model_set_root_share(ct_nona_model_t *m, double a)
 {
-    m->root_share = a < 0 ? 0 : a > 1 ? 1 : a;
+    m->root_share = m->late_parts ? 1.0 : a < 0 ? 0 : a > 1 ? 1 : a;
     root_factors(m->root_choices, m->rho_s, m->root_share, &m->r_root, &m->r_part);
+    if (m->late_parts) /* a remote part binds as the root does */
+        m->r_part = m->r_root;
     if (m->reentry) /* job-first: older jobs' later visits overtake a remote part's first task (ct_nona.h) */
         m->r_part /= 1.0 - m->rho_s * m->later_share;
 }
@@ -79,6 +82,8 @@ void ct_nona_model_set_later_share(ct_nona_model_t *m, double s)
 
 double ct_nona_root_share(const ct_nona_model_t *m, const double *theta)
 {
+    if (m->late_parts)
+        return 1.0;
     double all = 0, remote = 0;
     for (size_t j = 0; j < m->n_classes; j++)
         all += m->beta[j] * m->classes[j].work;
@@ -413,6 +418,11 @@ static void pieces_class(const ct_nona_model_t *m, size_t j, const double *theta
     }
 }
 
+const char *ct_nona_waits_name(const ct_nona_model_t *m)
+{
+    return !m->reentry ? "pieces" : m->reentry_stretched ? "stretched" : "job-first";
+}
+
 double ct_nona_later_share(const ct_nona_model_t *m, const double *theta)
 {
     double early = 0, all = 0;
@@ -737,6 +747,8 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     /* Re-entries (ct_nona.h): the mean residual of the task in service on a
      * uniform server, R = (1/N) sum_j beta_j sum_t s_t^2 / 2 over original tasks. */
     m->reentry = m->server_model && p->reentry_waits;
+    m->late_parts = m->server_model && p->late_parts;
+    m->reentry_stretched = m->reentry && p->reentry_waits == 2;
     m->m2s_task = s->m2_bg_s;
     for (size_t j = 0; j < s->n_classes; j++) {
         const ct_dag_t *g = &s->classes[j].dag;
@@ -744,7 +756,8 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
             m->m2s_task += s->classes[j].rate * (g->time[v] / s->speed) * (g->time[v] / s->speed) / (double)s->servers;
     }
     m->m2s_floor = m->reentry ? m->m2s_task : m->m2_bg_s;
-    m->reentry_wait = m->reentry ? 0.5 * m->m2s_task / (1.0 - m->rho_s) : 0.0;
+    m->reentry_wait = !m->reentry ? 0.0 /* the oldest job's task: no one else goes first */
+                      : m->reentry_stretched ? 0.5 * m->m2s_task / (1.0 - m->rho_s) : 0.5 * m->m2s_task;
     ct_nona_model_set_root_share(m, 1.0);
     if (!(m->gl = gsl_integration_glfixed_table_alloc(GL_POINTS))) {
         ct_nona_model_free(m);

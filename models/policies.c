@@ -4,7 +4,8 @@
  * random places every task on a uniform server; fair is a CENTRAL policy
  * (the simulator implements its dispatch rule); the table policy draws from
  * a lookup table with the sampler library and maps the table's task order to
- * the simulator's by task id, once, when it is created.
+ * the simulator's by task id, once, when it is created; a table solved for
+ * late-bound parts gives slots the simulator binds (ct_policy_t.late_choices).
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -87,8 +88,9 @@ static int table_place(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_t n
     (void)n_tasks;
     table_state_t *ts = self->state;
     size_t tc = ts->table_class[cls], n = ct_sampler_task_count(ts->sampler, tc);
-    if (ct_sampler_place_loaded(ts->sampler, ts->scenario, tc, n_servers, ts->root_choices > 1 ? loads : NULL,
-                                ts->root_choices, rng, ts->scratch, NULL) != 0)
+    if ((self->late_choices ? ct_sampler_place_late : ct_sampler_place_loaded)(
+            ts->sampler, ts->scenario, tc, n_servers, ts->root_choices > 1 ? loads : NULL, ts->root_choices, rng,
+            ts->scratch, NULL) != 0)
         return -1;
     for (size_t t = 0; t < n; t++)
         servers[ts->perm[cls][t]] = ts->scratch[t];
@@ -177,6 +179,8 @@ ct_status_t ct_policy_table_d(const char *name, const ct_sampler_t *sampler, con
         ts->scenario = ct_sampler_nearest(sampler, r);
     }
     ts->root_choices = root_choices ? root_choices : ct_sampler_root_choices(sampler, ts->scenario);
+    if (ct_sampler_late_parts(sampler, ts->scenario)) /* parts bind when needed, by the root's rule */
+        p->late_choices = ts->root_choices;
 done:
     free(r);
     if (st != CT_OK) {

@@ -40,7 +40,13 @@ typedef struct {
     uint32_t *pending;     /* PLACE: inputs not yet here; CENTRAL: predecessors not done */
     uint32_t *ready;       /* CENTRAL: ready tasks */
     double *ready_at;      /* per task: when it became ready (by-task waits) */
+    uint32_t *slot;        /* late-bound parts: per task its slot, or NO_SLOT */
+    uint32_t *slot_server; /* per slot: its server (NO_SLOT: not bound yet), | SLOT_RESERVED while the
+                              bound server counts the part's first task ahead of time */
 } job_t;
+
+#define NO_SLOT UINT32_MAX
+#define SLOT_RESERVED 0x80000000u
 
 typedef struct {
     uint32_t job, task;    /* job NO_JOB: a background transfer */
@@ -282,11 +288,18 @@ static uint32_t slot_alloc(ct_sim_t *s)
         j->pending = malloc(s->max_tasks * sizeof(uint32_t));
         j->ready = malloc(s->max_tasks * sizeof(uint32_t));
         j->ready_at = malloc(s->max_tasks * sizeof(double));
-        if (!j->server || !j->pending || !j->ready || !j->ready_at) {
+        if (s->cfg.policy->late_choices) {
+            j->slot = malloc(s->max_tasks * sizeof(uint32_t));
+            j->slot_server = malloc(s->max_tasks * sizeof(uint32_t));
+        }
+        if (!j->server || !j->pending || !j->ready || !j->ready_at ||
+            (s->cfg.policy->late_choices && (!j->slot || !j->slot_server))) {
             free(j->server);
             free(j->pending);
             free(j->ready);
             free(j->ready_at);
+            free(j->slot);
+            free(j->slot_server);
             return NO_JOB;
         }
         j->next_free = NO_JOB;
@@ -396,6 +409,10 @@ static void task_ready(ct_sim_t *s, uint32_t job, uint32_t task)
                  : s->cfg.server_queue == CT_QUEUE_CLASS_PRIORITY ? (j->cls == BG_CLASS ? INFINITY : (double)j->cls)
                                                                   : 0.0;
     ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | task };
+    if (j->slot && j->cls != BG_CLASS && j->slot[task] != NO_SLOT && (j->slot_server[j->slot[task]] & SLOT_RESERVED)) {
+        j->slot_server[j->slot[task]] &= ~SLOT_RESERVED; /* the part's first task takes its reservation's place */
+        s->loads[sv]--;
+    }
     s->jobs[job].ready_at[task] = s->now;
     s->loads[sv]++;
     if (ready_push(x, r) != 0) {
@@ -562,6 +579,18 @@ static void ready_list_add(ct_sim_t *s, uint32_t job)
     s->ready_jobs[s->n_ready_jobs++] = job;
 }
 
+/* Late-bound parts: binds task's slot (ct_policy_t.late_choices). O(d + tasks). */
+static void slot_bind(ct_sim_t *s, job_t *j, uint32_t task)
+{
+    uint32_t i = j->slot[task], n = (uint32_t)s->cfg.classes[j->cls].n_tasks;
+    uint32_t sv = ct_sampler_least_loaded((uint32_t)s->cfg.servers, s->loads, s->cfg.policy->late_choices, &s->rng);
+    j->slot_server[i] = sv | SLOT_RESERVED;
+    s->loads[sv]++;
+    for (uint32_t t = 0; t < n; t++)
+        if (j->slot[t] == i)
+            j->server[t] = sv;
+}
+
 /* A task has finished: release successors, maybe finish the job. */
 static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
 {
@@ -582,6 +611,8 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
         j->running--;
     for (uint32_t k = c->succ_start[task]; k < c->succ_start[task + 1]; k++) {
         uint32_t v = c->succ[k];
+        if (j->slot && j->slot[v] != NO_SLOT && j->slot_server[j->slot[v]] == NO_SLOT)
+            slot_bind(s, j, v); /* its first input leaves: the part is needed now */
         if (central) {
             if (--j->pending[v] == 0) {
                 j->ready_at[v] = s->now;
@@ -610,12 +641,13 @@ static void on_task_done(ct_sim_t *s, uint32_t sv)
     uint32_t job = x->cur_job, task = x->cur_task;
     x->busy = 0;
     x->busy_window += in_window(s, x->busy_since, s->now);
+    if (s->cfg.policy->kind != CT_POLICY_CENTRAL)
+        s->loads[sv]--; /* first: a part bound as this task ends sees the server as it now is */
     task_finished(s, sv, job, task);
     if (s->cfg.policy->kind == CT_POLICY_CENTRAL) {
         s->idle[s->n_idle++] = sv;
         central_dispatch(s);
     } else {
-        s->loads[sv]--;
         server_next(s, sv);
     }
 }
@@ -742,8 +774,17 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
                                   j->server) != 0)
         return ct_error_set(&s->err, CT_EINPUT, "policy %s could not place a job of class '%s' on %zu servers",
                             s->cfg.policy->name, c->name, s->cfg.servers);
+    for (size_t t = 0; j->slot && t < c->n_tasks; t++) { /* late-bound parts: slots, bound when needed */
+        j->slot_server[t] = NO_SLOT;
+        j->slot[t] = NO_SLOT;
+        if ((j->server[t] & CT_SAMPLER_LATE) && (j->server[t] & ~CT_SAMPLER_LATE) < c->n_tasks)
+            j->slot[t] = j->server[t] & ~CT_SAMPLER_LATE;
+    }
+    for (size_t t = 0; j->slot && t < c->n_tasks; t++)
+        if (j->slot[t] != NO_SLOT && j->pending[t] == 0 && j->slot_server[j->slot[t]] == NO_SLOT)
+            slot_bind(s, j, (uint32_t)t); /* fed by the job's source: needed at once */
     for (size_t t = 0; t < c->n_tasks; t++)
-        if (j->server[t] >= s->cfg.servers)
+        if (j->server[t] >= s->cfg.servers && !(j->slot && j->slot[t] != NO_SLOT))
             return ct_error_set(&s->err, CT_EINTERNAL, "policy %s placed a task on server %u of %zu",
                                 s->cfg.policy->name, j->server[t], s->cfg.servers);
     for (size_t t = 0; t < c->n_tasks; t++)
@@ -809,6 +850,8 @@ void ct_sim_free(ct_sim_t *s)
         free(s->jobs[i].pending);
         free(s->jobs[i].ready);
         free(s->jobs[i].ready_at);
+        free(s->jobs[i].slot);
+        free(s->jobs[i].slot_server);
     }
     free(s->jobs);
     free(s->task_off);

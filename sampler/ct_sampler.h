@@ -101,6 +101,31 @@ int ct_sampler_place(const ct_sampler_t *s, size_t scenario, size_t c, uint32_t 
 int ct_sampler_place_loaded(const ct_sampler_t *s, size_t scenario, size_t c, uint32_t n_servers,
                             const uint32_t *loads, uint32_t d, ct_rng_t *rng, uint32_t *servers, uint32_t *choices);
 
+/**
+ * Late-bound parts (a table whose model.part_binding is "late"): the root
+ * as ct_sampler_place_loaded, and every part that does not continue its
+ * source's server gets a slot, servers[t] = CT_SAMPLER_LATE | i (i = 0, 1,
+ * ... in draw order; the tasks of one part share it, and a later segment
+ * whose source is that part's sink continues on it). The scheduler binds a
+ * slot when its part is first needed (its first input is sent, or at once
+ * for a part fed by the job's source) to ct_sampler_least_loaded(..., d)
+ * with the loads of that moment: the rule the table was solved for. Same
+ * return values. O(d + tasks + parts).
+ */
+#define CT_SAMPLER_LATE 0x80000000u
+int ct_sampler_place_late(const ct_sampler_t *s, size_t scenario, size_t c, uint32_t n_servers,
+                          const uint32_t *loads, uint32_t d, ct_rng_t *rng, uint32_t *servers, uint32_t *choices);
+
+/** The least loaded of d uniform draws over n_servers (ties: the first;
+ *  loads NULL or d <= 1: one uniform draw). The root rule, and the binding
+ *  rule of late parts. O(d). */
+uint32_t ct_sampler_least_loaded(uint32_t n_servers, const uint32_t *loads, uint32_t d, ct_rng_t *rng);
+
+/** 1 when a scenario's table was solved for late-bound parts
+ *  (model.part_binding "late"), else 0 (early: every part placed when the
+ *  job arrives, the paper's rule). */
+uint32_t ct_sampler_late_parts(const ct_sampler_t *s, size_t scenario);
+
 /** The root rule a scenario was solved for: d of "least loaded of d" (the
  *  table's model.root_choices; 1 when absent). */
 uint32_t ct_sampler_root_choices(const ct_sampler_t *s, size_t scenario);

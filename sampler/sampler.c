@@ -136,6 +136,7 @@ typedef struct {
 typedef struct {
     double scale;
     uint32_t root_choices;  /* d >= 1: model.root_choices (absent: 1, the paper's uniform root) */
+    uint32_t late_parts;    /* 1: model.part_binding "late" (parts bind when ready); 0: "early" or absent */
     uint32_t max_parts;     /* the most parts of any triplet: placement needs that many servers */
     class_table_t *classes; /* n_classes */
 } scenario_t;
@@ -750,6 +751,16 @@ int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sam
             }
             sc->root_choices = (uint32_t)d;
         }
+        const cJSON *pbj = model ? get(model, "part_binding") : NULL;
+        sc->late_parts = 0;
+        if (pbj) {
+            const char *v = cJSON_IsString(pbj) ? cJSON_GetStringValue(pbj) : NULL;
+            if (!v || (strcmp(v, "early") && strcmp(v, "late"))) {
+                rc = fail(&L, "%s.model.part_binding: expected \"early\" or \"late\"", where);
+                break;
+            }
+            sc->late_parts = !strcmp(v, "late");
+        }
         sc->classes = arena_alloc(s, s->n_classes * sizeof(class_table_t));
         if (!sc->classes) {
             rc = fail(&L, "out of memory");
@@ -985,13 +996,8 @@ int ct_sampler_place(const ct_sampler_t *s, size_t sc, size_t c, uint32_t n_serv
     return ct_sampler_place_loaded(s, sc, c, n_servers, NULL, 1, rng, servers, choices);
 }
 
-int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t n_servers, const uint32_t *loads,
-                            uint32_t d, ct_rng_t *rng, uint32_t *servers, uint32_t *choices)
+uint32_t ct_sampler_least_loaded(uint32_t n_servers, const uint32_t *loads, uint32_t d, ct_rng_t *rng)
 {
-    const class_table_t *ct = &s->scenarios[sc].classes[c];
-    uint32_t part_server[256], chosen[257];
-    if (n_servers == 0 || s->scenarios[sc].max_parts > n_servers)
-        return -1;
     uint32_t cur = (uint32_t)rng_below(rng, n_servers);
     if (loads) /* power of d choices: the least loaded of d uniform draws (ties: the first) */
         for (uint32_t i = 1; i < d; i++) {
@@ -999,6 +1005,19 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t
             if (loads[v] < loads[cur])
                 cur = v;
         }
+    return cur;
+}
+
+/* Both placements: late, the parts not on their source's server get slots
+ * (CT_SAMPLER_LATE | i, numbered in draw order) instead of servers. */
+static int place(const ct_sampler_t *s, size_t sc, size_t c, uint32_t n_servers, const uint32_t *loads, uint32_t d,
+                 int late, ct_rng_t *rng, uint32_t *servers, uint32_t *choices)
+{
+    const class_table_t *ct = &s->scenarios[sc].classes[c];
+    uint32_t part_server[256], chosen[257], n_slots = 0;
+    if (n_servers == 0 || (late && n_servers > CT_SAMPLER_LATE) || s->scenarios[sc].max_parts > n_servers)
+        return -1;
+    uint32_t cur = ct_sampler_least_loaded(n_servers, loads, d, rng);
     uint32_t *restrict out = servers;
     fill_runs(out, ct->lead_runs, ct->n_lead_runs, cur);
     uint32_t g = skip_fixed(rng, choices, 0, ct->n_lead_fixed);
@@ -1012,7 +1031,7 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t
         chosen[0] = cur;
         part_server[0] = cur;
         for (uint32_t p = 0, nch = 1; p < t->n_parts; p++)
-            part_server[p] = p == t->k ? cur : draw_distinct(rng, n_servers, chosen, nch++);
+            part_server[p] = p == t->k ? cur : late ? CT_SAMPLER_LATE | n_slots++ : draw_distinct(rng, n_servers, chosen, nch++);
         const uint32_t *restrict q = t->prog;
         for (uint32_t p = 0; p < (t->n_parts ? t->n_parts : 1); p++) {
             fill_runs(out, q + 1, q[0], part_server[p]);
@@ -1022,4 +1041,21 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t
         g = skip_fixed(rng, choices, g, seg->n_tail_fixed);
     }
     return 0;
+}
+
+int ct_sampler_place_loaded(const ct_sampler_t *s, size_t sc, size_t c, uint32_t n_servers, const uint32_t *loads,
+                            uint32_t d, ct_rng_t *rng, uint32_t *servers, uint32_t *choices)
+{
+    return place(s, sc, c, n_servers, loads, d, 0, rng, servers, choices);
+}
+
+int ct_sampler_place_late(const ct_sampler_t *s, size_t sc, size_t c, uint32_t n_servers, const uint32_t *loads,
+                          uint32_t d, ct_rng_t *rng, uint32_t *servers, uint32_t *choices)
+{
+    return place(s, sc, c, n_servers, loads, d, 1, rng, servers, choices);
+}
+
+uint32_t ct_sampler_late_parts(const ct_sampler_t *s, size_t sc)
+{
+    return s->scenarios[sc].late_parts;
 }

@@ -19,7 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const policy_names[] = { "nona", "nona-star", "random", "opportunistic", "local", "fair", NULL };
+static const char *const policy_names[] = { "nona", "nona-late", "nona-star", "random", "opportunistic", "local", "fair",
+                                            NULL };
+
+/* The policies that solve a table at every point and predict its mean JCT. */
+static int solved_here(const char *name)
+{
+    return !strcmp(name, "nona") || !strcmp(name, "nona-late");
+}
 
 const char *const *ct_eval_policy_names(void)
 {
@@ -179,7 +186,8 @@ static const char *static_name(const char *name)
 /* Builds (scaled, background-adjusted) scenario, model and Nona solution
  * for one sweep point. */
 static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, const ct_eval_params_t *p,
-                               ct_scenario_t *sx, ct_sim_config_t *cfg, ct_nona_model_t *m, ct_error_t *err)
+                               int late_parts, ct_scenario_t *sx, ct_sim_config_t *cfg, ct_nona_model_t *m,
+                               ct_error_t *err)
 {
     ct_status_t st = ct_scenario_scaled(s, scale, sx, err);
     if (st != CT_OK)
@@ -201,6 +209,7 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
     mp.root_choices = p->root_choices ? p->root_choices : 1;
     mp.dependent_parts = p->dependent_parts;
     mp.reentry_waits = p->job_first_waits;
+    mp.late_parts = late_parts;
     if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)
         ct_scenario_destroy(sx);
     return st;
@@ -269,7 +278,8 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
     ct_sim_class_t *classes = NULL;
     size_t nc = 0;
     memset(&cfg, 0, sizeof cfg);
-    ct_status_t st = point_setup(s, ct_eval_scale_for_load(s, load), bw, p, &sx, &cfg, &m, err);
+    ct_status_t st = point_setup(s, ct_eval_scale_for_load(s, load), bw, p, !strcmp(ec->policies[pi], "nona-late"),
+                                 &sx, &cfg, &m, err);
     if (st != CT_OK)
         return st;
     if ((st = ct_sim_classes_build(&sx, 1.0, &classes, &nc, err)) != CT_OK) {
@@ -308,7 +318,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
             pt->model_mean_jct = e.mean_jct;
         }
     } else {
-        if (!strcmp(name, "nona")) {
+        if (solved_here(name)) {
             ct_nona_solve_params_t sp;
             ct_nona_solve_params_init(&sp);
             if (ec->p->gap > 0)
@@ -324,8 +334,8 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
         if (st == CT_OK)
             st = table_sampler(&sx, &m, &sol, &smp, err);
         if (st == CT_OK) /* nona: the root rule the table records; the baselines: uniform roots */
-            st = ct_policy_table_d(name, smp, rates, classes, nc, strcmp(name, "nona") ? 1 : 0, &pol, err);
-        if (!strcmp(name, "nona")) { /* the baselines run uniform roots: no prediction */
+            st = ct_policy_table_d(name, smp, rates, classes, nc, solved_here(name) ? 0 : 1, &pol, err);
+        if (solved_here(name)) { /* the baselines run uniform roots: no prediction */
             pt->model_mean_jct = sol.eval.mean_jct;
             if (st == CT_OK)
                 st = model_task_ends(&m, &sol, classes, nc, &pt->model_task_end, err);
@@ -354,7 +364,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
                     st = ct_policy_fair(&pols[r], err);
                 else
                     st = ct_policy_table_d(name, !strcmp(name, "nona-star") ? ec->star : smp, rates, classes, nc,
-                                           !strcmp(name, "nona-star") || !strcmp(name, "nona") ? 0 : 1, &pols[r],
+                                           !strcmp(name, "nona-star") || solved_here(name) ? 0 : 1, &pols[r],
                                            err);
             }
         }
@@ -408,8 +418,8 @@ ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n
     *out = NULL;
     for (size_t i = 0; i < n_policies; i++)
         if (!policy_known(policies[i]))
-            return ct_error_set(err, CT_EINPUT, "--policies: unknown policy '%s' (known: nona, nona-star, random, "
-                                "opportunistic, local, fair)", policies[i]);
+            return ct_error_set(err, CT_EINPUT, "--policies: unknown policy '%s' (known: nona, nona-late, nona-star, "
+                                "random, opportunistic, local, fair)", policies[i]);
     ct_eval_plan_t *pl = calloc(1, sizeof *pl);
     if (!pl || !(pl->xs = malloc((n_x ? n_x : 1) * sizeof(double))) ||
         !(pl->policies = malloc((n_policies ? n_policies : 1) * sizeof(char *)))) {
@@ -436,7 +446,7 @@ ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n
             ct_sim_config_t cfg;
             ct_nona_model_t m;
             memset(&cfg, 0, sizeof cfg);
-            ct_status_t st = point_setup(s, ct_eval_scale_for_load(s, p->star_load), s->link_bandwidth, p, &sx, &cfg,
+            ct_status_t st = point_setup(s, ct_eval_scale_for_load(s, p->star_load), s->link_bandwidth, p, 0, &sx, &cfg,
                                          &m, err);
             if (st == CT_OK) {
                 ct_nona_solve_params_t sp;

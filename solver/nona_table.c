@@ -136,8 +136,10 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
     bad |= ct_json_put(model, "queueing", cJSON_CreateString(m->server_model ? "link+servers" : "link"));
     bad |= put_num(model, "root_choices", (double)m->root_choices);
     bad |= ct_json_put(model, "parts", cJSON_CreateString(m->dependent_parts ? "dependent" : "independent"));
+    if (m->late_parts) /* written only when late: early tables stay as they were */
+        bad |= ct_json_put(model, "part_binding", cJSON_CreateString("late"));
     if (m->server_model) {
-        bad |= ct_json_put(model, "waits", cJSON_CreateString(m->reentry ? "job-first" : "pieces"));
+        bad |= ct_json_put(model, "waits", cJSON_CreateString(ct_nona_waits_name(m)));
         bad |= put_num(model, "rho_servers", sol->eval.rho_s);
         bad |= put_num(model, "server_wait", sol->eval.W);
         bad |= put_num(model, "root_wait", sol->eval.W_root);

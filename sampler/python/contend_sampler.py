@@ -77,6 +77,10 @@ def _library():
             "ct_sampler_nearest": (S, [P, ctypes.POINTER(D)]),
             "ct_sampler_place_loaded": (I, [P, S, S, U32, ctypes.POINTER(U32), U32, ctypes.POINTER(_Rng),
                                             ctypes.POINTER(U32), ctypes.POINTER(U32)]),
+            "ct_sampler_place_late": (I, [P, S, S, U32, ctypes.POINTER(U32), U32, ctypes.POINTER(_Rng),
+                                          ctypes.POINTER(U32), ctypes.POINTER(U32)]),
+            "ct_sampler_late_parts": (U32, [P, S]),
+            "ct_sampler_least_loaded": (U32, [U32, ctypes.POINTER(U32), U32, ctypes.POINTER(_Rng)]),
             "ct_sampler_root_choices": (U32, [P, S]),
             "ct_sampler_max_parts": (U32, [P, S]),
             "ct_rng_seed": (None, [ctypes.POINTER(_Rng), ctypes.c_uint64]),
@@ -86,6 +90,9 @@ def _library():
             f.restype, f.argtypes = res, args
         _lib = lib
     return _lib
+
+
+_LATE = 0x80000000  # CT_SAMPLER_LATE: a slot, not a server
 
 
 class Sampler:
@@ -149,7 +156,10 @@ class Sampler:
     def place(self, cls, servers, rates=None, queue_lengths=None, scenario=None):
         """Draws one job's placement: {task id: server}. servers: a count (servers
         are 0..N-1) or a list of names. queue_lengths (one per server) puts the
-        root on the least loaded of the servers the table samples."""
+        root on the least loaded of the servers the table samples. A table solved
+        for late-bound parts (late_parts()) gives the parts away from the root a
+        slot instead, the string "late:I" (one per part, shared by its tasks):
+        bind each when its part is first needed with bind()."""
         c = self._class(cls)
         names = None if isinstance(servers, int) else list(servers)
         n = servers if names is None else len(names)
@@ -167,9 +177,31 @@ class Sampler:
         nt = self._lib.ct_sampler_task_count(self._s, c)
         out = (ctypes.c_uint32 * max(nt, 1))()
         d = self._lib.ct_sampler_root_choices(self._s, scenario)
-        if self._lib.ct_sampler_place_loaded(self._s, scenario, c, n, loads, d, ctypes.byref(self._rng), out,
-                                             None) != 0:
+        late = self._lib.ct_sampler_late_parts(self._s, scenario)
+        draw = self._lib.ct_sampler_place_late if late else self._lib.ct_sampler_place_loaded
+        if draw(self._s, scenario, c, n, loads, d, ctypes.byref(self._rng), out, None) != 0:
             raise SamplerError(f"servers: {n} is fewer than the "
                                f"{self._lib.ct_sampler_max_parts(self._s, scenario)} parts this table may use")
         ids = self.tasks(cls)
-        return {ids[t]: (out[t] if names is None else names[out[t]]) for t in range(nt)}
+
+        def server(v):
+            if v & _LATE:
+                return f"late:{v & ~_LATE}"
+            return v if names is None else names[v]
+        return {ids[t]: server(out[t]) for t in range(nt)}
+
+    def late_parts(self, scenario=0):
+        """True when the scenario's table was solved for late-bound parts."""
+        return bool(self._lib.ct_sampler_late_parts(self._s, scenario))
+
+    def bind(self, servers, queue_lengths, scenario=0):
+        """Binds a late part now: the least loaded of the d servers the table
+        samples (its root rule), given the queue lengths of this moment."""
+        names = None if isinstance(servers, int) else list(servers)
+        n = servers if names is None else len(names)
+        if n < 1 or len(queue_lengths) != n:
+            raise SamplerError(f"queue_lengths: expected {n} numbers, one per server (at least one)")
+        loads = (ctypes.c_uint32 * n)(*[int(q) for q in queue_lengths])
+        d = self._lib.ct_sampler_root_choices(self._s, scenario)
+        v = self._lib.ct_sampler_least_loaded(n, loads, d, ctypes.byref(self._rng))
+        return v if names is None else names[v]

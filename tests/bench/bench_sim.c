@@ -20,9 +20,9 @@ int main(void)
     printf("simulator: five zoo models, 80 servers (goal: 1 M events/s on one core)\n");
     printf("  %-14s %5s %10s %12s %14s %8s %15s\n", "policy", "load", "jobs", "events", "events/s", "vs goal",
            "peak in flight");
-    const char *pols[] = { "nona", "fair", "opportunistic" };
+    const char *pols[] = { "nona", "nona-late", "fair", "opportunistic" };
     double loads[] = { 0.5, 0.9 };
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < 4; i++)
         for (size_t l = 0; l < 2; l++) {
             ct_eval_params_t p;
             ct_eval_result_t r;

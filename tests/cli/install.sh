@@ -66,6 +66,24 @@ with Sampler(sys.argv[1], seed=9) as s:
     PYTHONPATH="$PY" python3 "$T/root/usr/share/contend/examples/ray_place.py" "$T/t.json" fig1 n1 n2 n3 n4 \
         --rate 100 >"$T/ray.out" || fail "the Ray-style example"
     grep -q '"node:n[1-4]": 0.01' "$T/ray.out" || fail "the Ray-style example's output: $(cat "$T/ray.out")"
+    # A table for late-bound parts: slots for the parts away from the root, bound by the root's rule.
+    LD_LIBRARY_PATH="$T/root/usr/lib" "$T/root/usr/bin/contend" nona solve data/scenarios/ensemble.json --binding late \
+        -o "$T/late.json" >/dev/null || fail "installed contend nona solve --binding late"
+    PYTHONPATH="$PY" python3 -c '
+import sys
+from contend_sampler import Sampler
+with Sampler(sys.argv[1], seed=4) as s:
+    assert s.late_parts()
+    names = ["n%d" % i for i in range(8)]
+    slots = idle = 0
+    for i in range(400):
+        p = s.place("ensemble", servers=names)
+        slots += sum(1 for v in p.values() if str(v).startswith("late:"))
+        assert p["decode"] in names, p
+        idle += s.bind(names, [5, 5, 5, 0, 5, 5, 5, 5]) == "n3"
+    assert slots > 0, "no slot in 400 draws"
+    assert 0.17 < idle / 400 < 0.30, idle  # least loaded of 2: 1 - (7/8)^2 = 0.234
+' "$T/late.json" 2>"$T/err" || { cat "$T/err"; fail "the Python binding on a late table"; }
     PYTHONPATH="$PY" python3 -c '
 from contend_sampler import Sampler, SamplerError
 try:

@@ -23,6 +23,9 @@ head -1 "$T/r.csv" | grep -q "^policy,load,bandwidth,class,mean_jct,mean_jct_ci9
 grep -q "^nona,0.1,.*,all," "$T/r.csv" || fail "CSV has class all"
 grep -q "unstable" "$T/r.csv" || fail "random should be unstable on fig1 (200 MB transfers)"
 grep -q "\[1\]" "$T/table" || fail "ratio table"
+# The p99 table beside the mean's: nona's p99 at load 0.2 as in the CSV.
+p99=$(awk -F, '$1 == "nona" && $2 == 0.2 && $4 == "all" { printf "%.3g", $9 }' "$T/r.csv")
+sed -n '/p99 JCT of all jobs/,$p' "$T/table" | grep -q "^0.20 *${p99}s\[1\]" || fail "p99 table: $p99: $(cat "$T/table")"
 $C sim sweep data/scenarios/fig1.json --bandwidths 5e9:2e10:5e9 --load 0.1 --policies nona,local --reps 1 --jobs 500 \
     -o "$T/b.csv" >/dev/null || fail "bandwidth sweep"
 grep -q "^nona,0.1,2e+10,all," "$T/b.csv" || fail "bandwidth sweep rows: $(grep all "$T/b.csv" | head -2)"
@@ -106,5 +109,22 @@ $C sim "$T/saved/layered-5.json" --load 0.3 --reps 1 --jobs 1000 >/dev/null || f
 expect_error 2 "check: give SCENARIO files, --generate N, or both" -- $C sim check
 expect_error 2 "--stages: expected MIN:MAX" -- $C sim check --generate 1 --stages 5:2
 expect_error 2 "--gbps" -- $C sim check --generate 1 --gbps 0
-expect_error 2 "--waits: expected job-first or pieces" -- $C nona solve data/scenarios/fig1.json --waits fast
+expect_error 2 "--waits: expected job-first, stretched or pieces" -- $C nona solve data/scenarios/fig1.json --waits fast
+# Late-bound parts: the table records the rule, the simulator binds by it and
+# the model predicts it (with background traffic: its jobs share the servers).
+$C nona solve data/scenarios/ensemble.json --binding late -o "$T/late.json" >/dev/null || fail "nona solve --binding late"
+grep -q '"part_binding":[[:space:]]*"late"' "$T/late.json" || fail "--binding late: not recorded in the table"
+$C nona solve data/scenarios/ensemble.json -o "$T/early.json" >/dev/null || fail "nona solve"
+grep -q part_binding "$T/early.json" && fail "an early table names a binding (early tables are as before)"
+$C nona solve data/scenarios/ensemble.json --binding late --json | grep -q '"binding":[[:space:]]*"late"' ||
+    fail "nona solve --json: no binding"
+$C sim data/scenarios/ensemble.json --policy nona-late --load 0.5 --reps 1 --jobs 3000 >"$T/late.txt" ||
+    fail "sim --policy nona-late"
+grep -q "^policy nona-late" "$T/late.txt" && grep -q "model's predicted mean JCT" "$T/late.txt" ||
+    fail "sim nona-late: $(cat "$T/late.txt")"
+$C sim check data/scenarios/ensemble.json --policy nona-late --loads 0.3:0.3:0.1 --jobs 2000 -o "$T/lc.csv" >/dev/null ||
+    fail "sim check --policy nona-late"
+grep -q ",ok$" "$T/lc.csv" || fail "sim check nona-late: $(cat "$T/lc.csv")"
+expect_error 2 "--binding: expected early or late" -- $C nona solve data/scenarios/fig1.json --binding lazy
+expect_error 2 "--policy: expected nona or nona-late" -- $C sim check data/scenarios/fig1.json --policy fair
 finish

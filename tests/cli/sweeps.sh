@@ -30,7 +30,7 @@ check table csv "" $C train table "$T/w.csv" "$T/ada.json"
 # Unstable scales are skipped the same way in every mode.
 check unstable json solve_seconds $C nona sweep data/scenarios/fig1.json --scale 10:40:10
 # One run's replications at once (-j): the same summary (but for its timing).
-for pol in nona fair local; do
+for pol in nona nona-late fair local; do
     $C sim data/scenarios/fig1.json --policy $pol --load 0.4 --reps 3 --jobs 1500 -j 1 --json |
         sed 's/"seconds": [0-9.e+-]*//' >"$T/r1" || fail "sim -j 1 $pol"
     $C sim data/scenarios/fig1.json --policy $pol --load 0.4 --reps 3 --jobs 1500 -j 3 --json |

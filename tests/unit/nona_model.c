@@ -145,8 +145,8 @@ static void fig1_by_hand(void)
      * rho_s L), L the share of the work in later visits: here only add of
      * the split jobs, which re-enters the root's server after det_sparse's
      * transfer (sum + det is the root piece, det_sparse needs only the
-     * source), so L = 0.5 x 1 ms / 22 ms. add waits R = m2_task / (2 (1 -
-     * rho_s)), m2_task from the four tasks' squares; W's m2_s stays above
+     * source), so L = 0.5 x 1 ms / 22 ms. add waits R = m2_task / 2 (the
+     * residual of the task in service), m2_task from the four tasks' squares; W's m2_s stays above
      * m2_task (here it is above anyway). */
     uniform.reentry_waits = 1;
     CHECK(ct_nona_model_build(&s, &uniform, &m, &err) == CT_OK);
@@ -156,8 +156,18 @@ static void fig1_by_hand(void)
     ct_nona_model_set_later_share(&m, Ls);
     ct_nona_evaluate(&m, theta, &e, &tau);
     double m2t = 200 * (0.001 * 0.001 + 0.010 * 0.010 + 0.010 * 0.010 + 0.001 * 0.001) / 1000;
-    double R = m2t / (2 * (1 - rho_s));
+    double R = m2t / 2;
     CHECK_CLOSE(m.reentry_wait, R, 1e-12);
+    CHECK(!strcmp(ct_nona_waits_name(&m), "job-first"));
+    {   /* the first version (--waits stretched): R / (1 - rho_s) */
+        ct_nona_model_t m1;
+        uniform.reentry_waits = 2;
+        CHECK(ct_nona_model_build(&s, &uniform, &m1, &err) == CT_OK);
+        CHECK_CLOSE(m1.reentry_wait, R / (1 - rho_s), 1e-12);
+        CHECK(!strcmp(ct_nona_waits_name(&m1), "stretched"));
+        ct_nona_model_free(&m1);
+        uniform.reentry_waits = 1;
+    }
     CHECK_CLOSE(m.m2s_task, m2t, 1e-12);
     CHECK_CLOSE(e.W, W, 1e-12);
     CHECK_CLOSE(tau, 0.002 + W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + R + W / (1 - rho_s * Ls)), 1e-12);
@@ -189,6 +199,21 @@ static void fig1_by_hand(void)
     ct_nona_model_set_later_share(&m, Ls);
     CHECK_CLOSE(m.r_root, sr / L1, 1e-12);
     CHECK_CLOSE(m.r_part, sp / L1 / (1 - rho_s * Ls), 1e-12);
+    ct_nona_evaluate(&m, theta, &e, &tau);
+    CHECK_CLOSE(tau, 0.002 + m.r_root * W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + R + m.r_part * W), 1e-12);
+    ct_nona_model_free(&m);
+    /* Late-bound parts: det_sparse's part binds by the root's rule, all the
+     * work arrives through it (a = 1), so it waits r_root W, stretched by
+     * the later visits as before. */
+    ct_nona_model_params_t late;
+    ct_nona_model_params_init(&late);
+    late.late_parts = 1;
+    CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_OK);
+    ct_nona_model_set_later_share(&m, Ls);
+    ct_nona_model_set_root_share(&m, 0.3); /* ignored: every piece binds by the rule */
+    CHECK(m.root_share == 1.0 && ct_nona_root_share(&m, theta) == 1.0);
+    CHECK_CLOSE(m.r_root, sr / L1, 1e-12);
+    CHECK_CLOSE(m.r_part, sr / L1 / (1 - rho_s * Ls), 1e-12);
     ct_nona_evaluate(&m, theta, &e, &tau);
     CHECK_CLOSE(tau, 0.002 + m.r_root * W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + R + m.r_part * W), 1e-12);
     free(theta);

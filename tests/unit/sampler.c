@@ -124,6 +124,46 @@ static void distinct_servers(void)
     ct_sampler_free(s);
 }
 
+/* Late-bound parts: the same table as "late" gives the parts away from the
+ * root slots (one per part, shared by its tasks; the sink with part l, on
+ * its slot), part k the root's server; the root follows the loads. */
+static void late_slots(void)
+{
+    const char *t = "{\"format\": \"contend-table/1\", \"scenarios\": [{\"scale\": 1, \"model\": "
+                    "{\"root_choices\": 2, \"part_binding\": \"late\"}, \"classes\": [{"
+                    "\"name\": \"c\", \"arrival_rate\": 1, \"tasks\": [\"r\", \"a\", \"b\", \"c\", \"z\"],"
+                    "\"root\": [\"r\"], \"segments\": [{\"source\": [\"r\"], \"sink\": [\"z\"], \"triplets\": ["
+                    "{\"probability\": 1, \"k\": 1, \"l\": 2, \"parts\": [[\"a\"], [\"b\"], [\"c\"]]}]}]}]}]}";
+    ct_sampler_t *s;
+    char msg[256];
+    CHECK(ct_sampler_load_text(t, strlen(t), "late", &s, msg, sizeof msg) == 0);
+    CHECK(ct_sampler_late_parts(s, 0) == 1 && ct_sampler_root_choices(s, 0) == 2);
+    ct_rng_t rng;
+    ct_rng_seed(&rng, 5);
+    uint32_t p[5], loads[4] = { 3, 3, 0, 3 };
+    int ok = 1, idle = 0;
+    for (int i = 0; i < 4000; i++) {
+        CHECK(ct_sampler_place_late(s, 0, 0, 4, loads, 2, &rng, p, NULL) == 0);
+        ok &= p[0] < 4 && p[2] == p[0] && p[1] == (CT_SAMPLER_LATE | 0) && p[3] == (CT_SAMPLER_LATE | 1) &&
+              p[4] == p[3];
+        idle += p[0] == 2;
+    }
+    CHECK(ok);
+    CHECK_MSG(fabs(idle / 4000.0 - 0.4375) < 0.03, "the root on the idle server %d / 4000 times", idle);
+    uint32_t least = 0;
+    for (int i = 0; i < 4000; i++)
+        least += ct_sampler_least_loaded(4, loads, 2, &rng) == 2;
+    CHECK_MSG(fabs(least / 4000.0 - 0.4375) < 0.03, "least loaded of 2: the idle server %u / 4000 times", least);
+    ct_sampler_free(s);
+    /* Early (absent or "early") tables give servers; anything else is refused. */
+    char bad[1024];
+    const char *at = strstr(t, "\"late\"");
+    snprintf(bad, sizeof bad, "%.*s\"later\"%s", (int)(at - t), t, at + 6);
+    CHECK(ct_sampler_load_text(bad, strlen(bad), "bad", &s, msg, sizeof msg) != 0);
+    CHECK_MSG(strstr(bad, "\"later\"") != NULL, "%s", bad);
+    CHECK_MSG(strstr(msg, "part_binding") != NULL, "%s", msg);
+}
+
 /* The placement program merges the tasks of fixed segments (one triplet of
  * one part) into the runs around them. Against a step-by-step reading of the
  * rules with the same generator: the same servers and choices for a seed,
@@ -258,6 +298,7 @@ int main(void)
 {
     statistics_and_rules();
     distinct_servers();
+    late_slots();
     program_matches_rules();
     bad_files();
     return ct_test_end();

@@ -45,6 +45,24 @@ static size_t tix(const ct_sim_class_t *c, const char *id)
     return (size_t)-1;
 }
 
+/* The table of a solution as the sampler loads it; *text the rendered file
+ * (free it). NULL on failure (reported as a failed check). */
+static ct_sampler_t *table_sampler_of(const ct_scenario_t *s, const ct_nona_model_t *m, const ct_nona_solution_t *sol,
+                                      char **text)
+{
+    cJSON *entry, *doc = NULL;
+    ct_sampler_t *smp = NULL;
+    ct_error_t err;
+    char msg[256];
+    *text = NULL;
+    CHECK(ct_nona_table_entry(s, 1.0, m, sol, &entry, &err) == CT_OK);
+    CHECK(ct_nona_table_document(&entry, 1, &doc, &err) == CT_OK);
+    CHECK(ct_json_render(doc, text, &err) == CT_OK);
+    CHECK_MSG(*text && ct_sampler_load_text(*text, strlen(*text), "t", &smp, msg, sizeof msg) == 0, "%s", msg);
+    cJSON_Delete(doc);
+    return smp;
+}
+
 /* ---- tests ---- */
 
 static void event_order(void)
@@ -269,7 +287,7 @@ static void queueing_theory(void)
         ct_sim_class_t *cls;
         size_t nc;
         CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
-        ct_policy_t pol = { "by-index", CT_POLICY_PLACE, place_by_index, NULL, NULL };
+        ct_policy_t pol = { "by-index", CT_POLICY_PLACE, place_by_index, NULL, NULL, 0 };
         for (int q = 0; q < 2; q++) {
             ct_sim_config_t cfg = { fork ? 2 : 1, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 7, 0,
                                     q ? CT_QUEUE_JOB_FIRST : CT_QUEUE_FIFO, CT_FAIR_RECENT, 1 };
@@ -311,7 +329,7 @@ static void cobham(void)
     ct_sim_class_t *cls;
     size_t nc;
     CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
-    ct_policy_t pol = { "by-index", CT_POLICY_PLACE, place_by_index, NULL, NULL };
+    ct_policy_t pol = { "by-index", CT_POLICY_PLACE, place_by_index, NULL, NULL, 0 };
     ct_sim_config_t cfg = { 1, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 11, 0, CT_QUEUE_CLASS_PRIORITY,
                             CT_FAIR_RECENT, 1 };
     ct_sim_run_params_t p;
@@ -468,14 +486,9 @@ static void pooled_roots(void)
     CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
     CHECK(m.root_choices == 2 && m.r_root < 1 && m.r_part < 1 / (1 - m.rho_s) && m.r_root < m.r_part);
     CHECK(ct_nona_solve(&m, NULL, &sol, &err) == CT_OK);
-    cJSON *entry, *doc;
-    char *text, msg[256];
-    CHECK(ct_nona_table_entry(&s, 1.0, &m, &sol, &entry, &err) == CT_OK);
-    CHECK(ct_nona_table_document(&entry, 1, &doc, &err) == CT_OK);
-    CHECK(ct_json_render(doc, &text, &err) == CT_OK);
-    ct_sampler_t *smp;
-    CHECK(ct_sampler_load_text(text, strlen(text), "t", &smp, msg, sizeof msg) == 0);
-    CHECK(ct_sampler_root_choices(smp, 0) == 2);
+    char *text;
+    ct_sampler_t *smp = table_sampler_of(&s, &m, &sol, &text);
+    CHECK(smp && ct_sampler_root_choices(smp, 0) == 2);
     uint32_t loads[8] = { 5, 5, 5, 5, 5, 5, 5, 0 }, pl[4], hits = 0, hits_uniform = 0;
     ct_rng_t rng;
     ct_rng_seed(&rng, 3);
@@ -489,7 +502,6 @@ static void pooled_roots(void)
     /* d = 2: P(server 7 among two draws) = 1 - (7/8)^2 = 0.234; uniform 0.125 */
     CHECK_MSG(fabs(hits / 8000.0 - 0.234375) < 0.02, "d = 2 picked the idle server %u / 8000 times", hits);
     CHECK_MSG(fabs(hits_uniform / 8000.0 - 0.125) < 0.015, "uniform picked it %u / 8000 times", hits_uniform);
-    cJSON_Delete(doc);
     free(text);
     ct_sampler_free(smp);
     ct_nona_solution_free(&sol);
@@ -543,6 +555,105 @@ static void determinism_and_memory(void)
     ct_scenario_destroy(&s);
 }
 
+/* A table solved for late-bound parts: remote parts wait as roots do in the
+ * model, the table records the rule, the sampler and the table policy
+ * follow it; early tables say nothing (as before). */
+static void late_table(void)
+{
+    ct_dag_t d;
+    fig1(&d, 0.001, 0.010, 2e5, 2e5, 1e5);
+    double rate = 200; /* servers 55% busy */
+    ct_scenario_t s;
+    scenario_of(&s, &d, &rate, 1, 8, 1e10);
+    ct_nona_model_params_t mp;
+    ct_nona_model_params_init(&mp);
+    CHECK(mp.late_parts == 0);
+    for (int late = 0; late < 2; late++) {
+        mp.late_parts = late;
+        ct_nona_model_t m;
+        ct_nona_solution_t sol;
+        ct_error_t err;
+        CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+        CHECK(m.late_parts == late);
+        CHECK(late ? fabs(m.r_part * (1 - m.rho_s * m.later_share) - m.r_root) < 1e-12 : m.r_part > m.r_root);
+        CHECK(ct_nona_solve(&m, NULL, &sol, &err) == CT_OK);
+        CHECK(!late || ct_nona_root_share(&m, sol.theta) == 1.0);
+        char *text;
+        ct_sampler_t *smp = table_sampler_of(&s, &m, &sol, &text);
+        CHECK(smp && text);
+        if (!smp || !text)
+            return;
+        CHECK((strstr(text, "\"part_binding\"") != NULL) == late);
+        CHECK(ct_sampler_late_parts(smp, 0) == (uint32_t)late);
+        ct_sim_class_t *cls;
+        size_t nc;
+        ct_policy_t *pol;
+        CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+        CHECK(ct_policy_table_d("t", smp, NULL, cls, nc, 0, &pol, &err) == CT_OK);
+        CHECK(pol->late_choices == (late ? 2u : 0u));
+        ct_policy_free(pol);
+        ct_sim_classes_free(cls, nc);
+        free(text);
+        ct_sampler_free(smp);
+        ct_nona_solution_free(&sol);
+        ct_nona_model_free(&m);
+    }
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
+}
+
+/* Late-bound parts: a slot binds when its part is first needed, to the
+ * least loaded server then (not when the job arrives). fig1 with free
+ * edges: sum, det and add on server 0, det_sparse on slot 0; a 0.8 s hog
+ * on server 1 at t = 0 and another on server 2 at t = 0.5. At arrival
+ * server 2 is the idle one; at t = 1, when sum ends and det_sparse is
+ * needed, server 1 is (server 0 runs det, server 2 the second hog). */
+static void late_binding(void)
+{
+    ct_dag_t d[2];
+    fig1(&d[0], 1, 10, 0, 0, 0);
+    ct_error_t err;
+    size_t h;
+    ct_dag_init(&d[1]);
+    CHECK(ct_dag_add_task(&d[1], "hog", 0.8, &h, &err) == CT_OK);
+    double rates[2] = { 1, 1 };
+    ct_scenario_t s;
+    scenario_of(&s, d, rates, 2, 3, 1.0);
+    ct_sim_class_t *cls;
+    size_t nc;
+    CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+    ct_policy_t *pol;
+    CHECK(ct_policy_random(&pol, &err) == CT_OK);
+    pol->late_choices = 64; /* sees every one of the 3 servers but with probability 3 (2/3)^64 */
+    ct_sim_config_t cfg = { 3, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0, CT_QUEUE_JOB_FIRST, CT_FAIR_RECENT, 0 };
+    ct_sim_t *sim;
+    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
+    uint32_t pf[4] = { 0, 0, 0, 0 }, h1 = 1, h2 = 2;
+    pf[tix(&cls[0], "det_sparse")] = CT_SAMPLER_LATE | 0;
+    CHECK(ct_sim_inject(sim, 1, 0.0, &h1, &err) == CT_OK);
+    CHECK(ct_sim_inject(sim, 0, 0.0, pf, &err) == CT_OK);
+    CHECK(ct_sim_inject(sim, 1, 0.5, &h2, &err) == CT_OK);
+    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+    ct_sim_result_t r;
+    ct_sim_result_get(sim, &r);
+    CHECK(r.jct[0].n == 1);
+    CHECK_CLOSE(r.jct[0].mean, 12.0, 1e-12); /* bound at arrival (server 2): 12.3 */
+    CHECK_CLOSE(r.task_wait_sum[r.task_offset[0] + tix(&cls[0], "det_sparse")], 0.0, 1e-12);
+    CHECK_CLOSE(r.server_util, (12.0 + 10.0 + 1.6) / (3 * 12.0), 1e-12); /* s0 12 s, s1 0.8 + 10, s2 0.8 */
+    ct_sim_free(sim);
+    /* A slot past the job's tasks is refused, not bound. */
+    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
+    pf[tix(&cls[0], "det_sparse")] = CT_SAMPLER_LATE | 4;
+    CHECK(ct_sim_inject(sim, 0, 0.0, pf, &err) == CT_OK);
+    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_EINTERNAL);
+    ct_sim_free(sim);
+    ct_policy_free(pol);
+    ct_sim_classes_free(cls, nc);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d[0]);
+    ct_dag_destroy(&d[1]);
+}
+
 int main(void)
 {
     event_order();
@@ -555,6 +666,8 @@ int main(void)
     model_light_load();
     placement_rules();
     pooled_roots();
+    late_table();
+    late_binding();
     determinism_and_memory();
     return ct_test_end();
 }
