@@ -22,6 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (pl && ch) {
                     ct_sampler_place(s, sc, c, 16, &rng, pl, ch);
                     ct_sampler_place_loaded(s, sc, c, 16, loads, 2, &rng, pl, ch);
+                    if (ct_sampler_place_late(s, sc, c, 16, loads, 2, &rng, pl, ch) == 0)
+                        for (size_t t = 0; t < n; t++) /* a slot is a part's, never past the tasks */
+                            if ((pl[t] & CT_SAMPLER_LATE) ? (pl[t] & ~CT_SAMPLER_LATE) >= n : pl[t] >= 16)
+                                abort();
                 }
                 free(pl);
                 free(ch);
