@@ -32,11 +32,13 @@ void sim_usage(FILE *out)
             "  solved at load 0.5 used at every load), random (every task on a uniform server),\n"
             "  opportunistic (a segment's parallel branches on different servers, one with its\n"
             "  source), local (whole job on its root's server), fair (central ready queue: an idle\n"
-            "  server takes a task of the job with the fewest running tasks)\n"
+            "  server takes a task of the job with the fewest running tasks), fair-delay (fair\n"
+            "  with Spark's delay scheduling: a job passes on a server that holds none of its\n"
+            "  ready tasks' largest inputs until its locality wait runs out)\n"
             "\n"
             "options:\n"
             "  --policy P            sim: the policy (default nona)\n"
-            "  --policies P,Q,...    sweep: policies (default all but nona-late)\n"
+            "  --policies P,Q,...    sweep: policies (default all but nona-late and fair-delay)\n"
             "  --load L              compute load sum(rate x job compute) / servers, [0.001, 1) (0.5)\n"
             "  --loads A:B:STEP      sweep over loads, e.g. 0.1:0.9:0.1\n"
             "  --bandwidths A:B:STEP sweep over link bandwidths, bytes/s, at --load\n"
@@ -49,6 +51,7 @@ void sim_usage(FILE *out)
             "  --server-queue Q      job-first (default: a server runs the ready task of the\n"
             "                        earliest-arriving job; what the Nona model assumes) or fifo\n"
             "                        (tasks in readiness order; each task re-queues at the back)\n"
+            "  --locality-wait X     fair-delay: the wait in mean task times (> 0; default 5)\n"
             "  --fair-pick P         fair's idle server: recent (default, the most recently\n"
             "                        freed) or random (a uniform idle server)\n"
             "  --root-choices D      nona, nona-late, nona-star: put a job's root (nona-late: and\n"
@@ -82,7 +85,8 @@ void sim_usage(FILE *out)
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
-       OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_WAITS, OPT_BYTASK, OPT_SAVE };
+       OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
+       OPT_LWAIT };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -95,6 +99,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "bg-ratio", required_argument, NULL, OPT_BG }, { "output", required_argument, NULL, 'o' },
         { "json", no_argument, NULL, OPT_JSON }, { "help", no_argument, NULL, 'h' },
         { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
+        { "locality-wait", required_argument, NULL, OPT_LWAIT },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
         { "parts", required_argument, NULL, OPT_PARTS }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
@@ -177,6 +182,12 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
                 o->ev.server_queue = CT_QUEUE_FIFO;
             else
                 return cli_usage("sim", "--server-queue: expected job-first or fifo, got '%s'", optarg);
+            break;
+        case OPT_LWAIT:
+            if (cli_parse_double(optarg, &o->ev.locality_wait) || !(o->ev.locality_wait > 0) ||
+                !(o->ev.locality_wait <= 1e6))
+                return cli_usage("sim", "--locality-wait: expected a number of mean task times in (0, 1e6], got '%s'",
+                                 optarg);
             break;
         case OPT_FAIR:
             if (!strcmp(optarg, "recent"))

@@ -90,12 +90,19 @@ typedef struct ct_policy {
      *  (ct_sampler_least_loaded), the bound server counting one task more
      *  until the part's first task is queued there. 0: no slots. */
     unsigned late_choices;
+    /** CENTRAL: Spark's delay scheduling (spec baselines.md): a job skips
+     *  an idle server that holds no ready task's largest input until this
+     *  long (s) has passed since its last launch on a preferred server; 0:
+     *  fair as the Nona paper runs it. */
+    double locality_wait;
 } ct_policy_t;
 
 /** Every task on a uniform server, independently. */
 ct_status_t ct_policy_random(ct_policy_t **out, ct_error_t *err);
 /** Central fair sharing (see above). */
 ct_status_t ct_policy_fair(ct_policy_t **out, ct_error_t *err);
+/** Fair with delay scheduling ("fair-delay"): locality_wait = wait (s, > 0). */
+ct_status_t ct_policy_fair_delay(double wait, ct_policy_t **out, ct_error_t *err);
 /**
  * Draws placements from a lookup table through the sampler library (the
  * production path): the scenario nearest the given rates (one per class,

@@ -11,6 +11,7 @@
  */
 #include "ct_sim.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,18 @@ ct_status_t ct_policy_fair(ct_policy_t **out, ct_error_t *err)
     (*out)->name = "fair";
     (*out)->kind = CT_POLICY_CENTRAL;
     return CT_OK;
+}
+
+ct_status_t ct_policy_fair_delay(double wait, ct_policy_t **out, ct_error_t *err)
+{
+    if (!(wait > 0) || !isfinite(wait))
+        return ct_error_set(err, CT_EINPUT, "fair-delay: the locality wait must be a positive number of seconds");
+    ct_status_t st = ct_policy_fair(out, err);
+    if (st == CT_OK) {
+        (*out)->name = "fair-delay";
+        (*out)->locality_wait = wait;
+    }
+    return st;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_ARRIVAL, EV_BG_COMPUTE, EV_BG_COMM, EV_TASK_DONE, EV_LINK_DONE };
+enum { EV_ARRIVAL, EV_BG_COMPUTE, EV_BG_COMM, EV_TASK_DONE, EV_LINK_DONE, EV_DISPATCH };
 
 #define NO_JOB UINT32_MAX
 #define BG_CLASS UINT32_MAX
@@ -36,6 +36,7 @@ typedef struct {
     uint32_t next_free;
     int counted, in_ready_list;
     double arrival, bg_time;
+    double local_since;    /* CENTRAL with a locality wait: its last launch on a preferred server (or arrival) */
     uint32_t *server;      /* per task (UINT32_MAX: not placed yet) */
     uint32_t *pending;     /* PLACE: inputs not yet here; CENTRAL: predecessors not done */
     uint32_t *ready;       /* CENTRAL: ready tasks */
@@ -94,6 +95,7 @@ struct ct_sim {
     /* central */
     uint32_t *ready_jobs, *idle;
     size_t n_ready_jobs, cap_ready_jobs, n_idle;
+    double wake_at;        /* delay scheduling: the dispatch already scheduled for then */
     /* results */
     ct_stats_t *jct, bg_compute, bg_comm, link_wait;
     size_t *task_off;      /* n_classes + 1 offsets into the by-task sums */
@@ -670,73 +672,174 @@ static void link_finish(ct_sim_t *s, const transfer_t *t)
         task_ready(s, t->job, t->task);
 }
 
+/* CENTRAL: job ready_jobs[bi] starts its ready task ready[pick] on idle
+ * server sv (popped from the idle list by the caller): it fetches the
+ * inputs that are elsewhere over the link, then runs. */
+static void central_launch(ct_sim_t *s, size_t bi, uint32_t sv, size_t pick)
+{
+    uint32_t job = s->ready_jobs[bi];
+    job_t *j = &s->jobs[job];
+    if (j->cls == BG_CLASS) { /* a background job: one task, no inputs */
+        j->n_ready = 0;
+        j->in_ready_list = 0;
+        s->ready_jobs[bi] = s->ready_jobs[--s->n_ready_jobs];
+        j->running = 1;
+        server_start(s, sv, job, 0);
+        return;
+    }
+    const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+    uint32_t task = j->ready[pick];
+    j->ready[pick] = j->ready[--j->n_ready];
+    if (j->n_ready == 0) {
+        j->in_ready_list = 0;
+        s->ready_jobs[bi] = s->ready_jobs[--s->n_ready_jobs];
+    }
+    j->server[task] = sv;
+    j->running++;
+    server_t *x = &s->srv[sv];
+    x->busy = 1; /* reserved while fetching */
+    x->fetching = 0;
+    x->busy_since = s->now;
+    for (uint32_t k = c->pred_start[task]; k < c->pred_start[task + 1]; k++)
+        if (j->server[c->pred[k]] != sv && c->pred_bytes[k] > 0)
+            x->fetching++;
+    if (x->fetching == 0) {
+        x->busy = 0; /* server_start sets it again */
+        server_start(s, sv, job, task);
+        return;
+    }
+    x->cur_job = job;
+    x->cur_task = task;
+    for (uint32_t k = c->pred_start[task]; k < c->pred_start[task + 1]; k++)
+        if (j->server[c->pred[k]] != sv && c->pred_bytes[k] > 0)
+            link_submit(s, job, task, c->pred_bytes[k]);
+}
+
+/* The ready task of j with the most input bytes already on sv (the first
+ * such; its bytes in *local). */
+static size_t central_pick(const ct_sim_t *s, const job_t *j, uint32_t sv, double *local)
+{
+    if (j->cls == BG_CLASS) {
+        *local = 0;
+        return 0;
+    }
+    const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+    size_t pick = 0;
+    double pick_local = -1;
+    for (size_t r = 0; r < j->n_ready; r++) {
+        double loc = 0;
+        uint32_t t = j->ready[r];
+        for (uint32_t k = c->pred_start[t]; k < c->pred_start[t + 1]; k++)
+            if (j->server[c->pred[k]] == sv)
+                loc += c->pred_bytes[k];
+        if (loc > pick_local) {
+            pick_local = loc;
+            pick = r;
+        }
+    }
+    *local = pick_local;
+    return pick;
+}
+
+static int fair_before(const job_t *a, const job_t *b)
+{
+    return a->running < b->running || (a->running == b->running && a->arrival < b->arrival);
+}
+
+/* Delay scheduling: a ready task of j whose preferred server (the one
+ * holding its largest input; ties: the lowest id; a task without inputs
+ * prefers every server) is sv, or SIZE_MAX. */
+static size_t delay_local_task(const ct_sim_t *s, const job_t *j, uint32_t sv)
+{
+    if (j->cls == BG_CLASS)
+        return 0;
+    const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+    for (size_t r = 0; r < j->n_ready; r++) {
+        uint32_t t = j->ready[r], pref = UINT32_MAX;
+        double most = -1;
+        for (uint32_t k = c->pred_start[t]; k < c->pred_start[t + 1]; k++) {
+            uint32_t v = j->server[c->pred[k]];
+            if (c->pred_bytes[k] > most || (c->pred_bytes[k] == most && v < pref)) {
+                most = c->pred_bytes[k];
+                pref = v;
+            }
+        }
+        if (pref == UINT32_MAX || pref == sv)
+            return r;
+    }
+    return SIZE_MAX;
+}
+
+/* CENTRAL with a locality wait W (Spark's delay scheduling, spec
+ * baselines.md): each idle server, the most recently freed first, is
+ * offered to the jobs in fair order; a job takes it for a task that
+ * prefers it (and its timer restarts), or for its best other task once W
+ * has passed since its last launch at that level; else the offer goes to
+ * the next job. When no job takes any idle server, dispatch runs again
+ * when the first job's wait runs out. */
+static void delay_dispatch(ct_sim_t *s)
+{
+    double W = s->cfg.policy->locality_wait, wake = INFINITY;
+    for (size_t ii = s->n_idle; ii-- > 0 && s->n_ready_jobs;) {
+        uint32_t sv = s->idle[ii];
+        size_t best = SIZE_MAX, best_pick = 0;
+        int best_local = 0;
+        for (size_t i = 0; i < s->n_ready_jobs; i++) {
+            job_t *j = &s->jobs[s->ready_jobs[i]];
+            if (best != SIZE_MAX && !fair_before(j, &s->jobs[s->ready_jobs[best]]))
+                continue;
+            size_t r = delay_local_task(s, j, sv);
+            double loc;
+            if (r != SIZE_MAX) {
+                best = i;
+                best_pick = r;
+                best_local = 1;
+            } else if (s->now >= j->local_since + W) { /* (the same sum as the wake-up's time) */
+                best = i;
+                best_pick = central_pick(s, j, sv, &loc);
+                best_local = 0;
+            } else if (j->local_since + W < wake) {
+                wake = j->local_since + W;
+            }
+        }
+        if (best == SIZE_MAX)
+            continue;
+        if (best_local)
+            s->jobs[s->ready_jobs[best]].local_since = s->now;
+        s->idle[ii] = s->idle[--s->n_idle]; /* (order among the rest kept but for the moved last) */
+        central_launch(s, best, sv, best_pick);
+        ii = s->n_idle; /* the job list changed: offer the servers again */
+        wake = INFINITY;
+    }
+    if (s->n_ready_jobs && s->n_idle && isfinite(wake) && !(s->wake_at > s->now && s->wake_at <= wake)) {
+        s->wake_at = wake;
+        push(s, wake, EV_DISPATCH, 0, 0);
+    }
+}
+
 /* CENTRAL: while a server is idle and a task is ready, the idle server takes
  * a ready task of the job with the fewest running tasks (oldest first),
  * preferring the task with the most input bytes already on that server. */
 static void central_dispatch(ct_sim_t *s)
 {
+    if (s->cfg.policy->locality_wait > 0) {
+        delay_dispatch(s);
+        return;
+    }
     while (s->n_idle && s->n_ready_jobs) {
         size_t best = 0;
-        for (size_t i = 1; i < s->n_ready_jobs; i++) {
-            const job_t *a = &s->jobs[s->ready_jobs[i]], *b = &s->jobs[s->ready_jobs[best]];
-            if (a->running < b->running || (a->running == b->running && a->arrival < b->arrival))
+        for (size_t i = 1; i < s->n_ready_jobs; i++)
+            if (fair_before(&s->jobs[s->ready_jobs[i]], &s->jobs[s->ready_jobs[best]]))
                 best = i;
-        }
         if (s->cfg.fair_pick == CT_FAIR_RANDOM && s->n_idle > 1) { /* a uniform idle server goes on top */
             size_t r = (size_t)ct_rng_below(&s->rng, s->n_idle);
             uint32_t t = s->idle[r];
             s->idle[r] = s->idle[s->n_idle - 1];
             s->idle[s->n_idle - 1] = t;
         }
-        uint32_t job = s->ready_jobs[best], sv = s->idle[--s->n_idle];
-        job_t *j = &s->jobs[job];
-        if (j->cls == BG_CLASS) { /* a background job: one task, no inputs */
-            j->n_ready = 0;
-            j->in_ready_list = 0;
-            s->ready_jobs[best] = s->ready_jobs[--s->n_ready_jobs];
-            j->running = 1;
-            server_start(s, sv, job, 0);
-            continue;
-        }
-        const ct_sim_class_t *c = &s->cfg.classes[j->cls];
-        size_t pick = 0;
-        double pick_local = -1;
-        for (size_t r = 0; r < j->n_ready; r++) {
-            double local = 0;
-            uint32_t t = j->ready[r];
-            for (uint32_t k = c->pred_start[t]; k < c->pred_start[t + 1]; k++)
-                if (j->server[c->pred[k]] == sv)
-                    local += c->pred_bytes[k];
-            if (local > pick_local) {
-                pick_local = local;
-                pick = r;
-            }
-        }
-        uint32_t task = j->ready[pick];
-        j->ready[pick] = j->ready[--j->n_ready];
-        if (j->n_ready == 0) {
-            j->in_ready_list = 0;
-            s->ready_jobs[best] = s->ready_jobs[--s->n_ready_jobs];
-        }
-        j->server[task] = sv;
-        j->running++;
-        server_t *x = &s->srv[sv];
-        x->busy = 1; /* reserved while fetching */
-        x->fetching = 0;
-        x->busy_since = s->now;
-        for (uint32_t k = c->pred_start[task]; k < c->pred_start[task + 1]; k++)
-            if (j->server[c->pred[k]] != sv && c->pred_bytes[k] > 0)
-                x->fetching++;
-        if (x->fetching == 0) {
-            x->busy = 0; /* server_start sets it again */
-            server_start(s, sv, job, task);
-            continue;
-        }
-        x->cur_job = job;
-        x->cur_task = task;
-        for (uint32_t k = c->pred_start[task]; k < c->pred_start[task + 1]; k++)
-            if (j->server[c->pred[k]] != sv && c->pred_bytes[k] > 0)
-                link_submit(s, job, task, c->pred_bytes[k]);
+        uint32_t sv = s->idle[--s->n_idle];
+        double loc;
+        central_launch(s, best, sv, central_pick(s, &s->jobs[s->ready_jobs[best]], sv, &loc));
     }
 }
 
@@ -749,6 +852,7 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
     const ct_sim_class_t *c = &s->cfg.classes[cls];
     j->cls = (uint32_t)cls;
     j->arrival = s->now;
+    j->local_since = s->now;
     j->counted = s->windowed ? (s->now >= s->t0 && s->now < s->t1) : 1;
     s->arrived += (uint64_t)j->counted;
     j->remaining = (uint32_t)c->n_tasks;
@@ -956,6 +1060,7 @@ ct_status_t ct_sim_run(ct_sim_t *s, double t_max, ct_error_t *err)
             job_t *j = &s->jobs[id];
             j->cls = BG_CLASS;
             j->arrival = s->now;
+            j->local_since = s->now;
             j->counted = s->now >= s->t0;
             s->arrived += (uint64_t)j->counted;
             j->remaining = 1;
@@ -985,6 +1090,9 @@ ct_status_t ct_sim_run(ct_sim_t *s, double t_max, ct_error_t *err)
             break;
         case EV_LINK_DONE:
             on_link_done(s, ev.b);
+            break;
+        case EV_DISPATCH: /* delay scheduling: a job's locality wait ran out */
+            central_dispatch(s);
             break;
         }
     }

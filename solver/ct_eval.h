@@ -14,7 +14,9 @@
  * Nona tables are solved for exactly this background.
  *
  * Policies by name: nona (a lookup file solved at every sweep point, the
- * scenario nearest the simulated rates), nona-star (one table solved at
+ * scenario nearest the simulated rates), nona-late (the same solved and run
+ * with late-bound parts), fair-delay (fair with Spark's delay scheduling,
+ * a locality wait of params.locality_wait mean task times), nona-star (one table solved at
  * star_load and the scenario's bandwidth, used everywhere), random,
  * opportunistic, local, fair. Placement-table policies draw through the
  * sampler library, as production schedulers would.
@@ -47,6 +49,8 @@ typedef struct {
     unsigned threads;         /**< points at once (default 1; 0: the cores); the result does not depend on it */
     unsigned rep_threads;     /**< a point's replications at once (default 1; 0: the cores); nor on this */
     double gap;               /**< nona tables: the solver's relative gap (0, the default: the solver's own) */
+    double locality_wait;     /**< fair-delay: the locality wait in mean task times (default 5; the mean
+                                   over arriving jobs' tasks) */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

@@ -20,15 +20,16 @@ int main(void)
     printf("simulator: five zoo models, 80 servers (goal: 1 M events/s on one core)\n");
     printf("  %-14s %5s %10s %12s %14s %8s %15s\n", "policy", "load", "jobs", "events", "events/s", "vs goal",
            "peak in flight");
-    const char *pols[] = { "nona", "nona-late", "fair", "opportunistic" };
+    const char *pols[] = { "nona", "nona-late", "fair", "fair-delay", "opportunistic" };
     double loads[] = { 0.5, 0.9 };
-    for (size_t i = 0; i < 4; i++)
+    for (size_t i = 0; i < 5; i++)
         for (size_t l = 0; l < 2; l++) {
             ct_eval_params_t p;
             ct_eval_result_t r;
             ct_eval_params_init(&p);
             p.run.reps = 1;
             p.run.jobs = 100000;
+            p.locality_wait = 5; /* fair-delay: stable at both loads (1 saturates the link here) */
             if (ct_eval_sweep(&s, &loads[l], 1, 0, &pols[i], 1, &p, NULL, NULL, &r, &err) != CT_OK) {
                 fprintf(stderr, "%s\n", err.msg);
                 return 1;

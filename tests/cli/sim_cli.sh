@@ -125,6 +125,12 @@ grep -q "^policy nona-late" "$T/late.txt" && grep -q "model's predicted mean JCT
 $C sim check data/scenarios/ensemble.json --policy nona-late --loads 0.3:0.3:0.1 --jobs 2000 -o "$T/lc.csv" >/dev/null ||
     fail "sim check --policy nona-late"
 grep -q ",ok$" "$T/lc.csv" || fail "sim check nona-late: $(cat "$T/lc.csv")"
+# Fair with delay scheduling: a long locality wait keeps fig1 all local (22 ms, local's time).
+$C sim data/scenarios/fig1.json --policy fair-delay --locality-wait 5 --load 0.5 --reps 1 --jobs 2000 >"$T/fd.txt" ||
+    fail "sim --policy fair-delay"
+grep -q "^all  *0.022  " "$T/fd.txt" || fail "fair-delay on fig1: $(cat "$T/fd.txt")"
+expect_error 2 "--locality-wait: expected a number of mean task times" -- $C sim data/scenarios/fig1.json \
+    --policy fair-delay --locality-wait 0
 expect_error 2 "--binding: expected early or late" -- $C nona solve data/scenarios/fig1.json --binding lazy
 expect_error 2 "--policy: expected nona or nona-late" -- $C sim check data/scenarios/fig1.json --policy fair
 finish
