@@ -32,6 +32,11 @@
 
 #define GL_POINTS 32 /* exact for up to 64 remote parts */
 
+/* Gauss-Legendre on [0, 1] (m->gl): nodes and weights. */
+typedef struct {
+    double z[GL_POINTS], w[GL_POINTS];
+} gl_nodes_t;
+
 void ct_nona_model_params_init(ct_nona_model_params_t *p)
 {
     ct_partition_params_init(&p->partition);
@@ -116,8 +121,7 @@ void ct_nona_model_free(ct_nona_model_t *m)
     free(m->blocks);
     free(m->trip);
     free(m->branches);
-    if (m->gl)
-        gsl_integration_glfixed_table_free(m->gl);
+    free(m->gl);
     memset(m, 0, sizeof *m);
 }
 
@@ -158,12 +162,12 @@ static double longest_chain(const ct_dag_t *g, const ct_segment_t *seg, const ct
 static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x)
 {
     for (size_t i = 0; i < *cnt; i++)
-        if (set[i].a >= x.a && set[i].n >= x.n && set[i].remote >= x.remote && set[i].w >= x.w)
+        if (set[i].a >= x.a && set[i].n >= x.n && set[i].remote >= x.remote && set[i].w >= x.w && set[i].r >= x.r)
             return;
     ct_branch_t tmp[CT_NONA_PATHS + 1]; /* set has room for CT_NONA_PATHS only: the fold happens here */
     size_t keep = 0;
     for (size_t i = 0; i < *cnt; i++)
-        if (!(x.a >= set[i].a && x.n >= set[i].n && x.remote >= set[i].remote && x.w >= set[i].w))
+        if (!(x.a >= set[i].a && x.n >= set[i].n && x.remote >= set[i].remote && x.w >= set[i].w && x.r >= set[i].r))
             tmp[keep++] = set[i];
     tmp[keep++] = x;
     if (keep > CT_NONA_PATHS) {
@@ -176,18 +180,20 @@ static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x)
             if (i != lo && tmp[i].a < tmp[lo2].a)
                 lo2 = i;
         tmp[lo2] = (ct_branch_t){ fmax(tmp[lo].a, tmp[lo2].a), fmax(tmp[lo].n, tmp[lo2].n),
-                                  tmp[lo].remote | tmp[lo2].remote, fmax(tmp[lo].w, tmp[lo2].w) };
+                                  tmp[lo].remote | tmp[lo2].remote, fmax(tmp[lo].w, tmp[lo2].w),
+                                  fmax(tmp[lo].r, tmp[lo2].r) };
         tmp[lo] = tmp[--keep];
     }
     memcpy(set, tmp, keep * sizeof(ct_branch_t));
     *cnt = (uint8_t)keep;
 }
 
-static void paths_shift(ct_branch_t *set, uint8_t cnt, double a, double n)
+static void paths_shift(ct_branch_t *set, uint8_t cnt, double a, double n, double r)
 {
     for (size_t i = 0; i < cnt; i++) {
         set[i].a += a;
         set[i].n += n;
+        set[i].r += r;
     }
 }
 
@@ -211,11 +217,11 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
     uint8_t *n_part = n_paths + n;
     uint8_t started[256] = { 0 }, to_sink[256] = { 0 }; /* per part: a task placed; a re-entry into the sink */
     for (size_t p = 0; p < q; p++) {
-        part[p * CT_NONA_PATHS] = (ct_branch_t){ 0.0, 0.0, p != k, 0.0 };
+        part[p * CT_NONA_PATHS] = (ct_branch_t){ 0.0, 0.0, p != k, 0.0, 0.0 };
         n_part[p] = 1;
     }
     started[k] = 1; /* part k continues the source's visit */
-    ct_branch_t direct = { 0.0, 0.0, 0, 0.0 };
+    ct_branch_t direct = { 0.0, 0.0, 0, 0.0, 0.0 };
     int has_direct = 0;
     for (size_t t = 0; t <= n; t++) { /* inner tasks in topological order, then the sink */
         int reenter = 0;
@@ -231,12 +237,12 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                 if (bytes <= 0)
                     continue;
                 if (lf == CT_SEG_SOURCE) {
-                    direct = (ct_branch_t){ c + m->reentry_wait, 1.0, 0, 0.0 };
+                    direct = (ct_branch_t){ c + m->reentry_wait, 1.0, 0, 0.0, 0.0 };
                     has_direct = 1;
                 } else {
-                    paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], c, 1.0);
+                    paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], c, 1.0, 0.0);
                     if (!to_sink[pf]) { /* the sink re-enters its server once per sending part */
-                        paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], m->reentry_wait, 0.0);
+                        paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], m->reentry_wait, 0.0, 0.0);
                         to_sink[pf] = 1;
                     }
                 }
@@ -255,15 +261,15 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                     paths_add(set, &n_part[pt], x);
                 }
             if (bytes > 0)
-                paths_shift(set, n_part[pt], c, 1.0);
+                paths_shift(set, n_part[pt], c, 1.0, 0.0);
             reenter |= lf != CT_SEG_SOURCE; /* fed from another part's task: the task joins its server anew */
         }
         if (t < n) {
             size_t p = assign[t];
             if (reenter && started[p]) /* a part's first task waits X (remote) or continues the source */
-                paths_shift(part + p * CT_NONA_PATHS, n_part[p], m->reentry_wait, 0.0);
+                paths_shift(part + p * CT_NONA_PATHS, n_part[p], m->reentry_wait, 0.0, m->reentry_means ? 0.0 : 1.0);
             started[p] = 1;
-            paths_shift(part + p * CT_NONA_PATHS, n_part[p], g->time[seg->inner[t]] / m->speed, 0.0);
+            paths_shift(part + p * CT_NONA_PATHS, n_part[p], g->time[seg->inner[t]] / m->speed, 0.0, 0.0);
             memcpy(paths + t * CT_NONA_PATHS, part + p * CT_NONA_PATHS, n_part[p] * sizeof(ct_branch_t));
             n_paths[t] = n_part[p];
         }
@@ -420,7 +426,7 @@ static void pieces_class(const ct_nona_model_t *m, size_t j, const double *theta
 
 const char *ct_nona_waits_name(const ct_nona_model_t *m)
 {
-    return !m->reentry ? "pieces" : m->reentry_stretched ? "stretched" : "job-first";
+    return !m->reentry ? "pieces" : m->reentry_stretched ? "stretched" : m->reentry_means ? "job-first-means" : "job-first";
 }
 
 double ct_nona_later_share(const ct_nona_model_t *m, const double *theta)
@@ -460,7 +466,7 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
 {
     size_t nb = q;
     for (size_t i = 0; i < q; i++)
-        br[i] = (ct_branch_t){ 0.0, 0.0, i != k, 0.0 };
+        br[i] = (ct_branch_t){ 0.0, 0.0, i != k, 0.0, 0.0 };
     for (size_t t = 0; t < seg->n_inner; t++)
         br[assign[t]].a += g->time[seg->inner[t]] / m->speed;
     /* Server pieces (only parts, before any transfer time is added). */
@@ -497,7 +503,7 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
         double S = bytes / m->bandwidth;
         size_t from = lf == CT_SEG_SOURCE ? seg->n_inner : lf;
         if (lf == CT_SEG_SOURCE && lt == CT_SEG_SINK) {
-            br[nb] = (ct_branch_t){ 0.0, 0.0, 0, 0.0 };
+            br[nb] = (ct_branch_t){ 0.0, 0.0, 0, 0.0, 0.0 };
             branch = nb++;
         } else if (lt == CT_SEG_SINK) {
             branch = ct_assign_part(assign, k, l, lf);
@@ -759,10 +765,21 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     m->reentry_wait = !m->reentry ? 0.0 /* the oldest job's task: no one else goes first */
                       : m->reentry_stretched ? 0.5 * m->m2s_task / (1.0 - m->rho_s) : 0.5 * m->m2s_task;
     ct_nona_model_set_root_share(m, 1.0);
-    if (!(m->gl = gsl_integration_glfixed_table_alloc(GL_POINTS))) {
+    m->reentry_means = m->reentry && p->reentry_waits == 3;
+    gsl_integration_glfixed_table *glt = gsl_integration_glfixed_table_alloc(GL_POINTS);
+    gl_nodes_t *gl = malloc(sizeof *gl);
+    if (!glt || !gl) {
+        if (glt)
+            gsl_integration_glfixed_table_free(glt);
+        free(gl);
         ct_nona_model_free(m);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
+    for (size_t g = 0; g < GL_POINTS; g++) {
+        gsl_integration_glfixed_point(0.0, 1.0, g, &gl->z[g], &gl->w[g], glt);
+    }
+    gsl_integration_glfixed_table_free(glt);
+    m->gl = gl;
     /* Pass 2: enumerate triplets per block. */
     m->blocks = calloc(m->n_blocks ? m->n_blocks : 1, sizeof(ct_block_t));
     if (!m->blocks) {
@@ -936,25 +953,137 @@ double ct_nona_server_wait(const ct_nona_model_t *m, double m2s)
     return m->server_model ? m2s / (2.0 * (1.0 - m->rho_s)) : 0.0;
 }
 
+/* Most branches a triplet has: CT_NONA_PATHS per part (255 parts) and a direct edge's. */
+#define MAX_BRANCHES (CT_NONA_PATHS * 255 + 4)
+
+/* Spread waits beyond this ratio of scales are taken at their mean. */
+#define SPREAD_MAX_RATIO 64
+
+/* z^n for n >= 1 by squaring. */
+static double pow_int(double z, unsigned n)
+{
+    double r = 1.0;
+    for (; n; n >>= 1, z *= z)
+        if (n & 1)
+            r *= z;
+    return r;
+}
+
+/* M_w with spread waits (job-first waits, not reentry_means; see
+ * branches_time): branch i ends at C_i + V_i, C_i its constant part (a
+ * without its re-entries' means, plus n phi), V_i the sum of its r
+ * re-entries (each 0 w.p. 1 - rho, else exponential with mean R / rho),
+ * its X when remote and its w further first visits (like X), all
+ * independent, with mean mu and variance v. V_i is taken as the member of
+ * X's family with that mean and variance: 0 w.p. 1 - p, else exponential
+ * with mean s (p = 2 mu^2 / (v + mu^2), s = (v + mu^2) / (2 mu): exact for
+ * one wait, and for several at low load), or mu - sd plus an exponential
+ * with mean sd (p = 1, when V varies less than an exponential: several
+ * waits at high load). With s_max the largest scale, scales are rounded
+ * to s_max / n (integer n, the mean kept), so over z = e^{-u / s_max} the
+ * integrand of E[max] = amax + s_max int_0^1 (1 - prod_i (1 - c_i z^n_i))
+ * / z dz, c_i = p_i e^{-(amax - L_i) / s_i}, is a polynomial: Gauss-Legendre
+ * on 32 points. A wait whose scale is below s_max / SPREAD_MAX_RATIO counts
+ * at its mean. O(branches x 32). */
+static double spread_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
+                          double Wp, double rho)
+{
+    double R = m->reentry_wait, vX = Wp * Wp * (2.0 / rho - 1.0), vR = R * R * (2.0 / rho - 1.0);
+    double L[MAX_BRANCHES], pr[MAX_BRANCHES], sc[MAX_BRANCHES], amax = 0.0, smax = 0.0;
+    size_t nb = ti->n_branches < MAX_BRANCHES ? ti->n_branches : MAX_BRANCHES;
+    for (size_t i = 0; i < nb; i++) {
+        double x = (br[i].remote ? 1.0 : 0.0) + br[i].w, mu = x * Wp + br[i].r * R, v = x * vX + br[i].r * vR;
+        double c0 = br[i].a - br[i].r * R + br[i].n * phi;
+        pr[i] = 0.0;
+        L[i] = c0 + (mu > 0 ? mu : 0.0);
+        if (mu > 0 && v > 0) {
+            if (v >= mu * mu) { /* a mass at 0 and an exponential */
+                pr[i] = 2.0 * mu * mu / (v + mu * mu);
+                sc[i] = (v + mu * mu) / (2.0 * mu);
+                L[i] = c0;
+            } else { /* a shifted exponential */
+                pr[i] = 1.0;
+                sc[i] = sqrt(v);
+                L[i] = c0 + mu - sc[i];
+            }
+            if (sc[i] > smax)
+                smax = sc[i];
+        }
+    }
+    if (!(smax > 0) || !(smax < INFINITY)) {
+        for (size_t i = 0; i < nb; i++)
+            if (L[i] + (pr[i] > 0 ? pr[i] * sc[i] : 0.0) > amax)
+                amax = L[i] + (pr[i] > 0 ? pr[i] * sc[i] : 0.0);
+        return amax;
+    }
+    unsigned n[MAX_BRANCHES];
+    for (size_t i = 0; i < nb; i++) {
+        if (pr[i] > 0) {
+            double ratio = smax / sc[i];
+            if (ratio > SPREAD_MAX_RATIO) { /* a small wait: its mean */
+                L[i] += pr[i] * sc[i];
+                pr[i] = 0.0;
+            } else {
+                n[i] = (unsigned)(ratio + 0.5);
+                double s2 = smax / n[i], p2 = pr[i] * sc[i] / s2; /* the same mean at scale s2 */
+                if (p2 > 1.0) {
+                    L[i] += pr[i] * sc[i] - s2;
+                    p2 = 1.0;
+                }
+                pr[i] = p2;
+                sc[i] = s2;
+            }
+        }
+        if (L[i] > amax)
+            amax = L[i];
+    }
+    double c[MAX_BRANCHES];
+    unsigned cn[MAX_BRANCHES];
+    size_t k = 0;
+    for (size_t i = 0; i < nb; i++)
+        if (pr[i] > 0) {
+            c[k] = pr[i] * exp(-fmax(0.0, amax - L[i]) / sc[i]);
+            cn[k++] = n[i];
+        }
+    const gl_nodes_t *gl = m->gl;
+    double integral = 0.0;
+    for (size_t g = 0; g < GL_POINTS; g++) {
+        double prod = 1.0, z = gl->z[g];
+        for (size_t i = 0; i < k; i++)
+            prod *= 1.0 - c[i] * (cn[i] == 1 ? z : pow_int(z, cn[i]));
+        integral += gl->w[g] * (1.0 - prod) / z;
+    }
+    return amax + smax * integral;
+}
+
+/* E[max] of a triplet's branches with their server waits, M_w(phi, W).
+ * Each remote branch i ends at t_i + X_i, X_i = 0 w.p. 1 - rho, else
+ * Exp(mu), mu = rho / Wp. With c_i = rho exp(-mu (amax - t_i)),
+ * E[max] = amax + (1/mu) int_0^1 (1 - prod_i (1 - c_i z)) / z dz.
+ * The integrand is a polynomial of degree k - 1 (k remote branches):
+ * with e_j the elementary symmetric polynomials of the c_i, the
+ * integral is sum_j (-1)^(j+1) e_j / j, exact. Its alternating terms
+ * stay small for k <= 6 (e_j <= 20); beyond, Gauss-Legendre on 32
+ * points, also exact for k <= 64 and stable for any k. Branches with
+ * re-entries or further first visits take spread_time (job-first waits),
+ * or count those at their means (reentry_means). */
 static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
                             double W)
 {
     double amax = 0.0, Wp = m->r_part * W, rho = m->rho_s;
+    int spread = 0;
     for (size_t i = 0; i < ti->n_branches; i++) {
         double t = br[i].a + br[i].n * phi + br[i].w * Wp;
         if (t > amax)
             amax = t;
+        spread |= br[i].r > 0 || br[i].w > 0;
     }
-    if (!m->server_model || ti->n_remote == 0 || !(Wp > 0) || !(rho > 0))
+    if (!m->server_model || !(rho > 0))
         return amax;
-    /* Each remote branch i ends at t_i + X_i, X_i = 0 w.p. 1 - rho, else
-     * Exp(mu), mu = rho / Wp. With c_i = rho exp(-mu (amax - t_i)),
-     * E[max] = amax + (1/mu) int_0^1 (1 - prod_i (1 - c_i z)) / z dz.
-     * The integrand is a polynomial of degree k - 1 (k remote branches):
-     * with e_j the elementary symmetric polynomials of the c_i, the
-     * integral is sum_j (-1)^(j+1) e_j / j, exact. Its alternating terms
-     * stay small for k <= 6 (e_j <= 20); beyond, Gauss-Legendre on 32
-     * points, also exact for k <= 64 and stable for any k. */
+    if (spread && m->reentry && !m->reentry_means && rho < 1)
+        return spread_time(m, ti, br, phi, Wp > 0 ? Wp : 0.0, rho);
+    if (ti->n_remote == 0 || !(Wp > 0))
+        return amax;
     double mu = rho / Wp, integral = 0;
     if (!(mu < INFINITY)) /* a wait too small to represent its rate: it adds nothing */
         return amax;
@@ -974,20 +1103,18 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
             integral += (j % 2 ? e[j] : -e[j]) / (double)j;
         return amax + integral / mu;
     }
-    /* c_i once per branch (at most CT_NONA_PATHS per part, 255 parts, and a direct edge's branch) */
-    double c[CT_NONA_PATHS * 255 + 4];
+    /* c_i once per branch */
+    double c[MAX_BRANCHES];
     size_t k = 0;
-    for (size_t i = 0; i < ti->n_branches && k < CT_NONA_PATHS * 255 + 4; i++)
+    for (size_t i = 0; i < ti->n_branches && k < MAX_BRANCHES; i++)
         if (br[i].remote)
             c[k++] = rho * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi - br[i].w * Wp));
-    const gsl_integration_glfixed_table *gl = m->gl;
+    const gl_nodes_t *gl = m->gl;
     for (size_t g = 0; g < GL_POINTS; g++) {
-        double z, wt;
-        gsl_integration_glfixed_point(0.0, 1.0, g, &z, &wt, gl);
-        double prod = 1.0;
+        double prod = 1.0, z = gl->z[g];
         for (size_t i = 0; i < k; i++)
             prod *= 1.0 - c[i] * z;
-        integral += wt * (1.0 - prod) / z;
+        integral += gl->w[g] * (1.0 - prod) / z;
     }
     return amax + integral / mu;
 }

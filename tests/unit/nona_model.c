@@ -168,6 +168,54 @@ static void fig1_by_hand(void)
         ct_nona_model_free(&m1);
         uniform.reentry_waits = 1;
     }
+    {   /* Spread re-entries, by hand (branches_time): two branches, each with
+         * one inner re-entry (its mean R in a). At W_part = R the wait's
+         * scale R / rho_s is X's, so the family is exact: p = rho_s, and
+         * E[max] = a - R + s (2 p - p^2 / 2), s = R / rho_s. One branch alone
+         * keeps its mean; job-first-means takes the means. */
+        ct_branch_t br2[2] = { { 0.030, 0, 0, 0, 1 }, { 0.030, 0, 0, 0, 1 } };
+        ct_tripinfo_t ti2 = { 0 };
+        ti2.n_branches = 2;
+        double Wr = R / m.r_part, sc = R / rho_s;
+        CHECK_CLOSE(ct_nona_tripinfo_time(&m, &ti2, br2, 0, Wr), 0.030 - R + sc * (2 * rho_s - rho_s * rho_s / 2), 1e-12);
+        CHECK(ct_nona_tripinfo_time(&m, &ti2, br2, 0, Wr) > 0.030);
+        CHECK(ct_nona_tripinfo_time_lb(&m, &ti2, br2, 0, Wr) <= ct_nona_tripinfo_time(&m, &ti2, br2, 0, Wr));
+        ti2.n_branches = 1;
+        CHECK_CLOSE(ct_nona_tripinfo_time(&m, &ti2, br2, 0, Wr), 0.030, 1e-12);
+        /* three re-entries on one branch, X on the other (mean W_part each):
+         * a Monte Carlo of the real sum (independent zero-or-exponential
+         * waits): the excess over the means within 5% of what the family gives */
+        ti2.n_branches = 2;
+        br2[0] = (ct_branch_t){ 0.030, 0, 0, 0, 3 };
+        br2[1] = (ct_branch_t){ 0.030 - 2 * R, 0, 1, 0, 0 };
+        double Wq = 2 * R / m.r_part, Mq = ct_nona_tripinfo_time(&m, &ti2, br2, 0, Wq), mc = 0;
+        uint64_t rs = 12345;
+        for (int it = 0; it < 1000000; it++) {
+            double v0 = 0.030 - 3 * R, v1 = br2[1].a;
+            for (int j = 0; j < 4; j++) {
+                double u1 = ((rs = rs * 6364136223846793005ULL + 1442695040888963407ULL) >> 11) * 0x1.0p-53;
+                double u2 = ((rs = rs * 6364136223846793005ULL + 1442695040888963407ULL) >> 11) * 0x1.0p-53;
+                double x = u1 < rho_s ? -log(1 - u2) * (j < 3 ? R : 2 * R) / rho_s : 0;
+                if (j < 3)
+                    v0 += x;
+                else
+                    v1 += x;
+            }
+            mc += fmax(v0, v1);
+        }
+        mc /= 1000000;
+        CHECK(fabs((Mq - 0.030) / (mc - 0.030) - 1) < 0.05);
+        ct_nona_model_t m3;
+        uniform.reentry_waits = 3;
+        CHECK(ct_nona_model_build(&s, &uniform, &m3, &err) == CT_OK);
+        CHECK(!strcmp(ct_nona_waits_name(&m3), "job-first-means"));
+        ti2.n_branches = 2;
+        br2[1] = (ct_branch_t){ 0.030, 0, 0, 0, 1 };
+        br2[0] = br2[1];
+        CHECK_CLOSE(ct_nona_tripinfo_time(&m3, &ti2, br2, 0, Wr), 0.030, 1e-12);
+        ct_nona_model_free(&m3);
+        uniform.reentry_waits = 1;
+    }
     CHECK_CLOSE(m.m2s_task, m2t, 1e-12);
     CHECK_CLOSE(e.W, W, 1e-12);
     CHECK_CLOSE(tau, 0.002 + W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + R + W / (1 - rho_s * Ls)), 1e-12);
