@@ -103,7 +103,7 @@ int cli_parse_waits(const char *cmd, const char *s, int *job_first)
         *job_first = 2;
         return 0;
     }
-    if (!strcmp(s, "job-first-means")) { /* job-first with re-entries at their means (ct_nona.h) */
+    if (!strcmp(s, "job-first-spread")) { /* job-first with spread waits inside a part (ct_nona.h) */
         *job_first = 3;
         return 0;
     }
@@ -111,7 +111,7 @@ int cli_parse_waits(const char *cmd, const char *s, int *job_first)
         *job_first = !strcmp(s, "job-first");
         return 0;
     }
-    return cli_usage(cmd, "--waits: expected job-first, job-first-means, stretched or pieces, got '%s'", s);
+    return cli_usage(cmd, "--waits: expected job-first, job-first-spread, stretched or pieces, got '%s'", s);
 }
 
 int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d)

@@ -67,21 +67,24 @@
  *    earlier R0 / (1 - rho_s) (reentry_waits 2, --waits stretched) had it
  *    wait behind everything: 20% pessimistic at load 0.7 on an ensemble
  *    and tables kept local above;
- *    R does not depend on theta. Each inner re-entry's wait is random
- *    (0 w.p. 1 - rho_s, else exponential with mean R / rho_s), independent
- *    of the others: a branch carries the count (ct_branch_t.r) with their
- *    mean in a, and M_w takes the spread of the branch's summed waits (a
- *    chain of re-entries at depth is late more often than its mean says,
- *    and the join waits for the latest); a sink's re-entry comes once,
- *    after its inputs, a constant R;
+ *    R does not depend on theta: a constant on the branch, a + R;
  *  - a remote part's first task is the newest job's and waits behind every
  *    older job's later visits (non-preemptive priority, lowest class):
  *    W_part = r_part W / (1 - rho_s); with dependent parts that wait
  *    follows the inputs of the part's first task, so every path into it
- *    gains it (a path that already carries an X counts the further ones,
- *    ct_branch_t.w, as independent waits like X);
- *  - --waits job-first-means (reentry_waits 3) keeps the version before:
- *    inner re-entries and further first visits at their means;
+ *    gains it (a path that already carries an X counts the further ones
+ *    at their mean W_part: ct_branch_t.w);
+ *  - spread waits (reentry_waits 3, --waits job-first-spread; not the
+ *    default): each inner re-entry's wait is random (0 w.p. 1 - rho_s,
+ *    else exponential with mean R / rho_s), and so is each further first
+ *    visit (like X), all independent: a branch carries the count of its
+ *    re-entries (ct_branch_t.r, their mean in a), and M_w takes the spread
+ *    of each branch's summed wait (nona_model.c, spread_time). On deep
+ *    generated DAGs it brings the model closer to the simulator on the
+ *    tables it chooses, but paths that share a wait are treated as
+ *    independent, which over-prices splits with many dependent paths: its
+ *    tables simulate worse at some points (README "Model against
+ *    simulation");
  *  - W's second moment is that of the job's real pieces: visits are runs
  *    of a part's tasks cut at re-entries; the job's open piece on its
  *    current server runs on through segments that stay local and closes
@@ -131,11 +134,11 @@ typedef struct {
     double a;   /**< compute + transfer times on the branch, s */
     double n;   /**< link transfers on the branch (each waits phi) */
     int remote; /**< 1: a part placed away from the source's server (waits X) */
-    double w;   /**< job-first waits: further first visits of remote parts on the branch (each a
-                     wait like X, independent; counted at its mean W_part with reentry_means) */
-    double r;   /**< job-first waits: re-entries of inner tasks on the branch; their mean (R each) is in
+    double w;   /**< job-first waits: further first visits of remote parts on the branch, each counted
+                     at X's mean W_part (with reentry_spread: a wait like X, independent) */
+    double r;   /**< reentry_spread: re-entries of inner tasks on the branch; their mean (R each) is in
                      a, their spread is added by the E[max] (independent, 0 w.p. 1 - rho_s, else
-                     exponential), unless reentry_means */
+                     exponential); 0 otherwise */
 } ct_branch_t;
 
 /** A triplet's model data. */
@@ -206,8 +209,8 @@ typedef struct {
     int reentry;            /**< 1: tasks that re-enter a server wait (see above); 0: they wait nothing */
     int reentry_stretched;  /**< 1: R = m2_task / (2 (1 - rho_s)), the first version's (--waits stretched) */
     double reentry_wait;    /**< R, the wait of a re-entering task, s (0 when reentry is 0) */
-    int reentry_means;      /**< 1: inner re-entries and further first visits wait their means (a constant
-                                 on the branch; --waits job-first-means, the version before random ones) */
+    int reentry_spread;     /**< 1: inner re-entries and further first visits are independent random waits
+                                 (--waits job-first-spread); 0: at their means, a constant on the branch */
     double m2s_task;        /**< m2_s if every original task were a piece of its own, s: no placement's
                                  pieces (unions of tasks) can have less */
     double m2s_floor;       /**< W's m2_s is taken no lower than this: m2s_task (reentry) or the
@@ -233,9 +236,9 @@ typedef struct {
     int reentry_waits;      /**< with the server model: a task that joins a server after its job
                                  left it (a sink fed by other parts, a task fed by another part's task)
                                  waits the residual of the task in service (default 1; 2: that wait
-                                 stretched by 1 / (1 - rho_s), the first version; 3: as 1 but inner
-                                 re-entries and further first visits wait their means, a constant
-                                 (the version before random re-entries); 0: the earlier
+                                 stretched by 1 / (1 - rho_s), the first version; 3: as 1 with inner
+                                 re-entries and further first visits as independent random waits
+                                 (spread, see "Job-first waits"); 0: the earlier
                                  model, where only the root and the first task of a remote part wait) */
     int late_parts;         /**< with the server model: parts that leave their source's server bind when
                                  first needed to the least loaded of root_choices servers (1), or when

@@ -267,7 +267,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
         if (t < n) {
             size_t p = assign[t];
             if (reenter && started[p]) /* a part's first task waits X (remote) or continues the source */
-                paths_shift(part + p * CT_NONA_PATHS, n_part[p], m->reentry_wait, 0.0, m->reentry_means ? 0.0 : 1.0);
+                paths_shift(part + p * CT_NONA_PATHS, n_part[p], m->reentry_wait, 0.0, m->reentry_spread ? 1.0 : 0.0);
             started[p] = 1;
             paths_shift(part + p * CT_NONA_PATHS, n_part[p], g->time[seg->inner[t]] / m->speed, 0.0, 0.0);
             memcpy(paths + t * CT_NONA_PATHS, part + p * CT_NONA_PATHS, n_part[p] * sizeof(ct_branch_t));
@@ -426,7 +426,7 @@ static void pieces_class(const ct_nona_model_t *m, size_t j, const double *theta
 
 const char *ct_nona_waits_name(const ct_nona_model_t *m)
 {
-    return !m->reentry ? "pieces" : m->reentry_stretched ? "stretched" : m->reentry_means ? "job-first-means" : "job-first";
+    return !m->reentry ? "pieces" : m->reentry_stretched ? "stretched" : m->reentry_spread ? "job-first-spread" : "job-first";
 }
 
 double ct_nona_later_share(const ct_nona_model_t *m, const double *theta)
@@ -765,7 +765,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     m->reentry_wait = !m->reentry ? 0.0 /* the oldest job's task: no one else goes first */
                       : m->reentry_stretched ? 0.5 * m->m2s_task / (1.0 - m->rho_s) : 0.5 * m->m2s_task;
     ct_nona_model_set_root_share(m, 1.0);
-    m->reentry_means = m->reentry && p->reentry_waits == 3;
+    m->reentry_spread = m->reentry && p->reentry_waits == 3;
     gsl_integration_glfixed_table *glt = gsl_integration_glfixed_table_alloc(GL_POINTS);
     gl_nodes_t *gl = malloc(sizeof *gl);
     if (!glt || !gl) {
@@ -969,7 +969,7 @@ static double pow_int(double z, unsigned n)
     return r;
 }
 
-/* M_w with spread waits (job-first waits, not reentry_means; see
+/* M_w with spread waits (reentry_spread, --waits job-first-spread; see
  * branches_time): branch i ends at C_i + V_i, C_i its constant part (a
  * without its re-entries' means, plus n phi), V_i the sum of its r
  * re-entries (each 0 w.p. 1 - rho, else exponential with mean R / rho),
@@ -1065,8 +1065,8 @@ static double spread_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, con
  * integral is sum_j (-1)^(j+1) e_j / j, exact. Its alternating terms
  * stay small for k <= 6 (e_j <= 20); beyond, Gauss-Legendre on 32
  * points, also exact for k <= 64 and stable for any k. Branches with
- * re-entries or further first visits take spread_time (job-first waits),
- * or count those at their means (reentry_means). */
+ * re-entries or further first visits count those at their means, or with
+ * reentry_spread take spread_time. */
 static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
                             double W)
 {
@@ -1080,7 +1080,7 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
     }
     if (!m->server_model || !(rho > 0))
         return amax;
-    if (spread && m->reentry && !m->reentry_means && rho < 1)
+    if (spread && m->reentry_spread && rho < 1)
         return spread_time(m, ti, br, phi, Wp > 0 ? Wp : 0.0, rho);
     if (ti->n_remote == 0 || !(Wp > 0))
         return amax;
