@@ -110,6 +110,12 @@ expect_error 2 "check: give SCENARIO files, --generate N, or both" -- $C sim che
 expect_error 2 "--stages: expected MIN:MAX" -- $C sim check --generate 1 --stages 5:2
 expect_error 2 "--gbps" -- $C sim check --generate 1 --gbps 0
 expect_error 2 "--waits: expected job-first, job-first-spread, stretched or pieces" -- $C nona solve data/scenarios/fig1.json --waits fast
+# Spread waits inside a part (an option): recorded in the table and the JSON summary.
+$C nona solve "$T/saved/layered-5.json" --waits job-first-spread -o "$T/spread.json" >/dev/null ||
+    fail "nona solve --waits job-first-spread"
+grep -q '"waits":[[:space:]]*"job-first-spread"' "$T/spread.json" || fail "--waits job-first-spread: not recorded"
+$C nona solve "$T/saved/layered-5.json" --waits job-first-spread --json | grep -q '"waits":[[:space:]]*"job-first-spread"' ||
+    fail "nona solve --json: waits job-first-spread missing"
 # Late-bound parts: the table records the rule, the simulator binds by it and
 # the model predicts it (with background traffic: its jobs share the servers).
 $C nona solve data/scenarios/ensemble.json --binding late -o "$T/late.json" >/dev/null || fail "nona solve --binding late"
