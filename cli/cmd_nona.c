@@ -71,9 +71,19 @@ static void nona_usage(FILE *out)
             "  --price-spread          and search at a spread of waits too (slower, often better)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
+            "  --stall N               exact, server model: from N LPs on, stop a search whose gap\n"
+            "                          closed less than 10%% while its LPs doubled (a floor of the\n"
+            "                          bound, not of the search) and report the gap (1000; 0: never)\n"
             "  --search points|boxes   exact, link model: points (default): LPs at points of phi,\n"
             "                          each interval bounded from its ends' multipliers; boxes:\n"
             "                          the server model's search (an LP per box, first order)\n"
+            "  --server-row pieces|linear\n"
+            "                          exact, server model with job-first waits: the LP's bound on\n"
+            "                          the server wait; pieces (default): a cut of the pieces'\n"
+            "                          second moment tuned at the incumbent (exact where its\n"
+            "                          segments are pure: tighter certificates, better tables where\n"
+            "                          jobs split several segments); linear: the linearised one of\n"
+            "                          earlier versions (it can fall to the floor: weak there)\n"
             "  --lp block|glpk         exact, grid: the LP at fixed waits; block (default): the\n"
             "                          exact solver shaped like the problem; glpk: GLPK's simplex\n"
             "                          (the reference; same optimum, slower)\n"
@@ -96,7 +106,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING };
+       OPT_BINDING, OPT_ROW, OPT_STALL };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -111,6 +121,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
         { "search", required_argument, NULL, OPT_SEARCH }, { "binding", required_argument, NULL, OPT_BINDING },
+        { "server-row", required_argument, NULL, OPT_ROW }, { "stall", required_argument, NULL, OPT_STALL },
         { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
@@ -152,6 +163,16 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 o->solve.point_search = !strcmp(optarg, "points");
             else
                 return cli_usage("nona", "--search: expected points or boxes, got '%s'", optarg);
+            break;
+        case OPT_STALL:
+            if (cli_parse_size(optarg, &o->solve.stall_lps))
+                return cli_usage("nona", "--stall: expected an integer >= 0, got '%s'", optarg);
+            break;
+        case OPT_ROW:
+            if (!strcmp(optarg, "pieces") || !strcmp(optarg, "linear"))
+                o->solve.server_row = !strcmp(optarg, "pieces") ? CT_NONA_ROW_PIECES : CT_NONA_ROW_LINEAR;
+            else
+                return cli_usage("nona", "--server-row: expected pieces or linear, got '%s'", optarg);
             break;
         case OPT_PEVALS:
             if (cli_parse_size(optarg, &o->solve.price_evals) || o->solve.price_evals < 100)
@@ -239,7 +260,7 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
            sol->eval.phi, sol->eval.rho_s, sol->eval.W, sol->eval.W_root, m->root_choices, sol->lp_solves,
            sol->method == CT_NONA_PENALTY ? "evaluations" : "LPs", 1e3 * sol->seconds);
     if (isfinite(sol->gap))
-        printf(", certified gap %.2g", sol->gap);
+        printf(", certified gap %.2g%s", sol->gap, sol->stalled ? " (the gap stopped closing: --stall)" : "");
     printf("%s\n", m->server_model ? "" : " [link-only model]");
     if (sol->segment_gap)
         printf("column generation: %zu triplets generated in %zu rounds; at the solution's waits the missing "
@@ -310,6 +331,7 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solution_t *s
     if (isfinite(sol->gap)) {
         ct_json_add_number(r, "gap", sol->gap);
         ct_json_add_number(r, "lower_bound", sol->lower_bound);
+        cJSON_AddBoolToObject(r, "stalled", sol->stalled != 0);
     }
     cJSON_AddStringToObject(r, "method", ct_nona_method_name(sol->method));
     ct_json_add_number(r, "solve_seconds", sol->seconds);

@@ -93,8 +93,10 @@
  *    the segments in order (ct_nona_pieces_m2; exact under those
  *    assumptions, where the linearised q undershoots: a job that splits
  *    several segments could drive it to 0). W takes the larger of the two
- *    and of m2_task (pieces are unions of tasks). The wait LP keeps the
- *    linear row: its W is a lower bound, so its bounds stay bounds.
+ *    and of m2_task (pieces are unions of tasks). The wait LP's server
+ *    row is a linear lower bound of that m2_s (the linearised one, or a
+ *    cut of the pieces' squares: ct_nona_model_set_server_row), so its
+ *    bounds stay bounds.
  * Late-bound parts (params.late_parts): a part that leaves its source's
  * server is bound when it is first needed (its first input is sent, or the
  * job arrives for a part fed by the source) to the least loaded of d
@@ -157,6 +159,8 @@ typedef struct {
     double vh_tail;         /**< the new open piece's start (the sink's visit), s */
     double vh_early;        /**< remote parts' first runs that need only the source (they start with the
                                  job when the segment is its first), s */
+    double qr;              /**< the wait LP's server row: this triplet's coefficient, s^2 (q, or with the
+                                 pieces cut its coefficient there; ct_nona_model_set_server_row) */
 } ct_tripinfo_t;
 
 /** One (class, segment) pair: a simplex of theta. */
@@ -176,6 +180,10 @@ typedef struct {
     size_t *in_edge;        /**< the segment's edge numbers (into seg->edges), grouped by target */
     double chain;           /**< the longest chain of inner tasks' compute, s: with dependent parts
                                  no triplet's part ends before it */
+    double cut_f, cut_b, cut_z; /**< the pieces cut's weights of a triplet's forward piece, backward piece and
+                                 of staying open (ct_nona_model_set_server_row; 0 without it) */
+    double cut_s;           /**< the all-local triplet's coefficient under the cut, taken off every triplet's
+                                 (into m2s_row; the row keeps q's shape: 0 for all-local) */
 } ct_block_t;
 
 /** Per class: the contracted, split DAG. */
@@ -223,6 +231,8 @@ typedef struct {
                                  started (not its root piece, not first-segment parts fed by the source;
                                  default 0) */
     double r_root, r_part;  /**< wait factors of the root rule */
+    int server_cut;         /**< 1: the wait LP's server row is the pieces cut (qr, m2s_row); 0: q, m2s_local */
+    double m2s_row;         /**< the server row's constant, s (m2s_local, or the cut's) */
     void *gl;               /**< Gauss-Legendre table (private) */
 } ct_nona_model_t;
 
@@ -386,6 +396,27 @@ void ct_nona_model_set_root_share(ct_nona_model_t *m, double a);
 /** The share of the work that arrives through the root rule under theta:
  *  1 - (work of parts placed away from their source) / (all work). */
 double ct_nona_root_share(const ct_nona_model_t *m, const double *theta);
+
+/**
+ * The wait LP's server row (solver use): a linear lower bound on m2_s,
+ * m2s_row + (1/N) sum_w beta_w qr_w theta_w <= m2_s(theta) for every theta,
+ * written into every triplet's qr and m->m2s_row. Without theta_ref, or
+ * without job-first waits, it is the linearised one (qr = q, m2s_row =
+ * m2s_local). With job-first waits and theta_ref it is the better at
+ * theta_ref of that one and the pieces cut: m2_s's visits part, the
+ * expected sum of a job's pieces squared, is multilinear in the segments'
+ * thetas (a sum of products F_i B_j prod z_s over pairs of segments i < j:
+ * i's piece that runs forward, j's that runs back, every segment between
+ * staying open), and each pair is bounded below by the better at theta_ref
+ * of 0 and the two McCormick planes of its box (with -C per segment
+ * between that cuts), each exact at its corners. Valid for triplets not
+ * listed too (generated segments take 0 as their least piece). Sets
+ * *cut (may be NULL) to 1 when the pieces cut was taken.
+ * Time O(columns + sum over classes of segments^2).
+ */
+void ct_nona_model_set_server_row(ct_nona_model_t *m, const double *theta_ref, int *cut);
+/** The server row's m2_s at theta: m2s_row + (1/N) sum beta qr theta. O(columns). */
+double ct_nona_server_row(const ct_nona_model_t *m, const double *theta);
 
 /** The range of W over every theta: [W with the least m2_s, W all-local]. */
 void ct_nona_W_range(const ct_nona_model_t *m, double *lo, double *hi);

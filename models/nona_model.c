@@ -541,6 +541,20 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
     return nb;
 }
 
+/* A triplet's coefficient in the wait LP's server row (see
+ * ct_nona_model_set_server_row): q, or with the pieces cut its visits'
+ * squares plus the cut's weights on its forward piece F, backward piece B
+ * and on staying open. */
+static double row_coef(const ct_nona_model_t *m, const ct_block_t *b, const ct_tripinfo_t *t)
+{
+    if (!m->server_cut)
+        return t->q;
+    if (!t->vh_close) /* the segment stays in the open piece: F = B = its work */
+        return t->vh_head * t->vh_head + 2.0 * ((b->cut_f + b->cut_b) * t->vh_head + b->cut_z) - b->cut_s;
+    return t->vh_head * t->vh_head + t->vh_sq + t->vh_tail * t->vh_tail +
+           2.0 * (b->cut_f * t->vh_tail + b->cut_b * t->vh_head) - b->cut_s;
+}
+
 /* (Re)computes every triplet's data from the blocks' triplet lists: the
  * variable numbering, trip and branches. Called by the build and whenever
  * column generation adds triplets. */
@@ -597,6 +611,7 @@ static ct_status_t fill_triplets(ct_nona_model_t *m, ct_error_t *err)
             m->n_branches += triplet_eval(m, &mc->split.dag, seg, b, pt->assign + (size_t)tr->partition * pt->n_inner,
                                           pt->n_parts[tr->partition], tr->k, tr->l, ti, m->branches + m->n_branches,
                                           batch, paths, n_paths, b->pre, b->post, mc->work);
+            ti->qr = row_coef(m, b, ti);
             if (ti->q < b->q_floor)
                 b->q_floor = ti->q;
         }
@@ -765,6 +780,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     m->reentry_wait = !m->reentry ? 0.0 /* the oldest job's task: no one else goes first */
                       : m->reentry_stretched ? 0.5 * m->m2s_task / (1.0 - m->rho_s) : 0.5 * m->m2s_task;
     ct_nona_model_set_root_share(m, 1.0);
+    m->m2s_row = m->m2s_local; /* the linearised server row until a solver tunes the cut */
     m->reentry_spread = m->reentry && p->reentry_waits == 3;
     gsl_integration_glfixed_table *glt = gsl_integration_glfixed_table_alloc(GL_POINTS);
     gl_nodes_t *gl = malloc(sizeof *gl);
@@ -939,6 +955,7 @@ void ct_nona_candidate_eval(const ct_nona_model_t *m, ct_nona_candidate_t *c, co
     const ct_model_class_t *mc = &m->classes[b->cls];
     triplet_eval(m, &mc->split.dag, &mc->split.segments[b->segment], b, assign, q, k, l, &c->info, c->branches, c->batch,
                  c->paths, c->n_paths, b->pre, b->post, mc->work);
+    c->info.qr = row_coef(m, b, &c->info);
 }
 
 double ct_nona_server_wait_visits(const ct_nona_model_t *m, double m2s, double m2v)
@@ -1292,6 +1309,156 @@ double ct_nona_phi_max(const ct_nona_model_t *m)
     for (size_t j = 0; j < m->n_classes; j++)
         B += m->beta[j];
     return hi + B * m->r_root * qmax / (2.0 * (double)m->servers * (1.0 - m->rho_s));
+}
+
+double ct_nona_server_row(const ct_nona_model_t *m, const double *theta)
+{
+    double m2s = 0;
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        const ct_block_t *b = &m->blocks[bi];
+        double sum = 0;
+        for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
+            if (theta[w] != 0)
+                sum += theta[w] * m->trip[w].qr;
+        m2s += m->beta[b->cls] * sum;
+    }
+    return m->m2s_row + m2s / (double)m->servers;
+}
+
+/* Every triplet's qr from the current cut (or q). */
+static void server_row_fill(ct_nona_model_t *m)
+{
+    for (size_t bi = 0; bi < m->n_blocks; bi++) {
+        const ct_block_t *b = &m->blocks[bi];
+        for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
+            m->trip[w].qr = row_coef(m, b, &m->trip[w]);
+    }
+}
+
+static void server_row_linear(ct_nona_model_t *m)
+{
+    m->server_cut = 0;
+    m->m2s_row = m->m2s_local;
+    for (size_t bi = 0; bi < m->n_blocks; bi++)
+        m->blocks[bi].cut_f = m->blocks[bi].cut_b = m->blocks[bi].cut_z = m->blocks[bi].cut_s = 0;
+    server_row_fill(m);
+}
+
+/* The pieces cut of one class at theta (ct_nona_model_set_server_row): its
+ * blocks' weights, and its constant (the root's square and the pairs'
+ * constants) as the return value. Segment i = 1 .. S is the class's block
+ * i - 1, i = 0 the root (its piece runs forward only and has no choice).
+ * Per segment: w its work (the all-local triplet's, which keeps the piece
+ * open: F = B = w), Fm and Bm the least F and B over its triplets (0 for
+ * a generated segment: unlisted triplets may go lower), EF, EB, Ec the
+ * means of F, B and of closing the piece under theta. A pair (i, j) with
+ * P the expected closings between them takes the best at theta of
+ *   0,
+ *   w_j F_i + w_i B_j - w_i w_j (1 + cuts)       (the corner (w_i, w_j)),
+ *   Bm_j F_i + Fm_i B_j - Fm_i Bm_j - C cuts     (the corner (Fm_i, Bm_j)),
+ * C = w_i Bm_j + Fm_i w_j - Fm_i Bm_j; each is <= F_i B_j prod z at every
+ * choice of the segments (F <= w, B <= w; a cut between makes the product
+ * 0 and the plane <= 0). Scratch: 7 (S + 2) doubles. */
+static double server_cut_class(ct_nona_model_t *m, size_t j, const double *theta, double *scratch)
+{
+    const ct_model_class_t *mc = &m->classes[j];
+    size_t S = mc->n_blocks, n = S + 2;
+    double *w = scratch, *Fm = w + n, *Bm = Fm + n, *EF = Bm + n, *EB = EF + n, *Pc = EB + n, *Z = Pc + n;
+    double r = mc->split.dag.time[mc->split.bottlenecks[0]] / m->speed, K = 0;
+    w[0] = Fm[0] = Bm[0] = EF[0] = EB[0] = r;
+    Pc[0] = 0;
+    for (size_t i = 1; i <= S; i++) {
+        ct_block_t *b = &m->blocks[mc->block_start + i - 1];
+        double ef = 0, eb = 0, ec = 0, fm = INFINITY, bm = INFINITY;
+        w[i] = m->trip[b->local_var].vh_head;
+        for (size_t x = b->var_start; x < b->var_start + b->n_vars; x++) {
+            const ct_tripinfo_t *t = &m->trip[x];
+            double F = t->vh_close ? t->vh_tail : t->vh_head, B = t->vh_head;
+            fm = F < fm ? F : fm;
+            bm = B < bm ? B : bm;
+            if (theta[x] != 0) {
+                ef += theta[x] * F;
+                eb += theta[x] * B;
+                ec += t->vh_close ? theta[x] : 0.0;
+            }
+        }
+        Fm[i] = b->generated ? 0.0 : fm;
+        Bm[i] = b->generated ? 0.0 : bm;
+        EF[i] = ef;
+        EB[i] = eb;
+        Pc[i] = Pc[i - 1] + ec;
+        b->cut_f = b->cut_b = 0;
+        Z[i] = 0;
+    }
+    Z[S + 1] = 0;
+    double AF0 = 0;
+    for (size_t i = 0; i < S; i++)
+        for (size_t k = i + 1; k <= S; k++) {
+            double P = Pc[k - 1] - Pc[i], cuts = (double)(k - i - 1);
+            double v1 = w[k] * EF[i] + w[i] * EB[k] - w[i] * w[k] * (1.0 + P);
+            double C = w[i] * Bm[k] + Fm[i] * w[k] - Fm[i] * Bm[k];
+            double v2 = Bm[k] * EF[i] + Fm[i] * EB[k] - Fm[i] * Bm[k] - C * P;
+            double af, ab, k0, per;
+            if (v1 >= v2 && v1 > 0) {
+                af = w[k], ab = w[i], k0 = -w[i] * w[k], per = w[i] * w[k];
+            } else if (v2 > 0) {
+                af = Bm[k], ab = Fm[i], k0 = -Fm[i] * Bm[k], per = C;
+            } else {
+                continue;
+            }
+            /* F_i's weight, B_k's, the constant, and per segment between:
+             * -per (1 - z_s) = -per + per z_s */
+            if (i == 0)
+                AF0 += af;
+            else
+                m->blocks[mc->block_start + i - 1].cut_f += af;
+            m->blocks[mc->block_start + k - 1].cut_b += ab;
+            K += k0 - per * cuts;
+            if (k > i + 1) { /* segments i + 1 .. k - 1 */
+                Z[i + 1] += per;
+                Z[k] -= per;
+            }
+        }
+    double z = 0;
+    for (size_t i = 1; i <= S; i++) {
+        z += Z[i];
+        m->blocks[mc->block_start + i - 1].cut_z = z;
+    }
+    return r * r + 2.0 * (K + AF0 * r);
+}
+
+void ct_nona_model_set_server_row(ct_nona_model_t *m, const double *theta_ref, int *cut)
+{
+    if (cut)
+        *cut = 0;
+    server_row_linear(m);
+    if (!theta_ref || !m->server_model || !m->reentry)
+        return;
+    size_t smax = 0;
+    for (size_t j = 0; j < m->n_classes; j++)
+        smax = m->classes[j].n_blocks > smax ? m->classes[j].n_blocks : smax;
+    double *scratch = malloc(7 * (smax + 2) * sizeof(double));
+    if (!scratch) /* the linearised row stands: valid, only weaker */
+        return;
+    double lin = ct_nona_server_row(m, theta_ref), m2 = m->m2_bg_s;
+    for (size_t j = 0; j < m->n_classes; j++)
+        m2 += m->beta[j] * server_cut_class(m, j, theta_ref, scratch) / (double)m->servers;
+    free(scratch);
+    m->server_cut = 1;
+    for (size_t bi = 0; bi < m->n_blocks; bi++) { /* all-local's coefficient into the constant */
+        ct_block_t *b = &m->blocks[bi];
+        b->cut_s = 0;
+        b->cut_s = row_coef(m, b, &m->trip[b->local_var]);
+        m2 += m->beta[b->cls] * b->cut_s / (double)m->servers;
+    }
+    m->m2s_row = m2;
+    server_row_fill(m);
+    if (!(ct_nona_server_row(m, theta_ref) > lin)) {
+        server_row_linear(m);
+        return;
+    }
+    if (cut)
+        *cut = 1;
 }
 
 void ct_nona_W_range(const ct_nona_model_t *m, double *lo, double *hi)

@@ -45,6 +45,11 @@ typedef enum { CT_NONA_EXACT, CT_NONA_PENALTY, CT_NONA_GRID } ct_nona_method_t;
  *  and the place for extra constraints). */
 typedef enum { CT_NONA_LP_BLOCK, CT_NONA_LP_GLPK } ct_nona_lp_t;
 
+/** The wait LP's server row with job-first waits (see
+ *  ct_nona_model_set_server_row): the pieces cut (default) or the
+ *  linearised row of earlier versions. */
+typedef enum { CT_NONA_ROW_PIECES, CT_NONA_ROW_LINEAR } ct_nona_row_t;
+
 /** What an exact solve reports as it goes (ct_nona_solve_params_t's
  *  progress): after a search's first LPs and after each of its steps (a
  *  split: one LP in the point search, up to four in the box search). A
@@ -64,6 +69,10 @@ typedef struct {
     double gap;             /**< exact: stop at this relative gap (default 1e-9; 0 .. 0.5) */
     size_t max_lps;         /**< exact: give up a search after this many LPs, reporting the gap (default 20000;
                                  >= 1; the root share's searches get a tenth while the share moves) */
+    size_t stall_lps;       /**< exact, box search: from this many LPs on, stop a search whose gap closed
+                                 less than 10% since it had half its LPs (narrower boxes close it by half
+                                 or at worst 29% per doubling: a floor of the relaxation, which more LPs
+                                 approach but do not pass), reporting the gap (default 1000; 0: never) */
     size_t grid;            /**< grid: phi grid points (default 48; 4 .. 100000) */
     size_t max_polish;      /**< exact (its box search), grid: polishing rounds per incumbent (default 50; <= 10000) */
     size_t starts;          /**< penalty: BFGS starts (default 6) */
@@ -75,6 +84,10 @@ typedef struct {
     size_t price_exact;     /**< price a segment exactly when it has at most this many triplets (default 500000) */
     size_t price_evals;     /**< otherwise search, with about this many evaluations per segment and round (default 20000; >= 100) */
     int price_spread;       /**< 1: search also at a spread of waits, not only the solution's (slower, often better; default 0) */
+    ct_nona_row_t server_row; /**< exact, server model with job-first waits: the wait LP's server row
+                                 (ct_nona_model_set_server_row): CT_NONA_ROW_PIECES (default) the pieces
+                                 cut, tuned at the search's incumbent whenever it moves; CT_NONA_ROW_LINEAR
+                                 the linearised row of earlier versions */
     int point_search;       /**< exact, link model with every segment enumerated: 1 (default) split the phi
                                  range at LPs solved at points, each interval bounded from its ends'
                                  multipliers (exact to second order); 0: the server model's boxes (an LP
@@ -98,6 +111,7 @@ typedef struct {
     double W_lo, W_hi;      /**< exact: the server-wait range searched */
     double lower_bound;     /**< exact: proven lower bound on J* (J - bound <= gap J) */
     double gap;             /**< exact: proven relative gap (J - bound) / J; NAN for the others */
+    int stalled;            /**< exact: a search stopped at params.stall_lps's rule (the gap had stopped closing) */
     double J_local;         /**< J with every job entirely local */
     size_t lp_solves;       /**< exact: LPs solved; penalty: function evaluations */
     double seconds;         /**< wall time of the solve */
@@ -122,7 +136,10 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
  *  GSL fail. With pooled roots (d > 1) it solves from a root share of 1,
  *  sets the model's share to the solution's (ct_nona_root_share) and solves
  *  again until the share settles (at most 6 solves); the model keeps that
- *  share. */
+ *  share. The exact method also leaves the model's server row
+ *  (ct_nona_model_set_server_row) as its last search tuned it (every
+ *  search starts from the one at all-local, so solves do not depend on
+ *  it). */
 ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                           ct_error_t *err);
 

@@ -66,7 +66,7 @@ typedef struct {
 static double price_of(const ct_nona_model_t *m, const ct_tripinfo_t *ti, double M, double pr, double y1, double y2)
 {
     double f = M + y1 * (ti->a2 + 2.0 * pr * ti->a1);
-    return m->server_model ? f + y2 * ti->q / (double)m->servers : f;
+    return m->server_model ? f + y2 * ti->qr / (double)m->servers : f;
 }
 
 static double f_value(pricer_t *P, const uint8_t *assign, size_t q, size_t k, size_t l)

@@ -12,6 +12,13 @@
  * the box bound loses first order in a box's width (each remote
  * transfer's wait is bilinear in theta and phi), which cost hundreds of
  * boxes to close a gap of 1e-9; the interval bound loses second order.
+ * With job-first waits W rides on the expected squares of each job's
+ * pieces, which is multilinear in its segments' thetas (not linear): the
+ * LP's server row is a linear cut of it (ct_nona_model_set_server_row),
+ * exact where the incumbent's segments are pure, tuned there whenever the
+ * incumbent moves. The linearised row of earlier versions (params
+ * server_row) falls to the floor where jobs split several segments, and
+ * the search then stalled at gaps of a few percent.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -31,6 +38,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->method = CT_NONA_EXACT;
     p->gap = 1e-9;
     p->max_lps = 20000;
+    p->stall_lps = 1000;
     p->grid = 48;
     p->max_polish = 50;
     p->starts = 6;
@@ -43,6 +51,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->price_evals = 20000;
     p->price_spread = 0;
     p->point_search = 1;
+    p->server_row = CT_NONA_ROW_PIECES;
     p->progress = NULL;
     p->progress_ctx = NULL;
 }
@@ -69,6 +78,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%scg-rounds: expected 1 .. 100000 (got %zu)", pre, p->cg_rounds);
     if (p->price_evals < 100)
         return ct_error_set(err, CT_EINPUT, "%sprice-evals: expected at least 100 (got %zu)", pre, p->price_evals);
+    if (p->server_row != CT_NONA_ROW_PIECES && p->server_row != CT_NONA_ROW_LINEAR)
+        return ct_error_set(err, CT_EINPUT, "%sserver-row: unknown server row %d", pre, (int)p->server_row);
     if (p->point_search != 0 && p->point_search != 1)
         return ct_error_set(err, CT_EINPUT, "%spoint-search: expected 0 or 1 (got %d)", pre, p->point_search);
     if (!(p->prune >= 0 && p->prune < 0.5))
@@ -191,6 +202,11 @@ typedef struct {
     size_t n_kinks, cap_kinks;
     int kinks_stale;
     size_t search;          /* this search's number in the solve (params.progress) */
+    ct_nona_model_t *mm;    /* the model, to tune its server row (the LP's m) */
+    int row_stale;          /* the incumbent moved since the server row was tuned at it */
+    size_t stall_at;        /* params.stall_lps's next check (LPs), and the gap (J units) at the last one */
+    double stall_gap;
+    int stalled;
 } bnb_t;
 
 /* Exact pricing of the box's generated segments at its LP's multipliers
@@ -316,6 +332,7 @@ static ct_status_t consider(bnb_t *s, size_t polish, ct_error_t *err)
     s->best_J = e.J;
     s->best_phi = e.phi;
     s->kinks_stale = 1;
+    s->row_stale = 1;
     memcpy(s->best, s->theta, m->n_vars * sizeof(double));
     for (size_t r = 0; r < polish; r++) {
         int feasible;
@@ -380,6 +397,7 @@ static ct_status_t box_solve(bnb_t *s, const box_t *b, int corner, int *feasible
 /* Bounds a box; pushes it unless it is infeasible or pruned. */
 static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
 {
+    const ct_nona_model_t *m = s->lp.m;
     int feasible, mode = root_mode(s);
     ct_status_t st = box_solve(s, &b, mode == 2, &feasible, &b.lb, err);
     if (st != CT_OK)
@@ -391,6 +409,33 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
     b.y2 = ct_wait_lp_row2_multiplier(&s->lp); /* what tightening row 2 costs */
     if (s->pending && (st = price_box(s, &b, &b.lb, err)) != CT_OK)
         return st;
+    /* The LP took the model's server row (the pieces cut where the search
+     * took one). The linearised row is a lower bound of m2_s too, and the
+     * tighter one where jobs split few segments: when it cuts this LP's
+     * theta off, solve the box under it as well and keep the higher bound
+     * with its own multiplier (the LP then holds that solve's solution). */
+    if (m->server_cut && s->lp.blp &&
+        ct_wait_lp_row_at(&s->lp, 1) > 2.0 * b.w1 * (1.0 - m->rho_s) * (1 + 1e-12)) {
+        double lb2, y2;
+        if ((st = consider(s, 0, err)) != CT_OK) /* (this LP's theta, a candidate, before it is replaced) */
+            return st;
+        ct_wait_lp_use_row(&s->lp, 1);
+        st = box_solve(s, &b, mode == 2, &feasible, &lb2, err);
+        ct_wait_lp_use_row(&s->lp, 0);
+        if (st != CT_OK)
+            return st;
+        if (!feasible) { /* no theta waits in the box */
+            double none = NAN;
+            return s->pending ? price_box(s, &b, &none, err) : CT_OK;
+        }
+        y2 = ct_wait_lp_row2_multiplier(&s->lp);
+        if (s->pending && (st = price_box(s, &b, &lb2, err)) != CT_OK)
+            return st;
+        if (lb2 > b.lb) {
+            b.lb = lb2;
+            b.y2 = y2;
+        }
+    }
     if (b.p1 > b.p0 && b.w1 > b.w0) /* the side to split, when there are two */
         box_spread(&s->lp, s->theta, &b);
     if ((st = consider(s, s->p->max_polish, err)) != CT_OK)
@@ -467,6 +512,14 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
             break;
         if (s->pending && s->pending->n > 0)
             break; /* triplets to add: the caller adds them and searches again */
+        if (s->row_stale && m->server_model && m->reentry && p->server_row == CT_NONA_ROW_PIECES) {
+            /* The server row's pieces cut is exact where the incumbent's
+             * segments sit on one triplet each: tune it there. Every
+             * cut is valid, so the bounds queued before stand. */
+            ct_nona_model_set_server_row(s->mm, s->best, NULL);
+            ct_wait_lp_refresh_row(&s->lp);
+            s->row_stale = 0;
+        }
         box_t b = heap_pop(s);
         int can_phi = b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1);
         int can_W = b.w1 - b.w0 > 1e-15 * (b.w1 > 0 ? b.w1 : 1);
@@ -500,6 +553,21 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
             (st = box_process(s, hi_box, err)) != CT_OK)
             return st;
         report(s);
+        if (p->stall_lps && s->lp.solves >= s->stall_at) {
+            /* the gap at doubling LP counts: a search whose boxes only get
+             * narrower closes it like 1 / LPs (half per doubling) or at
+             * worst 1 / sqrt(LPs) (29%); under 10% is a floor of the
+             * relaxation itself (its bound at the waits' own box), which
+             * more boxes approach but do not pass */
+            double proven = s->n > 0 && s->heap[0].lb < s->dropped ? s->heap[0].lb : s->dropped;
+            double gap = s->best_J - (proven < s->best_J ? proven : s->best_J);
+            if (s->stall_at > p->stall_lps && gap > 0.9 * s->stall_gap) {
+                s->stalled = 1;
+                break;
+            }
+            s->stall_gap = gap;
+            s->stall_at = 2 * s->lp.solves;
+        }
     }
     return CT_OK;
 }
@@ -699,7 +767,7 @@ static ct_status_t search_points(bnb_t *s, double lo, double hi, ct_error_t *err
     return CT_OK;
 }
 
-static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
+static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                                cg_pending_t *pending, size_t *searches, ct_error_t *err)
 {
     bnb_t s;
@@ -719,7 +787,13 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
     }
+    s.mm = m;
+    s.stall_at = p->stall_lps;
+    s.stall_gap = INFINITY;
     s.best_J = local_incumbent(m, s.best, sol);
+    /* every search starts from the same server row: the one tuned at
+     * all-local (then at each new incumbent) */
+    ct_nona_model_set_server_row(m, p->server_row == CT_NONA_ROW_PIECES ? s.best : NULL, NULL);
     double lo = ct_nona_phi_min(m), hi = ct_nona_phi_max(m), wlo, whi;
     s.best_phi = lo; /* all-local's */
     ct_nona_W_range(m, &wlo, &whi);
@@ -762,6 +836,7 @@ static ct_status_t solve_exact(const ct_nona_model_t *m, const ct_nona_solve_par
                                                        : search_boxes(&s, root, err);
     if (st != CT_OK)
         goto done;
+    sol->stalled = s.stalled;
     sol->lower_bound = proven_bound(&s);
     sol->gap = s.best_J > 0 ? (s.best_J - sol->lower_bound) / s.best_J : 0;
 done:
@@ -924,7 +999,7 @@ done:
     return st;
 }
 
-static ct_status_t solve_once(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
+static ct_status_t solve_once(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                              cg_pending_t *pending, size_t *searches, ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;

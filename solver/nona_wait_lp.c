@@ -6,10 +6,12 @@
  *   min  sum_w beta_w (M_w(po, wo) + k q_w / N) theta_w
  *   s.t. sum_{w in block b} theta_w = 1                              every block
  *        sum_w beta_w (a2_w + 2 pr a1_w) theta_w <= 2 pr (1 - rho_bg) - m2_bg  (link wait <= pr)
- *        sum_w beta_w q_w theta_w / N <= 2 wr (1 - rho_s) - m2s_local         (server wait <= wr)
+ *        sum_w beta_w qr_w theta_w / N <= 2 wr (1 - rho_s) - m2s_row          (server wait <= wr)
  * The root waits, B r_root W(theta) (B = sum beta), are linear in theta:
- * W(theta) = (m2s_local + sum beta q theta / N) / (2 (1 - rho_s)) (its
- * floor m2_bg_s only raises it), so they enter exactly: a constant and
+ * W(theta) >= (m2s_row + sum beta qr theta / N) / (2 (1 - rho_s)), the
+ * server row (ct_nona_model_set_server_row: the linearised m2_s, or the
+ * pieces cut the search tunes at its incumbent; W's floor and the larger
+ * estimate only raise W), so they enter as that bound: a constant and
  * k = B r_root / (2 (1 - rho_s)) per unit of q / N, not at the corner wo;
  * the bound loses nothing to them however wide the box in W.
  * With (po, wo) = (pr, wr) it is V(phi, W) >= J*, with equality at the
@@ -59,9 +61,22 @@ static double row1_coef(const ct_nona_model_t *m, size_t w, double beta, double 
     return beta * (m->trip[w].a2 + 2.0 * pr * m->trip[w].a1);
 }
 
-static double row2_coef(const ct_nona_model_t *m, size_t w, double beta)
+static double row2_coef(const ct_wait_lp_t *s, size_t w, double beta)
 {
-    return m->server_model ? beta * m->trip[w].q / (double)m->servers : 0.0;
+    const ct_nona_model_t *m = s->m;
+    return m->server_model ? beta * (s->row_linear ? m->trip[w].q : m->trip[w].qr) / (double)m->servers : 0.0;
+}
+
+/* A column's server-row coefficient (unscaled, without beta / N) and the
+ * row's constant, in the row the LP uses now. */
+static double row_q(const ct_wait_lp_t *s, const ct_tripinfo_t *t)
+{
+    return s->row_linear ? t->q : t->qr;
+}
+
+static double row_const(const ct_wait_lp_t *s)
+{
+    return s->row_linear ? s->m->m2s_local : s->m->m2s_row;
 }
 
 /* x as a float no larger than x (the screens' streams must stay bounds). */
@@ -291,7 +306,7 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
         double a1max = s->a1max, a2max = s->a2max, qmax = s->qmax;
         for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
             /* the rows' scales from every column, dominated or not */
-            double q = row2_coef(m, w, beta), b1 = beta * m->trip[w].a1, b2 = beta * m->trip[w].a2, a[2], nn[2], r[2];
+            double q = row2_coef(s, w, beta), b1 = beta * m->trip[w].a1, b2 = beta * m->trip[w].a2, a[2], nn[2], r[2];
             a1max = b1 > a1max ? b1 : a1max;
             a2max = b2 > a2max ? b2 : a2max;
             qmax = fabs(q) > qmax ? fabs(q) : qmax;
@@ -367,6 +382,100 @@ ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_l
     return CT_OK;
 }
 
+/* The block solver's server-row screens (sq, bmin's entry 5, qmax) of the
+ * row the LP uses now, from the model. */
+static void row_screens(ct_wait_lp_t *s)
+{
+    const ct_nona_model_t *m = s->m;
+    double qmax = 0;
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        const ct_block_t *bl = &m->blocks[b];
+        double beta = m->beta[bl->cls], mn = INFINITY;
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++)
+            qmax = fmax(qmax, fabs(row2_coef(s, w, beta)));
+        for (size_t j = s->kstart[b]; j < s->kstart[b + 1]; j++) {
+            size_t w = s->kcol[j];
+            s->sq[j] = float_down(row2_coef(s, w, beta));
+            if (w != bl->local_var)
+                mn = s->sq[j] < mn ? s->sq[j] : mn;
+        }
+        s->bmin[6 * b + 5] = mn;
+    }
+    s->qmax = qmax;
+}
+
+void ct_wait_lp_refresh_row(ct_wait_lp_t *s)
+{
+    const ct_nona_model_t *m = s->m;
+    if (!s->blp)
+        return; /* GLPK's rows are set from the model at every solve */
+    if (s->packed)
+        for (size_t k = 0; k < s->n_dense; k++)
+            s->dinfo[k].qr = m->trip[s->dcol[k]].qr;
+    if (s->row_linear) { /* the cut's screens are the spare ones: recompute them in place */
+        ct_wait_lp_use_row(s, 0);
+        row_screens(s);
+        ct_wait_lp_use_row(s, 1);
+    } else {
+        row_screens(s);
+    }
+}
+
+void ct_wait_lp_use_row(ct_wait_lp_t *s, int linear)
+{
+    const ct_nona_model_t *m = s->m;
+    linear = linear != 0;
+    if (linear == s->row_linear)
+        return;
+    s->row_linear = linear;
+    if (!s->blp)
+        return;
+    if (!s->sq_alt) { /* first switch: the other row's screens, from the model */
+        if (!(s->sq_alt = malloc((s->kstart[m->n_blocks] ? s->kstart[m->n_blocks] : 1) * sizeof(float))) ||
+            !(s->bmin_alt = malloc((m->n_blocks + 1) * sizeof(double)))) {
+            free(s->sq_alt); /* (out of memory: screens of the other row as well, valid but looser: none) */
+            s->sq_alt = NULL;
+            s->row_linear = !linear;
+            return;
+        }
+        float *t = s->sq;
+        s->sq = s->sq_alt;
+        s->sq_alt = t;
+        for (size_t b = 0; b < m->n_blocks; b++) {
+            s->bmin_alt[b] = s->bmin[6 * b + 5];
+        }
+        double qm = s->qmax;
+        row_screens(s);
+        s->qmax_alt = qm;
+        return;
+    }
+    float *t = s->sq;
+    s->sq = s->sq_alt;
+    s->sq_alt = t;
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        double v = s->bmin[6 * b + 5];
+        s->bmin[6 * b + 5] = s->bmin_alt[b];
+        s->bmin_alt[b] = v;
+    }
+    double qm = s->qmax;
+    s->qmax = s->qmax_alt;
+    s->qmax_alt = qm;
+}
+
+double ct_wait_lp_row_at(const ct_wait_lp_t *s, int linear)
+{
+    const ct_nona_model_t *m = s->m;
+    double v = 0;
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        double sum = 0;
+        for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++)
+            if (s->ax[k] > 0)
+                sum += s->ax[k] * (linear ? s->dinfo[k].q : s->dinfo[k].qr);
+        v += s->bbeta[b] * sum;
+    }
+    return (linear ? m->m2s_local : m->m2s_row) + v / (double)m->servers;
+}
+
 void ct_wait_lp_free(ct_wait_lp_t *s)
 {
     ct_block_lp_free(s->blp);
@@ -390,6 +499,8 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
     free(s->sa1);
     free(s->sa2);
     free(s->sq);
+    free(s->sq_alt);
+    free(s->bmin_alt);
     free(s->la);
     free(s->ln);
     free(s->la2);
@@ -546,7 +657,7 @@ static ct_status_t compact(ct_wait_lp_t *s, double po, double wo, double pr, ct_
             if (isnan(s->dM[k]))
                 s->dM[k] = ct_nona_tripinfo_time(m, t, s->dbr + t->branch_start, po, wo);
             s->av1[k] = k1 * (t->a2 + 2.0 * pr * t->a1);
-            s->av2[k] = k2 * t->q;
+            s->av2[k] = k2 * row_q(s, t);
             s->ac[k] = share * s->dM[k] * s->inv_t + s->root_c * s->av2[k];
         }
     }
@@ -580,7 +691,7 @@ static ct_status_t price_feasibility(ct_wait_lp_t *s, double pr, size_t *added, 
             size_t w = s->kcol[j];
             if (s->on[j])
                 continue;
-            double key = row2_coef(m, w, beta) / s->scale2 + z * row1_coef(m, w, beta, pr) / s->scale1;
+            double key = row2_coef(s, w, beta) / s->scale2 + z * row1_coef(m, w, beta, pr) / s->scale1;
             if (key < best_key) {
                 best_key = key;
                 best = j;
@@ -781,7 +892,7 @@ ct_status_t ct_wait_lp_least_wait(ct_wait_lp_t *s, double pr, double *W, ct_erro
             for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
                 const ct_tripinfo_t *t = &s->dinfo[k];
                 s->av1[k] = s->bbeta[b] * i1 * (t->a2 + 2.0 * pr * t->a1);
-                s->av2[k] = s->bbeta[b] * i2 * t->q;
+                s->av2[k] = s->bbeta[b] * i2 * row_q(s, t);
             }
         ct_status_t st = ct_block_lp_set_blocks(s->blp, s->astart, err);
         if (st == CT_OK)
@@ -789,7 +900,7 @@ ct_status_t ct_wait_lp_least_wait(ct_wait_lp_t *s, double pr, double *W, ct_erro
         if (st != CT_OK)
             return st;
     }
-    *W = ct_nona_server_wait(m, m->m2s_local + least * s->scale2);
+    *W = ct_nona_server_wait(m, row_const(s) + least * s->scale2);
     return CT_OK;
 }
 
@@ -983,7 +1094,7 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
     double rhs1 = 2.0 * pr * (1.0 - m->rho_bg) - m->m2_bg;
     if (rhs1 < 0)
         return CT_OK; /* below phi_lo: even all-local waits longer */
-    double rhs2 = m->server_model ? 2.0 * wr * (1.0 - m->rho_s) - m->m2s_local : 1.0;
+    double rhs2 = m->server_model ? 2.0 * wr * (1.0 - m->rho_s) - row_const(s) : 1.0;
     ct_status_t st;
     double y1, y2, L = NAN; /* the Lagrangian value, scaled (the block solver forms it) */
     if (s->blp) {
@@ -1007,11 +1118,11 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
             const ct_block_t *bl = &m->blocks[b];
             double share = m->beta[bl->cls] / s->beta_sum;
             for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
-                s->c[w] = share * s->c[w] / tscale + kr * row2_coef(m, w, m->beta[bl->cls]);
+                s->c[w] = share * s->c[w] / tscale + kr * row2_coef(s, w, m->beta[bl->cls]);
                 if ((st = ct_lp_set_obj(s->lp, w, s->c[w], err)) != CT_OK)
                     return st;
                 s->v1[w] = row1_coef(m, w, m->beta[bl->cls], pr);
-                s->v2[w] = row2_coef(m, w, m->beta[bl->cls]);
+                s->v2[w] = row2_coef(s, w, m->beta[bl->cls]);
             }
         }
         s->tscale = tscale;
@@ -1032,7 +1143,7 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
     }
     *feasible = 1;
     double c0 = s->constant + (s->root_corner ? s->beta_sum * m->r_root * (m->server_model ? wo : 0.0)
-                                              : root_rate_of(s) * m->m2s_local); /* the root waits' constant */
+                                              : root_rate_of(s) * row_const(s)); /* the root waits' constant */
     s->y1 = y1 = y1 > 0 ? y1 : 0;
     s->y2 = y2 = y2 > 0 ? y2 : 0;
     s->y2_last = ct_wait_lp_row2_multiplier(s); /* the block solver's next hint */

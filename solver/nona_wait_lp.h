@@ -84,6 +84,11 @@ typedef struct {
     double *cand_lin, *pu, *ptmin, *pbest_rc;
     double a1max, a2max;    /* max beta a1, max beta a2: bound row 1's scale */
     double qmax;            /* max |row 2 coefficient| */
+    int row_linear;         /* 1: the server row is the linearised one (q, m2s_local) whatever the model's
+                             * cut; 0 (default): the model's (qr, m2s_row) */
+    float *sq_alt;          /* the other row's screens (sq, bmin's entry 5 per block, qmax), swapped in
+                             * by ct_wait_lp_use_row (allocated at its first switch) */
+    double *bmin_alt, qmax_alt;
     double *ib;             /* ct_wait_lp_interval_bound's per-block minima (4 per block; allocated there) */
 } ct_wait_lp_t;
 
@@ -91,6 +96,18 @@ typedef struct {
  * freed with ct_wait_lp_free (also after a failure; it also takes a
  * zeroed one). O(columns). */
 ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_lp_t which, ct_error_t *err);
+/* After ct_nona_model_set_server_row changed the model's server row: the
+ * block solver's copies of it (screens, packed columns, scales) follow.
+ * O(columns). */
+void ct_wait_lp_refresh_row(ct_wait_lp_t *s);
+/* Block solver: the server row the next solves use, the linearised one
+ * (linear = 1) or the model's (0: its cut, or the linearised one when it
+ * took none). Both are lower bounds of m2_s, so every bound stays one.
+ * O(blocks) (O(columns) the first time). */
+void ct_wait_lp_use_row(ct_wait_lp_t *s, int linear);
+/* m2_s by the linearised row (linear = 1) or the model's at the block
+ * solver's last solution. O(active columns). */
+double ct_wait_lp_row_at(const ct_wait_lp_t *s, int linear);
 void ct_wait_lp_free(ct_wait_lp_t *s);
 
 /* Solves the LP with the objective at (po, wo) and the rows at (pr, wr).

@@ -35,14 +35,24 @@ static double urand(void)
     return (double)(rng_state >> 11) * 0x1.0p-53;
 }
 
-/* n classes; total arrival rate `rate` jobs/s spread unevenly. */
-static void fleet(ct_scenario_t *s, size_t n, double rate)
+/* A fleet of n classes, each a DAG of 10 segments of 2-3 parallel tasks,
+ * total arrival rate `rate` jobs/s spread unevenly: task times t0 + 1..5
+ * ms steps, edges into the tasks in_b x 1..in_n, out of them out_b x
+ * 1..out_n bytes, 10 Gbps, `servers` servers. */
+typedef struct {
+    const char *name;
+    size_t servers;
+    double rate, t0, in_b, out_b;
+    int in_n, out_n;
+} fleet_shape_t;
+
+static void fleet_make(ct_scenario_t *s, size_t n, const fleet_shape_t *f)
 {
     ct_error_t err;
     rng_state = 0x9E3779B97F4A7C15ULL;
     ct_scenario_init(s);
-    s->path = ct_strdup("fleet", &err);
-    s->servers = 400;
+    s->path = ct_strdup(f->name, &err);
+    s->servers = f->servers;
     s->link_bandwidth = 1.25e9;
     s->speed = 1;
     s->rho_bg = 0.05;
@@ -56,23 +66,39 @@ static void fleet(ct_scenario_t *s, size_t n, double rate)
         snprintf(id, sizeof id, "c%zu", c);
         k->name = ct_strdup(id, &err);
         k->dag_path = ct_strdup("generated", &err);
-        k->rate = rate / (double)n * (0.5 + urand());
+        k->rate = f->rate / (double)n * (0.5 + urand());
         ct_dag_init(&k->dag);
         ct_dag_add_task(&k->dag, "in", 0.0005, &prev, &err);
         for (size_t g = 0; g < 10; g++) {
             size_t width = urand() < 0.5 ? 2 : 3;
             for (size_t t = 0; t < width; t++) {
                 snprintf(id, sizeof id, "g%zu.t%zu", g, t);
-                ct_dag_add_task(&k->dag, id, 0.002 + 0.001 * floor(5 * urand()), &par[t], &err);
-                ct_dag_add_edge(&k->dag, prev, par[t], 2e6 * (1 + floor(4 * urand())), &err);
+                ct_dag_add_task(&k->dag, id, f->t0 + 0.001 * floor(5 * urand()), &par[t], &err);
+                ct_dag_add_edge(&k->dag, prev, par[t], f->in_b * (1 + floor(f->in_n * urand())), &err);
             }
             snprintf(id, sizeof id, "g%zu.join", g);
             ct_dag_add_task(&k->dag, id, 0.0002, &join, &err);
             for (size_t t = 0; t < width; t++)
-                ct_dag_add_edge(&k->dag, par[t], join, 5e5 * (1 + floor(2 * urand())), &err);
+                ct_dag_add_edge(&k->dag, par[t], join, f->out_b * (1 + floor(f->out_n * urand())), &err);
             prev = join;
         }
     }
+}
+
+/* #9's fleet: 2-6 ms tasks, 2-8 MB in, 0.5-1 MB out, 400 servers. */
+static void fleet(ct_scenario_t *s, size_t n, double rate)
+{
+    const fleet_shape_t f = { "fleet", 400, rate, 0.002, 2e6, 5e5, 4, 2 };
+    fleet_make(s, n, &f);
+}
+
+/* Issue #27's mixed-optimum fleet: 1-5 ms tasks, edges of 0.1-2 MB, about
+ * 105 jobs/s in all on 80 servers: splitting pays about 15% of the mean
+ * JCT and the optimum mixes. */
+static void fleet_mixed(ct_scenario_t *s, size_t n)
+{
+    const fleet_shape_t f = { "fleet-mixed", 80, 105.0, 0.001, 1e5, 1e5, 20, 20 };
+    fleet_make(s, n, &f);
 }
 
 static double time_lp(const ct_nona_model_t *m, ct_nona_lp_t lp, double phi, double W, double *value)
@@ -240,6 +266,52 @@ int main(void)
                sol.gap, sol.eval.mean_jct, sol.J_local / beta_sum);
         ct_nona_solution_free(&sol);
         ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+    }
+    /* Issue #27: the mixed-optimum fleet, the server row's pieces cut (the
+     * default) beside the linearised row (--server-row linear) with the
+     * same LP budget, and the link model: time, LPs, the proven gap, the
+     * mean JCT. A budget of 2000 LPs per search (500 at 1000 classes). */
+    printf("Nona, issue #27's mixed-optimum fleet (N x 10 segments, 105 jobs/s, 80 servers, 10 Gbps): whole solve, "
+           "budget per search\n");
+    printf("  %7s %8s %6s | %-34s | %-34s | %-30s | %s\n", "classes", "columns", "budget",
+           "pieces cut: time (LPs) gap JCT", "linear row: time (LPs) gap JCT", "link model: time (LPs) gap",
+           "all-local JCT");
+    for (int i = 0; i < 3; i++) {
+        size_t budget = sizes[i] >= 1000 ? 500 : 2000;
+        ct_scenario_t s;
+        fleet_mixed(&s, sizes[i]);
+        double local = NAN;
+        size_t cols = 0;
+        printf("  %7zu", sizes[i]);
+        for (int v = 0; v < 3; v++) {
+            ct_nona_model_t m;
+            ct_nona_model_params_t mp;
+            ct_nona_solve_params_t p;
+            ct_nona_solution_t sol;
+            ct_error_t err;
+            ct_nona_model_params_init(&mp);
+            mp.server_model = v < 2;
+            ct_nona_solve_params_init(&p);
+            p.max_lps = budget;
+            p.server_row = v == 1 ? CT_NONA_ROW_LINEAR : CT_NONA_ROW_PIECES;
+            if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
+                fprintf(stderr, "%s\n", err.msg);
+                return 1;
+            }
+            if (v == 0) {
+                cols = m.n_vars;
+                local = sol.J_local / (sol.eval.J / sol.eval.mean_jct);
+                printf(" %8zu %6zu |", cols, budget);
+            }
+            if (v < 2)
+                printf(" %7.3f s (%5zu) %8.2e %.6f |", sol.seconds, sol.lp_solves, sol.gap, sol.eval.mean_jct);
+            else
+                printf(" %7.3f s (%5zu) %8.2e |", sol.seconds, sol.lp_solves, sol.gap);
+            ct_nona_solution_free(&sol);
+            ct_nona_model_free(&m);
+        }
+        printf(" %.6f\n", local);
         ct_scenario_destroy(&s);
     }
     /* Issue #32: the job-first waits (the default) against the earlier

@@ -88,7 +88,8 @@ expect_error 2 "format: expected" -- $C sample data/scenarios/fig1.json --class 
 
 # Every option value is valid or refused before any work (hardening issue).
 for bad in "--grid 3" "--grid 0" "--gap -1" "--gap 0.7" "--max-lps 0" "--starts 0" "--root-choices 0" \
-           "--root-choices 65" "--model nope" "--method nope" "--parts nope" "--search nope"; do
+           "--root-choices 65" "--model nope" "--method nope" "--parts nope" "--search nope" \
+           "--server-row nope" "--stall nope" "--stall -1"; do
     # shellcheck disable=SC2086
     expect_error 2 "${bad%% *}" -- $C nona solve data/scenarios/fig1.json $bad -o "$T/out.json"
 done
@@ -102,6 +103,15 @@ $C nona solve data/scenarios/fig1.json --json | grep -q '"gap"' || fail "solve -
 $C nona solve data/scenarios/fig1.json --model link --json | grep -q '"model":[[:space:]]*"link"' || fail "--model link"
 $C nona solve data/scenarios/fig1.json --model link -o "$T/link.json" >/dev/null || fail "--model link -o"
 grep -q '"queueing":[[:space:]]*"link"' "$T/link.json" || fail "table records the link-only model"
+# The server row: the pieces cut (default) and the linearised row certify
+# the same optimum on a bundled scenario; the summary says whether a search
+# stalled.
+cut=$($C nona solve data/scenarios/video-analytics.json | sed -n 's/.*mean JCT \([0-9.e-]*\) s.*certified gap \([0-9.e-]*\).*/\1 \2/p')
+lin=$($C nona solve data/scenarios/video-analytics.json --server-row linear |
+      sed -n 's/.*mean JCT \([0-9.e-]*\) s.*certified gap \([0-9.e-]*\).*/\1 \2/p')
+[ -n "$cut" ] && [ "${cut% *}" = "${lin% *}" ] || fail "--server-row: pieces '$cut', linear '$lin'"
+$C nona solve data/scenarios/video-analytics.json --json | grep -q '"stalled":[[:space:]]*false' ||
+    fail "solve --json lacks stalled"
 # The link model's two searches certify the same mean JCT (video analytics
 # splits: a mixed optimum); the point search with far fewer LPs.
 pts=$($C nona solve data/scenarios/video-analytics.json --model link | sed -n 's/.*mean JCT \([0-9.e-]*\) s.* \([0-9]*\) LPs.*/\1 \2/p')

@@ -10,6 +10,7 @@
 #include "ct_test_scenario.h"
 #include "ct_lp.h"
 #include "nona_wait_lp.h"
+#include "ct_scenario_gen.h"
 
 static ct_dag_t fig1_dag(double out_bytes)
 {
@@ -1491,6 +1492,168 @@ static void interval_bound_holds(void)
            checked, closing, shrunk, worst_order);
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* The wait LP's server row with job-first waits (ct_nona_model_set_server_row):
+ * the pieces cut, tuned at a random theta (a vertex, a vertex with some
+ * segments mixed, or all-local), is at or below the pieces' m2_s at every
+ * theta (vertices and mixes), equal to it at all-local, at least the
+ * linearised row where it is taken, and taken somewhere; and the box
+ * bound of the wait LP under it stays below J of every theta whose waits
+ * lie in the box. Deep generated workloads (many segments, pieces that
+ * span several) and one with a generated segment. */
+
+/* theta: per block, all-local (kind 0), one uniform triplet (1), or a
+ * random mix of two (2); kinds drawn per block from `mode`. */
+static void random_theta(const ct_nona_model_t *m, unsigned long long *st, int mode, double *theta)
+{
+    memset(theta, 0, m->n_vars * sizeof(double));
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        const ct_block_t *bl = &m->blocks[b];
+        int kind = mode < 3 ? mode : (int)(3 * urand(st));
+        size_t a = bl->var_start + (size_t)(urand(st) * (double)bl->n_vars) % bl->n_vars;
+        size_t c = bl->var_start + (size_t)(urand(st) * (double)bl->n_vars) % bl->n_vars;
+        if (kind == 0)
+            theta[bl->local_var] = 1;
+        else if (kind == 1)
+            theta[a] = 1;
+        else {
+            double p = urand(st);
+            theta[a] += p;
+            theta[c] += 1 - p;
+        }
+    }
+}
+
+static void server_cut_holds(void)
+{
+    unsigned long long st = 90210;
+    size_t taken = 0, checked = 0, boxes = 0;
+    double worst = -INFINITY, gain = 0;
+    for (int rep = 0; rep < 8; rep++) {
+        ct_scenario_gen_params_t gp;
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        ct_nona_model_params_t mp;
+        ct_error_t err;
+        ct_scenario_gen_params_init(&gp);
+        gp.stages_min = 6;
+        gp.stages_max = 14;
+        gp.width_max = rep == 7 ? 9 : 3;
+        gp.fanin_max = 2;
+        if (rep == 7) { /* a wide stage: over the enumeration limit below, generated */
+            gp.stages_min = 3;
+            gp.stages_max = 4;
+        }
+        CHECK(ct_scenario_gen_layered(&gp, 4000 + (uint64_t)rep, &s, &err) == CT_OK);
+        for (size_t j = 0; j < s.n_classes; j++)
+            s.classes[j].rate *= 40; /* servers loaded enough that W counts */
+        ct_nona_model_params_init(&mp);
+        if (rep == 7)
+            mp.partition.max_triplets = 2000;
+        CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+        double *ref = malloc(m.n_vars * sizeof(double)), *th = malloc(m.n_vars * sizeof(double));
+        CHECK(ref && th);
+        /* exact at all-local */
+        ct_nona_theta_local(&m, ref);
+        ct_nona_model_set_server_row(&m, ref, NULL);
+        double v0 = ct_nona_pieces_m2(&m, ref, NULL, NULL), c0 = ct_nona_server_row(&m, ref);
+        CHECK_MSG(fabs(c0 - v0) <= 1e-9 * v0, "random %d: the row at all-local %.15g, pieces %.15g", rep, c0, v0);
+        for (int t = 0; t < 6; t++) {
+            random_theta(&m, &st, 1 + t % 3, ref);
+            ct_nona_model_set_server_row(&m, NULL, NULL);
+            double lin = ct_nona_server_row(&m, ref);
+            int cut;
+            ct_nona_model_set_server_row(&m, ref, &cut);
+            double at = ct_nona_server_row(&m, ref);
+            taken += cut != 0;
+            CHECK_MSG(cut ? at > lin : at == lin, "random %d: row %.15g at its theta, linearised %.15g (cut %d)", rep, at,
+                      lin, cut);
+            if (cut)
+                gain += at / ct_nona_pieces_m2(&m, ref, NULL, NULL) - lin / ct_nona_pieces_m2(&m, ref, NULL, NULL);
+            for (int k = 0; k < 60; k++) {
+                random_theta(&m, &st, k % 4, th);
+                double row = ct_nona_server_row(&m, th), v = ct_nona_pieces_m2(&m, th, NULL, NULL);
+                if (cut) {
+                    double slack = (row - v) / v;
+                    worst = slack > worst ? slack : worst;
+                    checked++;
+                }
+                CHECK_MSG(!cut || row <= v * (1 + 1e-12), "random %d: row %.15g above the pieces' m2 %.15g", rep, row,
+                          v);
+            }
+            /* the box bound under this row, around random thetas' own waits */
+            ct_wait_lp_t lp;
+            CHECK(ct_wait_lp_init(&lp, &m, CT_NONA_LP_BLOCK, &err) == CT_OK);
+            for (int k = 0; k < 8; k++) {
+                ct_nona_eval_t e;
+                random_theta(&m, &st, 3, th);
+                ct_nona_evaluate(&m, th, &e, NULL);
+                if (!(e.J < INFINITY))
+                    continue;
+                double d = 0.05 * urand(&st), bound, v;
+                int feasible;
+                lp.root_corner = k % 2;
+                ct_wait_lp_use_row(&lp, (k / 2) % 2); /* the model's row, or the linearised one */
+                CHECK(ct_wait_lp_solve(&lp, e.phi * (1 - d), e.W * (1 - d), e.phi * (1 + d), e.W * (1 + d), &feasible, &v,
+                                       &bound, NULL, &err) == CT_OK);
+                lp.root_corner = 0;
+                if (feasible) /* the row in use, at the LP's solution, meets its bound */
+                    CHECK(ct_wait_lp_row_at(&lp, (k / 2) % 2) <= 2.0 * e.W * (1 + d) * (1 - m.rho_s) * (1 + 1e-9) + 1e-15);
+                CHECK_MSG(feasible && bound <= e.J * (1 + 1e-9) && v >= bound * (1 - 1e-9),
+                          "random %d: box bound %.15g (feasible %d, value %.15g) above J %.15g of a theta inside", rep,
+                          bound, feasible, v, e.J);
+                boxes++;
+            }
+            ct_wait_lp_free(&lp);
+        }
+        free(ref);
+        free(th);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+    }
+    CHECK_MSG(taken >= 10, "the pieces cut taken %zu times of 48", taken);
+    printf("server row: pieces cut taken at %zu of 48 thetas, +%.2f of m2 over the linearised row there; "
+           "under it at or below the pieces' m2 at %zu thetas (closest %.2g); %zu box bounds below J\n",
+           taken, taken ? gain / (double)taken : 0.0, checked, worst, boxes);
+}
+
+/* --stall: a generated workload whose search approaches a floor of its
+ * relaxation (layered seed 18, 2-7 stages) stops early with the same
+ * table and about the same gap as the search run to its budget. */
+static void stall_stops_early(void)
+{
+    ct_scenario_gen_params_t gp;
+    ct_scenario_t s;
+    ct_error_t err;
+    ct_scenario_gen_params_init(&gp);
+    gp.stages_min = 2;
+    gp.stages_max = 7;
+    CHECK(ct_scenario_gen_layered(&gp, 18, &s, &err) == CT_OK);
+    ct_nona_solution_t sol[2];
+    for (int v = 0; v < 2; v++) {
+        ct_nona_model_t m;
+        ct_nona_solve_params_t p;
+        CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+        ct_nona_solve_params_init(&p);
+        if (v)
+            p.stall_lps = 0;
+        CHECK(ct_nona_solve(&m, &p, &sol[v], &err) == CT_OK);
+        ct_nona_model_free(&m);
+    }
+    CHECK_MSG(sol[0].stalled && !sol[1].stalled && sol[0].lp_solves < sol[1].lp_solves / 2,
+              "stall: stalled %d / %d after %zu / %zu LPs", sol[0].stalled, sol[1].stalled, sol[0].lp_solves,
+              sol[1].lp_solves);
+    CHECK_MSG(fabs(sol[0].eval.J - sol[1].eval.J) <= 1e-9 * sol[1].eval.J && sol[0].gap <= 1.2 * sol[1].gap + 1e-12,
+              "stall: J %.12g (gap %.3g), to the budget %.12g (gap %.3g)", sol[0].eval.J, sol[0].gap, sol[1].eval.J,
+              sol[1].gap);
+    printf("stall: %zu LPs instead of %zu, gap %.2g / %.2g, the same table\n", sol[0].lp_solves, sol[1].lp_solves,
+           sol[0].gap, sol[1].gap);
+    ct_nona_solution_free(&sol[0]);
+    ct_nona_solution_free(&sol[1]);
+    ct_scenario_destroy(&s);
+}
+
 int main(void)
 {
     fig1_by_hand();
@@ -1509,6 +1672,8 @@ int main(void)
     pricing_bound_holds();
     dependent_parts_by_hand();
     dependent_parts_fork_join();
+    server_cut_holds();
+    stall_stops_early();
     errors();
     return ct_test_end();
 }

@@ -1,0 +1,98 @@
+/*
+ * bench_nona_family.c - certified Nona solves on a seeded family of random
+ * layered workloads (issue #27's check: 30 scenarios of 1-3 classes of
+ * DAGs with 2-7 stages of 1-4 tasks, 80 servers, 10 or 100 Gbps, at the
+ * generator's rates), each solved with the server row's pieces cut (the
+ * default) and with the linearised row of earlier versions
+ * (--server-row linear), side by side in one run: time, LPs, the proven
+ * gap, the column gap of generated segments, the mean JCT; then a summary
+ * (searches that closed their gap, the slowest solves, the JCT of the
+ * default against the earlier row's tables). BENCH_FAMILY=N takes the
+ * first N seeds (default 30).
+ */
+#include "bench_util.h"
+#include "ct_nona_solve.h"
+#include "ct_scenario_gen.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+    double seconds, gap, column_gap, jct;
+    size_t lps;
+} result_t;
+
+static int solve(const ct_scenario_t *s, ct_nona_row_t row, result_t *r)
+{
+    ct_nona_model_t m;
+    ct_nona_model_params_t mp;
+    ct_nona_solve_params_t p;
+    ct_nona_solution_t sol;
+    ct_error_t err;
+    ct_nona_model_params_init(&mp);
+    ct_nona_solve_params_init(&p);
+    p.server_row = row;
+    if (ct_nona_model_build(s, &mp, &m, &err) != CT_OK || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
+        fprintf(stderr, "%s: %s\n", s->path, err.msg);
+        return 1;
+    }
+    r->seconds = sol.seconds;
+    r->gap = sol.gap;
+    r->column_gap = sol.segment_gap && sol.eval.J > 0 ? sol.column_gap / sol.eval.J : 0.0;
+    r->jct = sol.eval.mean_jct;
+    r->lps = sol.lp_solves;
+    ct_nona_solution_free(&sol);
+    ct_nona_model_free(&m);
+    return 0;
+}
+
+int main(void)
+{
+    const char *env = getenv("BENCH_FAMILY");
+    int n = env ? atoi(env) : 30;
+    if (n < 1 || n > 1000)
+        n = 30;
+    ct_scenario_gen_params_t gp;
+    ct_scenario_gen_params_init(&gp);
+    gp.stages_min = 2;
+    gp.stages_max = 7;
+    printf("Nona certified solves on %d random layered workloads (seeds 1..%d, 2-7 stages, 80 servers, 10/100 Gbps):\n"
+           "  the server row's pieces cut (default) against the linearised row (--server-row linear)\n",
+           n, n);
+    printf("  %4s %7s | %-40s | %-40s | %s\n", "seed", "classes", "pieces cut: time (LPs) gap col.gap",
+           "linear row: time (LPs) gap col.gap", "JCT ratio");
+    int closed[2] = { 0, 0 }, col1[2] = { 0, 0 };
+    double tmax[2] = { 0, 0 }, tsum[2] = { 0, 0 }, lratio = 0, worst = 0, best = INFINITY;
+    for (int i = 1; i <= n; i++) {
+        ct_scenario_t s;
+        ct_error_t err;
+        if (ct_scenario_gen_layered(&gp, (uint64_t)i, &s, &err) != CT_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        result_t r[2];
+        if (solve(&s, CT_NONA_ROW_PIECES, &r[0]) || solve(&s, CT_NONA_ROW_LINEAR, &r[1]))
+            return 1;
+        printf("  %4d %7zu |", i, s.n_classes);
+        for (int v = 0; v < 2; v++) {
+            printf(" %8.3f s (%5zu) %8.2e %8.2e |", r[v].seconds, r[v].lps, r[v].gap, r[v].column_gap);
+            closed[v] += r[v].gap <= 1e-6;
+            col1[v] += r[v].column_gap <= 0.01;
+            tmax[v] = fmax(tmax[v], r[v].seconds);
+            tsum[v] += r[v].seconds;
+        }
+        double ratio = r[0].jct / r[1].jct;
+        printf(" %.6f\n", ratio);
+        lratio += log(ratio);
+        worst = fmax(worst, ratio);
+        best = fmin(best, ratio);
+        ct_scenario_destroy(&s);
+    }
+    for (int v = 0; v < 2; v++)
+        printf("  %s: gap <= 1e-6 in %d of %d, column gap <= 1%% in %d, slowest %.3f s, all %.3f s\n",
+               v ? "linear row" : "pieces cut", closed[v], n, col1[v], tmax[v], tsum[v]);
+    printf("  mean JCT of the default's tables over the linear row's: geometric mean %.6f (%.6f .. %.6f)\n",
+           exp(lratio / n), best, worst);
+    return 0;
+}
