@@ -46,8 +46,8 @@ typedef enum { CT_NONA_EXACT, CT_NONA_PENALTY, CT_NONA_GRID } ct_nona_method_t;
 typedef enum { CT_NONA_LP_BLOCK, CT_NONA_LP_GLPK } ct_nona_lp_t;
 
 /** The wait LP's server row with job-first waits (see
- *  ct_nona_model_set_server_row): the pieces cut (default) or the
- *  linearised row of earlier versions. */
+ *  ct_nona_model_set_server_row): the pieces cut or the linearised row
+ *  (the default). */
 typedef enum { CT_NONA_ROW_PIECES, CT_NONA_ROW_LINEAR } ct_nona_row_t;
 
 /** What an exact solve reports as it goes (ct_nona_solve_params_t's
@@ -85,9 +85,11 @@ typedef struct {
     size_t price_evals;     /**< otherwise search, with about this many evaluations per segment and round (default 20000; >= 100) */
     int price_spread;       /**< 1: search also at a spread of waits, not only the solution's (slower, often better; default 0) */
     ct_nona_row_t server_row; /**< exact, server model with job-first waits: the wait LP's server row
-                                 (ct_nona_model_set_server_row): CT_NONA_ROW_PIECES (default) the pieces
-                                 cut, tuned at the search's incumbent whenever it moves; CT_NONA_ROW_LINEAR
-                                 the linearised row of earlier versions */
+                                 (ct_nona_model_set_server_row): CT_NONA_ROW_LINEAR (default) the
+                                 linearised row; CT_NONA_ROW_PIECES the pieces cut, tuned at the search's
+                                 incumbent whenever it moves (tighter certificates where jobs split
+                                 several segments, but there it finds splits the model prices too low:
+                                 not the default until the model's W for split jobs is right) */
     int point_search;       /**< exact, link model with every segment enumerated: 1 (default) split the phi
                                  range at LPs solved at points, each interval bounded from its ends'
                                  multipliers (exact to second order); 0: the server model's boxes (an LP

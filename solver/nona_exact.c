@@ -51,7 +51,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->price_evals = 20000;
     p->price_spread = 0;
     p->point_search = 1;
-    p->server_row = CT_NONA_ROW_PIECES;
+    p->server_row = CT_NONA_ROW_LINEAR;
     p->progress = NULL;
     p->progress_ctx = NULL;
 }

@@ -433,7 +433,7 @@ void ct_wait_lp_use_row(ct_wait_lp_t *s, int linear)
     if (!s->sq_alt) { /* first switch: the other row's screens, from the model */
         if (!(s->sq_alt = malloc((s->kstart[m->n_blocks] ? s->kstart[m->n_blocks] : 1) * sizeof(float))) ||
             !(s->bmin_alt = malloc((m->n_blocks + 1) * sizeof(double)))) {
-            free(s->sq_alt); /* (out of memory: screens of the other row as well, valid but looser: none) */
+            free(s->sq_alt); /* out of memory: the LP keeps its row (either row gives valid bounds) */
             s->sq_alt = NULL;
             s->row_linear = !linear;
             return;
@@ -441,9 +441,8 @@ void ct_wait_lp_use_row(ct_wait_lp_t *s, int linear)
         float *t = s->sq;
         s->sq = s->sq_alt;
         s->sq_alt = t;
-        for (size_t b = 0; b < m->n_blocks; b++) {
+        for (size_t b = 0; b < m->n_blocks; b++)
             s->bmin_alt[b] = s->bmin[6 * b + 5];
-        }
         double qm = s->qmax;
         row_screens(s);
         s->qmax_alt = qm;

@@ -268,14 +268,14 @@ int main(void)
         ct_nona_model_free(&m);
         ct_scenario_destroy(&s);
     }
-    /* Issue #27: the mixed-optimum fleet, the server row's pieces cut (the
-     * default) beside the linearised row (--server-row linear) with the
-     * same LP budget, and the link model: time, LPs, the proven gap, the
+    /* Issue #27: the mixed-optimum fleet, the server row's pieces cut
+     * (--server-row pieces) beside the linearised row (the default) with
+     * the same LP budget, and the link model: time, LPs, the proven gap, the
      * mean JCT. A budget of 2000 LPs per search (500 at 1000 classes). */
     printf("Nona, issue #27's mixed-optimum fleet (N x 10 segments, 105 jobs/s, 80 servers, 10 Gbps): whole solve, "
            "budget per search\n");
     printf("  %7s %8s %6s | %-34s | %-34s | %-30s | %s\n", "classes", "columns", "budget",
-           "pieces cut: time (LPs) gap JCT", "linear row: time (LPs) gap JCT", "link model: time (LPs) gap",
+           "pieces cut: time (LPs) gap JCT", "linear (default): time (LPs) gap JCT", "link model: time (LPs) gap",
            "all-local JCT");
     for (int i = 0; i < 3; i++) {
         size_t budget = sizes[i] >= 1000 ? 500 : 2000;
