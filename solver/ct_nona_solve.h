@@ -72,7 +72,9 @@ typedef struct {
     size_t stall_lps;       /**< exact, box search: from this many LPs on, stop a search whose gap closed
                                  less than 10% since it had half its LPs (narrower boxes close it by half
                                  or at worst 29% per doubling: a floor of the relaxation, which more LPs
-                                 approach but do not pass), reporting the gap (default 1000; 0: never) */
+                                 approach but do not pass), reporting the gap (0, the default: never; 1000
+                                 ended the searches of the fleets and random workloads measured at a
+                                 quarter of their LPs or less with the same tables) */
     size_t grid;            /**< grid: phi grid points (default 48; 4 .. 100000) */
     size_t max_polish;      /**< exact (its box search), grid: polishing rounds per incumbent (default 50; <= 10000) */
     size_t starts;          /**< penalty: BFGS starts (default 6) */

@@ -38,7 +38,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->method = CT_NONA_EXACT;
     p->gap = 1e-9;
     p->max_lps = 20000;
-    p->stall_lps = 1000;
+    p->stall_lps = 0;
     p->grid = 48;
     p->max_polish = 50;
     p->starts = 6;

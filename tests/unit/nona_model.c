@@ -1636,8 +1636,7 @@ static void stall_stops_early(void)
         ct_nona_solve_params_t p;
         CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
         ct_nona_solve_params_init(&p);
-        if (v)
-            p.stall_lps = 0;
+        p.stall_lps = v ? 0 : 1000;
         CHECK(ct_nona_solve(&m, &p, &sol[v], &err) == CT_OK);
         ct_nona_model_free(&m);
     }
