@@ -107,11 +107,24 @@ int cli_parse_waits(const char *cmd, const char *s, int *job_first)
         *job_first = 3;
         return 0;
     }
+    if (!strcmp(s, "job-first-merged")) { /* job-first with a part's visits one piece of W (ct_nona.h) */
+        *job_first = 4;
+        return 0;
+    }
     if (!strcmp(s, "job-first") || !strcmp(s, "pieces")) {
         *job_first = !strcmp(s, "job-first");
         return 0;
     }
-    return cli_usage(cmd, "--waits: expected job-first, job-first-spread, stretched or pieces, got '%s'", s);
+    return cli_usage(cmd, "--waits: expected job-first, job-first-spread, job-first-merged, stretched or pieces, got '%s'", s);
+}
+
+int cli_parse_server_row(const char *cmd, const char *s, ct_nona_row_t *row)
+{
+    if (!strcmp(s, "pieces") || !strcmp(s, "linear") || !strcmp(s, "auto")) {
+        *row = !strcmp(s, "pieces") ? CT_NONA_ROW_PIECES : !strcmp(s, "linear") ? CT_NONA_ROW_LINEAR : CT_NONA_ROW_AUTO;
+        return 0;
+    }
+    return cli_usage(cmd, "--server-row: expected auto, pieces or linear, got '%s'", s);
 }
 
 int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d)

@@ -11,6 +11,7 @@
 #define CT_CLI_H
 
 #include "ct_base.h"
+#include "ct_nona_solve.h"
 #include "ct_sweep.h"
 #include <stddef.h>
 #include <stdio.h>
@@ -35,7 +36,9 @@ int cli_parse_u64(const char *s, unsigned long long *out);
 int cli_parse_server_model(const char *cmd, const char *s, int *server_model);
 /** --parts dependent|independent (the Nona model's dependent_parts). */
 int cli_parse_parts(const char *cmd, const char *s, int *dependent);
-/** --waits job-first|job-first-spread|stretched|pieces into *job_first (1|3|2|0, ct_nona_model_params_t.reentry_waits); 2 (usage printed) on a bad value. */
+/** --server-row auto|pieces|linear into *row; 2 (usage printed) on a bad value. */
+int cli_parse_server_row(const char *cmd, const char *s, ct_nona_row_t *row);
+/** --waits job-first|job-first-spread|job-first-merged|stretched|pieces into *job_first (1|3|4|2|0, ct_nona_model_params_t.reentry_waits); 2 (usage printed) on a bad value. */
 int cli_parse_waits(const char *cmd, const char *s, int *job_first);
 int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d);
 

@@ -36,14 +36,16 @@ static void nona_usage(FILE *out)
             "                          search (link model only, no certificate)\n"
             "  --model servers|link    servers (default): link and server queueing (job-first\n"
             "                          servers); link: the paper's link-only model\n"
-            "  --waits job-first|job-first-spread|stretched|pieces\n"
+            "  --waits job-first|job-first-spread|job-first-merged|stretched|pieces\n"
             "                          server model: job-first (default): a task that rejoins a\n"
             "                          server (a sink fed by other parts, a task fed by another\n"
             "                          part's task) waits the residual of the task in service, and a\n"
             "                          job's first visits wait behind older jobs' later visits;\n"
             "                          job-first-spread: the same with those waits random along a\n"
             "                          path before a join takes the latest (closer on deep DAGs,\n"
-            "                          but it over-prices some splits); stretched: the residual /\n"
+            "                          but it over-prices some splits); job-first-merged: the same\n"
+            "                          with a part's visits to its server one piece of W (use with\n"
+            "                          --server-row pieces); stretched: the residual /\n"
             "                          (1 - rho_s), the first version; pieces: the earlier model\n"
             "                          (only a job's root and its remote parts' first tasks wait,\n"
             "                          as M/G/1 pieces)\n"            "  --parts dependent|independent\n"
@@ -78,13 +80,13 @@ static void nona_usage(FILE *out)
             "  --search points|boxes   exact, link model: points (default): LPs at points of phi,\n"
             "                          each interval bounded from its ends' multipliers; boxes:\n"
             "                          the server model's search (an LP per box, first order)\n"
-            "  --server-row pieces|linear\n"
+            "  --server-row auto|pieces|linear\n"
             "                          exact, server model with job-first waits: the LP's bound on\n"
-            "                          the server wait; linear (default): the linearised one (it\n"
-            "                          can fall to the floor where jobs split several segments:\n"
-            "                          weak certificates there); pieces: a cut of the pieces'\n"
-            "                          second moment tuned at the incumbent (tighter certificates,\n"
-            "                          but it finds deep splits the model prices too low)\n"
+            "                          the server wait; linear: the linearised one (it can fall to\n"
+            "                          the floor where jobs split several segments: weak\n"
+            "                          certificates there); pieces: a cut of the pieces' second\n"
+            "                          moment tuned at the incumbent (tighter certificates); auto\n"
+            "                          (default): pieces with --waits job-first-merged, else linear\n"
             "  --lp block|glpk         exact, grid: the LP at fixed waits; block (default): the\n"
             "                          exact solver shaped like the problem; glpk: GLPK's simplex\n"
             "                          (the reference; same optimum, slower)\n"
@@ -170,10 +172,8 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 return cli_usage("nona", "--stall: expected an integer >= 0, got '%s'", optarg);
             break;
         case OPT_ROW:
-            if (!strcmp(optarg, "pieces") || !strcmp(optarg, "linear"))
-                o->solve.server_row = !strcmp(optarg, "pieces") ? CT_NONA_ROW_PIECES : CT_NONA_ROW_LINEAR;
-            else
-                return cli_usage("nona", "--server-row: expected pieces or linear, got '%s'", optarg);
+            if (cli_parse_server_row("nona", optarg, &o->solve.server_row))
+                return 2;
             break;
         case OPT_PEVALS:
             if (cli_parse_size(optarg, &o->solve.price_evals) || o->solve.price_evals < 100)
@@ -303,7 +303,8 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
     }
 }
 
-static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solution_t *sol, double scale)
+static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_t *sp, const ct_nona_solution_t *sol,
+                           double scale)
 {
     cJSON *r = cJSON_CreateObject(), *cls = cJSON_CreateArray();
     if (!r || !cls) {
@@ -329,6 +330,8 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solution_t *s
     cJSON_AddStringToObject(r, "parts", m->dependent_parts ? "dependent" : "independent");
     if (m->server_model)
         cJSON_AddStringToObject(r, "waits", ct_nona_waits_name(m));
+    if (m->server_model && m->reentry && sol->method == CT_NONA_EXACT)
+        cJSON_AddStringToObject(r, "server_row", ct_nona_solve_row_pieces(m, sp) ? "pieces" : "linear");
     if (isfinite(sol->gap)) {
         ct_json_add_number(r, "gap", sol->gap);
         ct_json_add_number(r, "lower_bound", sol->lower_bound);
@@ -381,7 +384,7 @@ static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_op
     if (mean_jct)
         *mean_jct = sol.eval.mean_jct;
     st = entry ? ct_nona_table_entry(s, scale, &m, &sol, entry, err) : CT_OK;
-    if (st == CT_OK && summary && !(*summary = summary_json(&m, &sol, scale)))
+    if (st == CT_OK && summary && !(*summary = summary_json(&m, &o->solve, &sol, scale)))
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
     ct_nona_solution_free(&sol);
     ct_nona_model_free(&m);

@@ -62,14 +62,18 @@ void sim_usage(FILE *out)
             "  --parts dependent|independent\n"
             "                        nona tables: parts wait for the parts that feed them\n"
             "                        (default), or the paper's independent branches\n"
-            "  --waits job-first|job-first-spread|stretched|pieces\n"
+            "  --waits job-first|job-first-spread|job-first-merged|stretched|pieces\n"
             "                        nona tables, server model: job-first waits (default: every\n"
             "                        task that rejoins a server waits, first visits wait behind older\n"
             "                        jobs' later ones), job-first-spread (those waits random along a\n"
-            "                        path, a join takes the latest), stretched (the first version:\n"
-            "                        re-entries wait / (1 - rho_s) more) or the earlier model's piece\n"
-            "                        waits\n"            "  --gap G               nona tables: the certified solver's relative gap (default:\n"
+            "                        path, a join takes the latest), job-first-merged (a part's\n"
+            "                        visits one piece of W; with --server-row pieces), stretched\n"
+            "                        (the first version: re-entries wait / (1 - rho_s) more) or the\n"
+            "                        earlier model's piece waits\n"            "  --gap G               nona tables: the certified solver's relative gap (default:\n"
             "                        the solver's, 1e-9)\n"
+            "  --server-row auto|pieces|linear\n"
+            "                        nona tables: the solver's server row (default auto; see\n"
+            "                        contend nona --help)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
             "  --json                sim: JSON summary\n"
             "  --by-task             sim: per task of every class, its mean wait for a server (from\n"
@@ -86,7 +90,7 @@ void sim_usage(FILE *out)
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
-       OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
+       OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
        OPT_LWAIT };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
@@ -105,6 +109,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "parts", required_argument, NULL, OPT_PARTS }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
+        { "server-row", required_argument, NULL, OPT_ROW },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
@@ -212,6 +217,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         case OPT_BYTASK: o->by_task = 1; break;
         case OPT_SAVE: o->save = optarg; break;
+        case OPT_ROW:
+            if (cli_parse_server_row("sim", optarg, &o->ev.server_row))
+                return 2;
+            break;
         case OPT_WAITS:
             if (cli_parse_waits("sim", optarg, &o->ev.job_first_waits))
                 return 2;

@@ -96,7 +96,17 @@
  *    and of m2_task (pieces are unions of tasks). The wait LP's server
  *    row is a linear lower bound of that m2_s (the linearised one, or a
  *    cut of the pieces' squares: ct_nona_model_set_server_row), so its
- *    bounds stay bounds.
+ *    bounds stay bounds;
+ *  - merged visits (reentry_waits 4, --waits job-first-merged): a job's
+ *    later visits to a server all go before a younger job's first task
+ *    there, so a newcomer waits behind all of them at once: each part's
+ *    runs in a segment are one piece (no cut at re-entries; the sink goes
+ *    on with part l's piece), and where the sink comes back to part k's
+ *    server (l = k) the open piece takes part k and the sink and runs on,
+ *    the other parts closed pieces (vh_sq of a column that stays open).
+ *    W for split jobs is then about the simulated one on deep DAGs; the
+ *    linearised row bounds it loosely (a certified solve keeps tables
+ *    local), so it is meant with the pieces cut (--server-row pieces).
  * Late-bound parts (params.late_parts): a part that leaves its source's
  * server is bound when it is first needed (its first input is sent, or the
  * job arrives for a part fed by the source) to the least loaded of d
@@ -155,7 +165,8 @@ typedef struct {
     int vh_close;           /**< job-first waits (nona_model.c, visit_pieces): the triplet closes the job's
                                  open piece after vh_head; else the piece takes vh_head and goes on */
     double vh_head;         /**< work the open piece takes, s */
-    double vh_sq;           /**< the segment's other visits, squares summed, s^2 */
+    double vh_sq;           /**< the segment's other visits, squares summed, s^2 (closed pieces; with
+                                 merged visits also where the open piece goes on) */
     double vh_tail;         /**< the new open piece's start (the sink's visit), s */
     double vh_early;        /**< remote parts' first runs that need only the source (they start with the
                                  job when the segment is its first), s */
@@ -217,6 +228,7 @@ typedef struct {
     int reentry;            /**< 1: tasks that re-enter a server wait (see above); 0: they wait nothing */
     int reentry_stretched;  /**< 1: R = m2_task / (2 (1 - rho_s)), the first version's (--waits stretched) */
     double reentry_wait;    /**< R, the wait of a re-entering task, s (0 when reentry is 0) */
+    int reentry_merged;     /**< 1: a part's visits to its server are one piece of W (--waits job-first-merged) */
     int reentry_spread;     /**< 1: inner re-entries and further first visits are independent random waits
                                  (--waits job-first-spread); 0: at their means, a constant on the branch */
     double m2s_task;        /**< m2_s if every original task were a piece of its own, s: no placement's
@@ -248,7 +260,8 @@ typedef struct {
                                  waits the residual of the task in service (default 1; 2: that wait
                                  stretched by 1 / (1 - rho_s), the first version; 3: as 1 with inner
                                  re-entries and further first visits as independent random waits
-                                 (spread, see "Job-first waits"); 0: the earlier
+                                 (spread, see "Job-first waits"); 4: as 1 with a part's visits to
+                                 its server one piece of W (merged visits); 0: the earlier
                                  model, where only the root and the first task of a remote part wait) */
     int late_parts;         /**< with the server model: parts that leave their source's server bind when
                                  first needed to the least loaded of root_choices servers (1), or when

@@ -307,10 +307,10 @@ static void visit_pieces(const ct_nona_model_t *m, const ct_dag_t *g, const ct_s
                 re = 1;
         }
         if (t == seg->n_inner) {
-            sink_reenters = re;
+            sink_reenters = re && !m->reentry_merged;
             break;
         }
-        if (started[p] && re) { /* the run so far is a visit of its own */
+        if (started[p] && re && !m->reentry_merged) { /* the run so far is a visit of its own */
             if (p == k && first_k < 0)
                 first_k = cur[p];
             else
@@ -326,6 +326,20 @@ static void visit_pieces(const ct_nona_model_t *m, const ct_dag_t *g, const ct_s
         cur[p] += g->time[seg->inner[t]] / m->speed;
     }
     double sink = g->time[seg->sink] / m->speed;
+    if (m->reentry_merged && q > 1 && l == k) { /* merged: part k and the sink stay the open piece */
+        double early_m = 0, sq_m = 0;
+        for (size_t p = 0; p < q; p++)
+            if (p != k) {
+                sq_m += cur[p] * cur[p];
+                early_m += from_source[p] ? cur[p] : 0.0;
+            }
+        ti->vh_close = 0;
+        ti->vh_head = cur[k] + sink;
+        ti->vh_sq = sq_m;
+        ti->vh_tail = 0;
+        ti->vh_early = early_m;
+        return;
+    }
     ti->vh_close = !(q == 1 && !sink_reenters && first_k < 0);
     if (!ti->vh_close) { /* all local: the open piece takes the segment */
         ti->vh_head = cur[0] + sink;
@@ -363,7 +377,8 @@ static void visit_pieces(const ct_nona_model_t *m, const ct_dag_t *g, const ct_s
  * positive columns (pieces_column), then the step (pieces_segment). */
 typedef struct {
     double o1, o2, closed;           /* open piece: E[L], E[L^2]; closed pieces: E[sum of squares] */
-    double sn, hn1, hn2;             /* the segment's columns that keep the piece open: theta, theta h, theta h^2 */
+    double sn, hn1, hn2, sq;         /* the segment's columns that keep the piece open: theta, theta h, theta h^2,
+                                        theta (their other visits' squares: merged visits only) */
     double sc, hc1, hc2, t1, t2;     /* those that close it: theta, theta h, theta (h^2 + sq), theta t, theta t^2 */
     double rp, re, early, ce;        /* the root piece: P(still open), E[its length; open]; the work that starts
                                         with the job (the root piece's, first-segment parts'); theta early */
@@ -383,6 +398,7 @@ static void pieces_column(pieces_t *a, double th, const ct_tripinfo_t *t)
         a->sn += th;
         a->hn1 += th * t->vh_head;
         a->hn2 += th * t->vh_head * t->vh_head;
+        a->sq += th * t->vh_sq;
     } else {
         a->sc += th;
         a->hc1 += th * t->vh_head;
@@ -398,13 +414,13 @@ static void pieces_column(pieces_t *a, double th, const ct_tripinfo_t *t)
 static void pieces_segment(pieces_t *a, int first)
 {
     double o1 = a->o1, o2 = a->o2;
-    a->closed += a->sc * o2 + 2 * a->hc1 * o1 + a->hc2;
+    a->closed += a->sc * o2 + 2 * a->hc1 * o1 + a->hc2 + a->sq;
     a->o1 = a->sn * o1 + a->hn1 + a->t1;
     a->o2 = a->sn * o2 + 2 * a->hn1 * o1 + a->hn2 + a->t2;
     a->early += a->sc * a->re + a->rp * a->hc1 + (first ? a->ce : 0);
     a->re = a->sn * a->re + a->rp * a->hn1;
     a->rp *= a->sn;
-    a->sn = a->hn1 = a->hn2 = a->sc = a->hc1 = a->hc2 = a->t1 = a->t2 = a->ce = 0;
+    a->sn = a->hn1 = a->hn2 = a->sq = a->sc = a->hc1 = a->hc2 = a->t1 = a->t2 = a->ce = 0;
 }
 
 /* One class's pieces under theta (as ct_nona_pieces_m2 reads it). */
@@ -426,7 +442,11 @@ static void pieces_class(const ct_nona_model_t *m, size_t j, const double *theta
 
 const char *ct_nona_waits_name(const ct_nona_model_t *m)
 {
-    return !m->reentry ? "pieces" : m->reentry_stretched ? "stretched" : m->reentry_spread ? "job-first-spread" : "job-first";
+    return !m->reentry              ? "pieces"
+           : m->reentry_stretched   ? "stretched"
+           : m->reentry_spread      ? "job-first-spread"
+           : m->reentry_merged      ? "job-first-merged"
+                                    : "job-first";
 }
 
 double ct_nona_later_share(const ct_nona_model_t *m, const double *theta)
@@ -550,7 +570,7 @@ static double row_coef(const ct_nona_model_t *m, const ct_block_t *b, const ct_t
     if (!m->server_cut)
         return t->q;
     if (!t->vh_close) /* the segment stays in the open piece: F = B = its work */
-        return t->vh_head * t->vh_head + 2.0 * ((b->cut_f + b->cut_b) * t->vh_head + b->cut_z) - b->cut_s;
+        return t->vh_head * t->vh_head + t->vh_sq + 2.0 * ((b->cut_f + b->cut_b) * t->vh_head + b->cut_z) - b->cut_s;
     return t->vh_head * t->vh_head + t->vh_sq + t->vh_tail * t->vh_tail +
            2.0 * (b->cut_f * t->vh_tail + b->cut_b * t->vh_head) - b->cut_s;
 }
@@ -782,6 +802,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     ct_nona_model_set_root_share(m, 1.0);
     m->m2s_row = m->m2s_local; /* the linearised server row until a solver tunes the cut */
     m->reentry_spread = m->reentry && p->reentry_waits == 3;
+    m->reentry_merged = m->reentry && p->reentry_waits == 4;
     gsl_integration_glfixed_table *glt = gsl_integration_glfixed_table_alloc(GL_POINTS);
     gl_nodes_t *gl = malloc(sizeof *gl);
     if (!glt || !gl) {

@@ -49,6 +49,7 @@ typedef struct {
     unsigned threads;         /**< points at once (default 1; 0: the cores); the result does not depend on it */
     unsigned rep_threads;     /**< a point's replications at once (default 1; 0: the cores); nor on this */
     double gap;               /**< nona tables: the solver's relative gap (0, the default: the solver's own) */
+    ct_nona_row_t server_row; /**< nona tables: the wait LP's server row (default the solver's, CT_NONA_ROW_AUTO) */
     double locality_wait;     /**< fair-delay: the locality wait in mean task times (default 5; the mean
                                    over arriving jobs' tasks) */
 } ct_eval_params_t;

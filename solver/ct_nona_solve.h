@@ -46,9 +46,10 @@ typedef enum { CT_NONA_EXACT, CT_NONA_PENALTY, CT_NONA_GRID } ct_nona_method_t;
 typedef enum { CT_NONA_LP_BLOCK, CT_NONA_LP_GLPK } ct_nona_lp_t;
 
 /** The wait LP's server row with job-first waits (see
- *  ct_nona_model_set_server_row): the pieces cut or the linearised row
- *  (the default). */
-typedef enum { CT_NONA_ROW_PIECES, CT_NONA_ROW_LINEAR } ct_nona_row_t;
+ *  ct_nona_model_set_server_row): the pieces cut, the linearised row, or
+ *  (auto, the default) the cut with merged visits and the linearised row
+ *  otherwise. */
+typedef enum { CT_NONA_ROW_PIECES, CT_NONA_ROW_LINEAR, CT_NONA_ROW_AUTO } ct_nona_row_t;
 
 /** What an exact solve reports as it goes (ct_nona_solve_params_t's
  *  progress): after a search's first LPs and after each of its steps (a
@@ -87,8 +88,9 @@ typedef struct {
     size_t price_evals;     /**< otherwise search, with about this many evaluations per segment and round (default 20000; >= 100) */
     int price_spread;       /**< 1: search also at a spread of waits, not only the solution's (slower, often better; default 0) */
     ct_nona_row_t server_row; /**< exact, server model with job-first waits: the wait LP's server row
-                                 (ct_nona_model_set_server_row): CT_NONA_ROW_LINEAR (default) the
-                                 linearised row; CT_NONA_ROW_PIECES the pieces cut, tuned at the search's
+                                 (ct_nona_model_set_server_row): CT_NONA_ROW_AUTO (default) the pieces
+                                 cut with merged visits (reentry_merged), else the linearised row;
+                                 CT_NONA_ROW_LINEAR the linearised row; CT_NONA_ROW_PIECES the pieces cut, tuned at the search's
                                  incumbent whenever it moves (tighter certificates where jobs split
                                  several segments, but there it finds splits the model prices too low:
                                  not the default until the model's W for split jobs is right) */
@@ -104,6 +106,11 @@ typedef struct {
 } ct_nona_solve_params_t;
 
 void ct_nona_solve_params_init(ct_nona_solve_params_t *p);
+
+/** 1 when an exact solve of model m under p uses the pieces cut as its
+ *  server row (CT_NONA_ROW_PIECES, or CT_NONA_ROW_AUTO with merged
+ *  visits), 0 for the linearised row. O(1). */
+int ct_nona_solve_row_pieces(const ct_nona_model_t *m, const ct_nona_solve_params_t *p);
 
 /** A solution. theta and tau are owned (free with ct_nona_solution_free). */
 typedef struct {

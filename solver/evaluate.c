@@ -70,6 +70,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
     p->threads = 1;
     p->rep_threads = 1;
     p->gap = 0;
+    p->server_row = CT_NONA_ROW_AUTO;
     p->locality_wait = 5; /* the best on most bundled scenarios; Spark's 3 s is "always wait" here */
 }
 
@@ -344,6 +345,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
             ct_nona_solve_params_init(&sp);
             if (ec->p->gap > 0)
                 sp.gap = ec->p->gap;
+            sp.server_row = ec->p->server_row;
             st = ct_nona_solve(&m, &sp, &sol, err);
         } else {
             if (!strcmp(name, "local"))
@@ -474,6 +476,7 @@ ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n
                 ct_nona_solve_params_init(&sp);
                 if (p->gap > 0)
                     sp.gap = p->gap;
+                sp.server_row = p->server_row;
                 st = ct_nona_solve(&m, &sp, &pl->star_sol, err);
                 if (st == CT_OK)
                     st = table_sampler(&sx, &m, &pl->star_sol, &pl->star, err);

@@ -51,7 +51,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->price_evals = 20000;
     p->price_spread = 0;
     p->point_search = 1;
-    p->server_row = CT_NONA_ROW_LINEAR;
+    p->server_row = CT_NONA_ROW_AUTO;
     p->progress = NULL;
     p->progress_ctx = NULL;
 }
@@ -78,7 +78,7 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%scg-rounds: expected 1 .. 100000 (got %zu)", pre, p->cg_rounds);
     if (p->price_evals < 100)
         return ct_error_set(err, CT_EINPUT, "%sprice-evals: expected at least 100 (got %zu)", pre, p->price_evals);
-    if (p->server_row != CT_NONA_ROW_PIECES && p->server_row != CT_NONA_ROW_LINEAR)
+    if (p->server_row != CT_NONA_ROW_PIECES && p->server_row != CT_NONA_ROW_LINEAR && p->server_row != CT_NONA_ROW_AUTO)
         return ct_error_set(err, CT_EINPUT, "%sserver-row: unknown server row %d", pre, (int)p->server_row);
     if (p->point_search != 0 && p->point_search != 1)
         return ct_error_set(err, CT_EINPUT, "%spoint-search: expected 0 or 1 (got %d)", pre, p->point_search);
@@ -104,6 +104,13 @@ void ct_nona_solution_free(ct_nona_solution_t *s)
 
 /* All-local is always feasible: the starting incumbent of both searches.
  * Fills best with it, records its J in sol->J_local and returns it. */
+/* The server row a search uses: the pieces cut (asked for, or by default
+ * with merged visits, whose W the linearised row bounds loosely). */
+int ct_nona_solve_row_pieces(const ct_nona_model_t *m, const ct_nona_solve_params_t *p)
+{
+    return p->server_row == CT_NONA_ROW_PIECES || (p->server_row == CT_NONA_ROW_AUTO && m->reentry_merged);
+}
+
 static double local_incumbent(const ct_nona_model_t *m, double *best, ct_nona_solution_t *sol)
 {
     ct_nona_eval_t e;
@@ -512,7 +519,7 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
             break;
         if (s->pending && s->pending->n > 0)
             break; /* triplets to add: the caller adds them and searches again */
-        if (s->row_stale && m->server_model && m->reentry && p->server_row == CT_NONA_ROW_PIECES) {
+        if (s->row_stale && m->server_model && m->reentry && ct_nona_solve_row_pieces(m, p)) {
             /* The server row's pieces cut is exact where the incumbent's
              * segments sit on one triplet each: tune it there. Every
              * cut is valid, so the bounds queued before stand. */
@@ -793,7 +800,7 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
     s.best_J = local_incumbent(m, s.best, sol);
     /* every search starts from the same server row: the one tuned at
      * all-local (then at each new incumbent) */
-    ct_nona_model_set_server_row(m, p->server_row == CT_NONA_ROW_PIECES ? s.best : NULL, NULL);
+    ct_nona_model_set_server_row(m, ct_nona_solve_row_pieces(m, p) ? s.best : NULL, NULL);
     double lo = ct_nona_phi_min(m), hi = ct_nona_phi_max(m), wlo, whi;
     s.best_phi = lo; /* all-local's */
     ct_nona_W_range(m, &wlo, &whi);

@@ -109,13 +109,24 @@ $C sim "$T/saved/layered-5.json" --load 0.3 --reps 1 --jobs 1000 >/dev/null || f
 expect_error 2 "check: give SCENARIO files, --generate N, or both" -- $C sim check
 expect_error 2 "--stages: expected MIN:MAX" -- $C sim check --generate 1 --stages 5:2
 expect_error 2 "--gbps" -- $C sim check --generate 1 --gbps 0
-expect_error 2 "--waits: expected job-first, job-first-spread, stretched or pieces" -- $C nona solve data/scenarios/fig1.json --waits fast
+expect_error 2 "--waits: expected job-first, job-first-spread, job-first-merged, stretched or pieces" -- $C nona solve data/scenarios/fig1.json --waits fast
 # Spread waits inside a part (an option): recorded in the table and the JSON summary.
 $C nona solve "$T/saved/layered-5.json" --waits job-first-spread -o "$T/spread.json" >/dev/null ||
     fail "nona solve --waits job-first-spread"
 grep -q '"waits":[[:space:]]*"job-first-spread"' "$T/spread.json" || fail "--waits job-first-spread: not recorded"
 $C nona solve "$T/saved/layered-5.json" --waits job-first-spread --json | grep -q '"waits":[[:space:]]*"job-first-spread"' ||
     fail "nona solve --json: waits job-first-spread missing"
+# Merged visits (an option): recorded, and the solve's server row is then
+# the pieces cut unless asked otherwise (--server-row auto, the default).
+$C nona solve "$T/saved/layered-5.json" --waits job-first-merged --json >"$T/merged.json" ||
+    fail "nona solve --waits job-first-merged"
+grep -q '"waits":[[:space:]]*"job-first-merged"' "$T/merged.json" || fail "--waits job-first-merged: not in --json"
+grep -q '"server_row":[[:space:]]*"pieces"' "$T/merged.json" || fail "--waits job-first-merged: row not the cut"
+$C nona solve "$T/saved/layered-5.json" --waits job-first-merged --server-row linear --json |
+    grep -q '"server_row":[[:space:]]*"linear"' || fail "--server-row linear with merged visits"
+$C nona solve "$T/saved/layered-5.json" --json | grep -q '"server_row":[[:space:]]*"linear"' ||
+    fail "job-first: the default row is not the linearised one"
+expect_error 2 "--server-row: expected auto, pieces or linear" -- $C sim "$T/saved/layered-5.json" --server-row cut
 # Late-bound parts: the table records the rule, the simulator binds by it and
 # the model predicts it (with background traffic: its jobs share the servers).
 $C nona solve data/scenarios/ensemble.json --binding late -o "$T/late.json" >/dev/null || fail "nona solve --binding late"

@@ -896,6 +896,21 @@ static void pricing_bound_holds(void)
            found);
 }
 
+/* A DAG of up to 8 tasks from ids, times (s) and edges (task indices),
+ * every edge 100 kB. */
+static ct_dag_t small_dag(const char *const *ids, const double *times, size_t n, const int (*e)[2], size_t ne)
+{
+    ct_dag_t d;
+    ct_error_t err;
+    size_t v[8];
+    ct_dag_init(&d);
+    for (size_t i = 0; i < n && i < 8; i++)
+        ct_dag_add_task(&d, ids[i], times[i], &v[i], &err);
+    for (size_t i = 0; i < ne; i++)
+        ct_dag_add_edge(&d, v[e[i][0]], v[e[i][1]], 1e5, &err);
+    return d;
+}
+
 /* Dependent parts (ct_nona.h) by hand on the N-shaped segment s -> a, b;
  * a -> c, d; b -> d; c, d -> t, placed {a} {b c} {d} with the source on
  * a's part and the sink on d's. The paper's branches run the parts side by
@@ -904,17 +919,11 @@ static void pricing_bound_holds(void)
  * model, phi a parameter: slopes 2 both. */
 static void dependent_parts_by_hand(void)
 {
-    ct_dag_t d;
     ct_error_t err;
-    size_t v[6];
     const char *ids[6] = { "s", "a", "b", "c", "d", "t" };
     const double times[6] = { 0.001, 0.010, 0.001, 0.001, 0.010, 0.001 };
-    ct_dag_init(&d);
-    for (int i = 0; i < 6; i++)
-        ct_dag_add_task(&d, ids[i], times[i], &v[i], &err);
     static const int e[7][2] = { { 0, 1 }, { 0, 2 }, { 1, 3 }, { 1, 4 }, { 2, 4 }, { 3, 5 }, { 4, 5 } };
-    for (int i = 0; i < 7; i++)
-        ct_dag_add_edge(&d, v[e[i][0]], v[e[i][1]], 1e5, &err);
+    ct_dag_t d = small_dag(ids, times, 6, e, 7);
     double rate = 1e-9, S = 1e5 / 1.25e9;
     ct_scenario_t sc;
     scenario(&sc, &d, &rate, 1, 1.25e9, 0, 0);
@@ -952,6 +961,68 @@ static void dependent_parts_by_hand(void)
     ct_dag_destroy(&d);
 }
 
+
+/* Merged visits (--waits job-first-merged) by hand: root r, then a -> b ->
+ * sink t, c -> t, c -> b and d -> t (d keeps b and t apart in the
+ * contraction); parts {a, b} (with source and sink), {c} and {d}. Cut at
+ * re-entries (the default) b and the sink each rejoin the root's server:
+ * pieces r + a, b, c, d and t. Merged, the job's visits to the root's
+ * server are one piece r + a + b + t, c and d their own. The pieces cut,
+ * where taken, is exact at that pure placement. */
+static void merged_visits_by_hand(void)
+{
+    ct_error_t err;
+    const char *ids[6] = { "r", "a", "b", "c", "t", "d" };
+    const double tm[6] = { 0.001, 0.004, 0.003, 0.005, 0.002, 0.006 };
+    static const int e[8][2] = { { 0, 1 }, { 1, 2 }, { 2, 4 }, { 0, 3 }, { 3, 4 }, { 3, 2 }, { 0, 5 }, { 5, 4 } };
+    ct_dag_t d = small_dag(ids, tm, 6, e, 8);
+    double rate = 20, r = tm[0], a = tm[1], b = tm[2], c = tm[3], t = tm[4], dd = tm[5];
+    ct_scenario_t sc;
+    scenario(&sc, &d, &rate, 1, 1.25e9, 0, 0);
+    for (int merged = 0; merged <= 1; merged++) {
+        ct_nona_model_params_t mp;
+        ct_nona_model_t m;
+        ct_nona_model_params_init(&mp);
+        mp.reentry_waits = merged ? 4 : 1;
+        CHECK(ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK);
+        CHECK(!strcmp(ct_nona_waits_name(&m), merged ? "job-first-merged" : "job-first"));
+        CHECK(m.n_blocks == 1 && m.blocks[0].parts.n_inner == 4);
+        if (m.n_blocks != 1 || m.blocks[0].parts.n_inner != 4) {
+            ct_nona_model_free(&m);
+            continue;
+        }
+        const ct_split_t *sp = &m.classes[0].split;
+        const ct_segment_t *seg = &sp->segments[0];
+        uint8_t assign[4], map[3] = { 255, 255, 255 }, next = 0;
+        for (size_t i = 0; i < 4; i++) { /* parts numbered by first appearance in the inner order */
+            char id = sp->dag.ids[seg->inner[i]][0];
+            int raw = id == 'c' ? 1 : id == 'd' ? 2 : 0;
+            if (map[raw] == 255)
+                map[raw] = next++;
+            assign[i] = map[raw];
+        }
+        uint8_t home = map[0];
+        size_t w = find_triplet(&m, 0, 3, home, home, assign);
+        CHECK(w != (size_t)-1);
+        if (w != (size_t)-1) {
+            double *theta = calloc(m.n_vars, sizeof(double));
+            theta[w] = 1;
+            double want = merged ? (r + a + b + t) * (r + a + b + t) + c * c + dd * dd
+                                 : (r + a) * (r + a) + b * b + c * c + dd * dd + t * t;
+            CHECK_CLOSE(ct_nona_pieces_m2(&m, theta, NULL, NULL), rate * want / 1000, 1e-12);
+            CHECK(m.trip[w].vh_close == !merged);
+            int cut;
+            ct_nona_model_set_server_row(&m, theta, &cut);
+            CHECK(cut || !merged); /* merged, the pieces' m2 is above the linearised row's */
+            if (cut)
+                CHECK_CLOSE(ct_nona_server_row(&m, theta), rate * want / 1000, 1e-12);
+            free(theta);
+        }
+        ct_nona_model_free(&m);
+    }
+    ct_scenario_destroy(&sc);
+    ct_dag_destroy(&d);
+}
 
 /* What params.progress saw of one solve. */
 typedef struct {
@@ -1501,7 +1572,8 @@ static void interval_bound_holds(void)
  * linearised row where it is taken, and taken somewhere; and the box
  * bound of the wait LP under it stays below J of every theta whose waits
  * lie in the box. Deep generated workloads (many segments, pieces that
- * span several) and one with a generated segment. */
+ * span several) and one with a generated segment; two of them again with
+ * merged visits (--waits job-first-merged). */
 
 /* theta: per block, all-local (kind 0), one uniform triplet (1), or a
  * random mix of two (2); kinds drawn per block from `mode`. */
@@ -1530,7 +1602,7 @@ static void server_cut_holds(void)
     unsigned long long st = 90210;
     size_t taken = 0, checked = 0, boxes = 0;
     double worst = -INFINITY, gain = 0;
-    for (int rep = 0; rep < 8; rep++) {
+    for (int rep = 0; rep < 10; rep++) { /* 8, 9: 0 and 1 with merged visits */
         ct_scenario_gen_params_t gp;
         ct_scenario_t s;
         ct_nona_model_t m;
@@ -1545,12 +1617,14 @@ static void server_cut_holds(void)
             gp.stages_min = 3;
             gp.stages_max = 4;
         }
-        CHECK(ct_scenario_gen_layered(&gp, 4000 + (uint64_t)rep, &s, &err) == CT_OK);
+        CHECK(ct_scenario_gen_layered(&gp, 4000 + (uint64_t)(rep % 8), &s, &err) == CT_OK);
         for (size_t j = 0; j < s.n_classes; j++)
             s.classes[j].rate *= 40; /* servers loaded enough that W counts */
         ct_nona_model_params_init(&mp);
         if (rep == 7)
             mp.partition.max_triplets = 2000;
+        if (rep >= 8)
+            mp.reentry_waits = 4;
         CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
         double *ref = malloc(m.n_vars * sizeof(double)), *th = malloc(m.n_vars * sizeof(double));
         CHECK(ref && th);
@@ -1612,8 +1686,8 @@ static void server_cut_holds(void)
         ct_nona_model_free(&m);
         ct_scenario_destroy(&s);
     }
-    CHECK_MSG(taken >= 10, "the pieces cut taken %zu times of 48", taken);
-    printf("server row: pieces cut taken at %zu of 48 thetas, +%.2f of m2 over the linearised row there; "
+    CHECK_MSG(taken >= 10, "the pieces cut taken %zu times of 60", taken);
+    printf("server row: pieces cut taken at %zu of 60 thetas (12 with merged visits), +%.2f of m2 over the linearised row there; "
            "under it at or below the pieces' m2 at %zu thetas (closest %.2g); %zu box bounds below J\n",
            taken, taken ? gain / (double)taken : 0.0, checked, worst, boxes);
 }
@@ -1671,6 +1745,7 @@ int main(void)
     pricing_bound_holds();
     dependent_parts_by_hand();
     dependent_parts_fork_join();
+    merged_visits_by_hand();
     server_cut_holds();
     stall_stops_early();
     errors();
