@@ -43,6 +43,9 @@ typedef struct ct_service ct_service_t;
 typedef struct {
     uint64_t seed;          /**< random streams derive from it (default 1) */
     size_t job_cache;       /**< jobs remembered for the extender (default 65536) */
+    double (*clock)(void *ctx); /**< seconds for /prioritize's measured rates (default NULL: CLOCK_MONOTONIC;
+                                     tests set their own) */
+    void *clock_ctx;        /**< clock's argument */
 } ct_service_params_t;
 
 void ct_service_params_init(ct_service_params_t *p);
@@ -57,8 +60,13 @@ void ct_service_free(ct_service_t *s);
  *  freed when its last request ends). 0, or -1 (the old table stays). */
 int ct_service_reload(ct_service_t *s, char *errbuf, size_t errlen);
 
+/** The methods an endpoint accepts, for a 405's Allow header ("GET, HEAD"
+ *  or "POST"), or NULL for a path that names none. Static strings. */
+const char *ct_service_allow(const char *path);
+
 /**
- * Answers one request. body may be NULL when len is 0. *out receives a
+ * Answers one request. The endpoint is the path's last segment (any
+ * prefix before it is accepted; HEAD is answered as GET). body may be NULL when len is 0. *out receives a
  * malloc'd NUL-terminated JSON body (the caller frees it; *outlen its
  * length). Returns the HTTP status: 200, 400 (malformed or invalid, with
  * {"error": "..."}), 404, 405, 413, 422 (valid but unplaceable: too few

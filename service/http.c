@@ -30,7 +30,7 @@ typedef struct {
     int too_large;
 } req_t;
 
-static enum MHD_Result reply(struct MHD_Connection *conn, int status, char *body, size_t len)
+static enum MHD_Result reply(struct MHD_Connection *conn, int status, char *body, size_t len, const char *allow)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
     if (!r) {
@@ -38,6 +38,8 @@ static enum MHD_Result reply(struct MHD_Connection *conn, int status, char *body
         return MHD_NO;
     }
     MHD_add_response_header(r, "Content-Type", "application/json");
+    if (status == 405 && allow) /* RFC 9110: a 405 names the methods that work */
+        MHD_add_response_header(r, "Allow", allow);
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)status, r);
     MHD_destroy_response(r);
     return ok;
@@ -85,7 +87,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
                                    &out, &outlen);
     if (!status)
         return MHD_NO; /* out of memory: drop the connection */
-    return reply(conn, status, out, outlen);
+    return reply(conn, status, out, outlen, ct_service_allow(url));
 }
 
 static void completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)

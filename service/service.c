@@ -23,12 +23,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_SERVERS 100000u
+
+/* /prioritize picks the scenario by the classes' measured job rates: new
+ * jobs (a job's first pod) per class and second over the last
+ * RATE_SECONDS, in a ring of one-second columns. */
+#define RATE_SECONDS 60
 
 typedef struct {
     ct_sampler_t *smp;
     atomic_int refs;
+    pthread_mutex_t rate_mu;     /* guards jobs and sec */
+    uint32_t *jobs;              /* n_classes x RATE_SECONDS: new jobs of class c in column i at [c * RATE_SECONDS + i] */
+    int64_t sec[RATE_SECONDS];   /* the second column i counts (INT64_MIN: none yet) */
+    int64_t start;               /* the second the table was loaded: rates count from there */
 } snap_t;
 
 typedef struct {
@@ -54,12 +64,24 @@ void ct_service_params_init(ct_service_params_t *p)
 {
     p->seed = 1;
     p->job_cache = 65536;
+    p->clock = NULL;
+    p->clock_ctx = NULL;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Snapshots.                                                                */
 
-static snap_t *snap_load(const char *path, char *errbuf, size_t errlen)
+/* The service's clock in whole seconds (params.clock, or CLOCK_MONOTONIC). */
+static int64_t now_sec(const ct_service_t *s)
+{
+    if (s->p.clock)
+        return (int64_t)floor(s->p.clock(s->p.clock_ctx));
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec;
+}
+
+static snap_t *snap_load(const ct_service_t *s, const char *path, char *errbuf, size_t errlen)
 {
     snap_t *sn = malloc(sizeof *sn);
     if (!sn) {
@@ -70,6 +92,17 @@ static snap_t *snap_load(const char *path, char *errbuf, size_t errlen)
         free(sn);
         return NULL;
     }
+    size_t nc = ct_sampler_class_count(sn->smp);
+    if (!(sn->jobs = calloc(nc * RATE_SECONDS, sizeof(uint32_t)))) {
+        ct_sampler_free(sn->smp);
+        free(sn);
+        snprintf(errbuf, errlen, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < RATE_SECONDS; i++)
+        sn->sec[i] = INT64_MIN;
+    sn->start = now_sec(s);
+    pthread_mutex_init(&sn->rate_mu, NULL);
     atomic_init(&sn->refs, 1);
     return sn;
 }
@@ -78,8 +111,55 @@ static void snap_release(snap_t *sn)
 {
     if (atomic_fetch_sub(&sn->refs, 1) == 1) {
         ct_sampler_free(sn->smp);
+        pthread_mutex_destroy(&sn->rate_mu);
+        free(sn->jobs);
         free(sn);
     }
+}
+
+/* The measured rates at second t (jobs / s of each class over the last
+ * RATE_SECONDS, or since the table was loaded when that is shorter) into
+ * rates (room for every class), and the scenario nearest them. Call with
+ * rate_mu held. */
+static size_t snap_rates_locked(snap_t *sn, int64_t t, double *rates)
+{
+    size_t nc = ct_sampler_class_count(sn->smp);
+    double span = (double)(t - sn->start + 1);
+    span = span < 1 ? 1 : span > RATE_SECONDS ? RATE_SECONDS : span;
+    for (size_t k = 0; k < nc; k++) {
+        uint32_t n = 0;
+        for (size_t j = 0; j < RATE_SECONDS; j++)
+            if (sn->sec[j] > t - RATE_SECONDS && sn->sec[j] <= t)
+                n += sn->jobs[k * RATE_SECONDS + j];
+        rates[k] = (double)n / span;
+    }
+    return ct_sampler_nearest(sn->smp, rates);
+}
+
+static size_t snap_rates(snap_t *sn, int64_t t, double *rates)
+{
+    pthread_mutex_lock(&sn->rate_mu);
+    size_t scen = snap_rates_locked(sn, t, rates);
+    pthread_mutex_unlock(&sn->rate_mu);
+    return scen;
+}
+
+/* Counts a new job of class c at second t, then as snap_rates. Two pods of
+ * one new job racing each other may count it twice (the first to draw is
+ * kept); a job's later pods do not count. */
+static size_t snap_new_job(snap_t *sn, size_t c, int64_t t, double *rates)
+{
+    size_t nc = ct_sampler_class_count(sn->smp), i = (size_t)(((t % RATE_SECONDS) + RATE_SECONDS) % RATE_SECONDS);
+    pthread_mutex_lock(&sn->rate_mu);
+    if (sn->sec[i] != t) { /* the column held an older second: reuse it */
+        for (size_t k = 0; k < nc; k++)
+            sn->jobs[k * RATE_SECONDS + i] = 0;
+        sn->sec[i] = t;
+    }
+    sn->jobs[c * RATE_SECONDS + i]++;
+    size_t scen = snap_rates_locked(sn, t, rates);
+    pthread_mutex_unlock(&sn->rate_mu);
+    return scen;
 }
 
 static snap_t *snap_acquire(ct_service_t *s)
@@ -121,7 +201,7 @@ int ct_service_open(const char *lookup_path, const ct_service_params_t *p, ct_se
     }
     for (size_t b = 0; b < s->nbuckets; b++)
         s->buckets[b] = -1;
-    if (!(s->cur = snap_load(lookup_path, errbuf, errlen))) {
+    if (!(s->cur = snap_load(s, lookup_path, errbuf, errlen))) {
         free(s->entries);
         free(s->buckets);
         free(s->path);
@@ -162,7 +242,7 @@ void ct_service_free(ct_service_t *s)
 
 int ct_service_reload(ct_service_t *s, char *errbuf, size_t errlen)
 {
-    snap_t *sn = snap_load(s->path, errbuf, errlen), *old;
+    snap_t *sn = snap_load(s, s->path, errbuf, errlen), *old;
     if (!sn)
         return -1;
     pthread_mutex_lock(&s->mu);
@@ -442,6 +522,20 @@ static const char *label(const cJSON *labels, const char *name)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* A HostPriorityList: 10 for the drawn node, 0 for the others. */
+static void put_scores(buf_t *o, const char *const *cand, int nn, const char *drawn)
+{
+    put(o, "[", 1);
+    for (int i = 0; i < nn; i++) {
+        if (i)
+            puts_(o, ", ");
+        puts_(o, "{\"Host\": ");
+        put_string(o, cand[i]);
+        putf(o, ", \"Score\": %d}", strcmp(cand[i], drawn) ? 0 : 10);
+    }
+    puts_(o, "]\n");
+}
+
 static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
 {
     const cJSON *pod = cJSON_GetObjectItemCaseSensitive(req, "Pod");
@@ -449,9 +543,10 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
     const cJSON *labels = cJSON_GetObjectItemCaseSensitive(meta, "labels");
     const char *cls = label(labels, "contend.io/class"), *job = label(labels, "contend.io/job"),
                *task = label(labels, "contend.io/task");
-    if (!cJSON_IsObject(req) || !cJSON_IsObject(labels) || !cls || !job || !task)
-        return error_reply(o, 400, "Pod.metadata.labels: expected contend.io/class, contend.io/job and "
-                                   "contend.io/task");
+    if (!cJSON_IsObject(req))
+        return error_reply(o, 400, "body: expected a JSON object (ExtenderArgs)");
+    if (cls && (!job || !task)) /* ours, but not placeable */
+        return error_reply(o, 400, "Pod.metadata.labels: contend.io/class needs contend.io/job and contend.io/task");
     /* Candidates: NodeNames (a node-cache-capable extender) or Nodes.items. */
     const cJSON *names = cJSON_GetObjectItemCaseSensitive(req, "NodeNames");
     const cJSON *items = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(req, "Nodes"), "items");
@@ -474,10 +569,16 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
         }
         cand[k] = nm->valuestring;
     }
+    if (!cls) { /* not ours (no contend.io/class): the same score everywhere, no effect */
+        put_scores(o, cand, nn, "");
+        free(cand);
+        return 200;
+    }
     snap_t *sn = snap_acquire(s);
     const ct_sampler_t *smp = sn->smp;
     int status = 200;
     char *key = NULL, **node = NULL, drawn[256] = "";
+    double *rates = NULL;
     const char **sorted = NULL;
     uint32_t *out = NULL, nt = 0;
     long c = ct_sampler_class_index(smp, cls);
@@ -503,15 +604,17 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
     if (e >= 0 && (uint32_t)t < s->entries[e].ntasks)
         snprintf(drawn, sizeof drawn, "%s", s->entries[e].node[t]);
     pthread_mutex_unlock(&s->cache_mu);
-    if (e < 0) { /* the job's first pod: draw over its candidates, sorted */
+    if (e < 0) { /* the job's first pod: draw over its candidates, sorted, from the scenario of the rates seen */
         if (!(sorted = malloc((size_t)nn * sizeof(char *))) || !(out = malloc((nt ? nt : 1) * sizeof(uint32_t))) ||
-            !(node = calloc(nt ? nt : 1, sizeof(char *))))
+            !(node = calloc(nt ? nt : 1, sizeof(char *))) ||
+            !(rates = malloc(ct_sampler_class_count(smp) * sizeof(double))))
             goto oom;
         memcpy(sorted, cand, (size_t)nn * sizeof(char *));
         qsort(sorted, (size_t)nn, sizeof(char *), cmp_str);
-        if (ct_sampler_place(smp, 0, (size_t)c, (uint32_t)nn, thread_rng(s), out, NULL) != 0) {
+        size_t scen = snap_new_job(sn, (size_t)c, now_sec(s), rates);
+        if (ct_sampler_place(smp, scen, (size_t)c, (uint32_t)nn, thread_rng(s), out, NULL) != 0) {
             status = error_reply(o, 422, "%d candidate nodes are fewer than the %u parts this class's table may use",
-                                 nn, ct_sampler_max_parts(smp, 0));
+                                 nn, ct_sampler_max_parts(smp, scen));
             goto done;
         }
         for (uint32_t i = 0; i < nt; i++)
@@ -527,15 +630,7 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
             snprintf(drawn, sizeof drawn, "%s", s->entries[cache_find(s, key)].node[t]);
         pthread_mutex_unlock(&s->cache_mu);
     }
-    put(o, "[", 1);
-    for (int i = 0; i < nn; i++) {
-        if (i)
-            puts_(o, ", ");
-        puts_(o, "{\"Host\": ");
-        put_string(o, cand[i]);
-        putf(o, ", \"Score\": %d}", strcmp(cand[i], drawn) ? 0 : 10);
-    }
-    puts_(o, "]\n");
+    put_scores(o, cand, nn, drawn);
     goto done;
 oom:
     o->oom = 1;
@@ -548,6 +643,7 @@ done:
     free(sorted);
     free(out);
     free(cand);
+    free(rates);
     snap_release(sn);
     return status;
 }
@@ -563,21 +659,68 @@ static int only_space(const char *p, const char *end)
     return 1;
 }
 
+/* The endpoint a path names: its last segment, so that any prefix works
+ * (kube-scheduler's urlPrefix may carry a path: http://host:port/contend
+ * calls /contend/prioritize). The query string is not part of it. */
+static const char *endpoint(const char *path, char *buf, size_t cap)
+{
+    const char *e = path + strcspn(path, "?#"), *b = e;
+    while (b > path && b[-1] != '/')
+        b--;
+    if (b > path)
+        b--; /* keep the slash */
+    size_t n = (size_t)(e - b);
+    if (n >= cap)
+        n = 0;
+    memcpy(buf, b, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+const char *ct_service_allow(const char *path)
+{
+    char ep[32];
+    endpoint(path, ep, sizeof ep);
+    if (!strcmp(ep, "/healthz"))
+        return "GET, HEAD";
+    if (!strcmp(ep, "/reload") || !strcmp(ep, "/place") || !strcmp(ep, "/prioritize"))
+        return "POST";
+    return NULL;
+}
+
 int ct_service_handle(ct_service_t *s, const char *method, const char *path, const char *body, size_t len, char **out,
                       size_t *outlen)
 {
     buf_t o = { 0 };
     int status;
-    int post = !strcmp(method, "POST"), get = !strcmp(method, "GET");
+    int post = !strcmp(method, "POST"), get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
+    char ep[32];
+    const char *full = path;
+    path = endpoint(full, ep, sizeof ep);
     if (!strcmp(path, "/healthz")) {
         if (!get)
             status = error_reply(&o, 405, "/healthz: use GET");
         else {
             snap_t *sn = snap_acquire(s);
-            puts_(&o, "{\"status\": \"ok\", \"lookup\": ");
-            put_string(&o, s->path);
-            putf(&o, ", \"classes\": %zu, \"scenarios\": %zu, \"reloads\": %lu}\n", ct_sampler_class_count(sn->smp),
-                 ct_sampler_scenario_count(sn->smp), (unsigned long)atomic_load(&s->reloads));
+            size_t nc = ct_sampler_class_count(sn->smp);
+            double *rates = malloc(nc * sizeof(double));
+            if (!rates)
+                o.oom = 1;
+            else {
+                size_t scen = snap_rates(sn, now_sec(s), rates);
+                puts_(&o, "{\"status\": \"ok\", \"lookup\": ");
+                put_string(&o, s->path);
+                putf(&o, ", \"classes\": %zu, \"scenarios\": %zu, \"reloads\": %lu, \"measured_rates\": {", nc,
+                     ct_sampler_scenario_count(sn->smp), (unsigned long)atomic_load(&s->reloads));
+                for (size_t k = 0; k < nc; k++) {
+                    if (k)
+                        puts_(&o, ", ");
+                    put_string(&o, ct_sampler_class_name(sn->smp, k));
+                    putf(&o, ": %.17g", rates[k]);
+                }
+                putf(&o, "}, \"prioritize_scenario\": %zu}\n", scen);
+            }
+            free(rates);
             snap_release(sn);
             status = 200;
         }
@@ -608,7 +751,7 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
             status = handle_prioritize(s, req, &o);
         cJSON_Delete(req);
     } else
-        status = error_reply(&o, 404, "%s: no such endpoint (GET /healthz, POST /place, /prioritize, /reload)", path);
+        status = error_reply(&o, 404, "%s: no such endpoint (GET /healthz, POST /place, /prioritize, /reload)", full);
     if (o.oom) {
         free(o.b);
         *out = NULL;

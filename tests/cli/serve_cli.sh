@@ -44,6 +44,16 @@ sed 's/"contend.io\/task": "det"/"contend.io\/task": "sum"/' tests/data/extender
 [ "$(post "$U/place" -d '{"class": "fig1", "servers": 1}')" = 422 ] || fail "too few servers not 422"
 [ "$(curl -s -o "$T/body" -w '%{http_code}' "$U/place")" = 405 ] || fail "GET /place not 405"
 [ "$(curl -s -o "$T/body" -w '%{http_code}' "$U/nope")" = 404 ] || fail "unknown path not 404"
+# A 405 names the methods (Allow); HEAD /healthz; kube-scheduler's urlPrefix
+# with a path (http://host:port/contend) calls /contend/prioritize.
+curl -s -D "$T/hdr" -o /dev/null "$U/place"
+grep -qi '^Allow: POST' "$T/hdr" || fail "405 without Allow: $(cat "$T/hdr")"
+curl -s -D "$T/hdr" -o /dev/null -X DELETE "$U/healthz"
+grep -qi '^Allow: GET, HEAD' "$T/hdr" || fail "405 on /healthz without Allow: $(cat "$T/hdr")"
+[ "$(curl -s -I -o /dev/null -w '%{http_code}' "$U/healthz")" = 200 ] || fail "HEAD /healthz not 200"
+[ "$(post "$U/contend/prioritize" --data-binary @tests/data/extender-prioritize.json)" = 200 ] ||
+    fail "prioritize under a urlPrefix path"
+[ "$(grep -o '"Score": 10' "$T/body" | wc -l)" -eq 1 ] || fail "urlPrefix path: $(cat "$T/body")"
 head -c 2000000 /dev/zero | tr '\0' ' ' >"$T/big"
 [ "$(post "$U/place" --data-binary @"$T/big")" = 413 ] || fail "a 2 MB body not 413"
 printf '%0.s[' $(seq 1 3000) >"$T/deep"

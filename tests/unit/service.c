@@ -41,6 +41,28 @@ static void basics(ct_service_t *s)
     char *o;
     CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"scenarios\": 2") && strstr(o, "\"classes\": 1"));
     free(o);
+    /* any prefix (kube-scheduler's urlPrefix may carry a path), HEAD as GET,
+     * a query string ignored; Allow for a 405 */
+    CHECK(call(s, "HEAD", "/healthz", NULL, &o) == 200);
+    free(o);
+    CHECK(call(s, "GET", "/contend/v1/healthz?verbose=1", NULL, &o) == 200 && strstr(o, "\"scenarios\": 2"));
+    free(o);
+    /* a pod that is not ours (no contend.io/class; kube-scheduler sends every
+     * pod without managedResources): 200, the same score on every node */
+    CHECK(call(s, "POST", "/prioritize",
+               "{\"Pod\": {\"metadata\": {\"name\": \"web\", \"labels\": {\"app\": \"web\"}}}, \"Nodes\": null, "
+               "\"NodeNames\": [\"a\", \"b\"]}",
+               &o) == 200);
+    CHECK(!strcmp(o, "[{\"Host\": \"a\", \"Score\": 0}, {\"Host\": \"b\", \"Score\": 0}]\n"));
+    free(o);
+    CHECK(call(s, "POST", "/prioritize",
+               "{\"Pod\": {\"metadata\": {\"name\": \"web\"}}, \"NodeNames\": null, "
+               "\"Nodes\": {\"items\": [{\"metadata\": {\"name\": \"n1\"}}]}}",
+               &o) == 200);
+    CHECK(!strcmp(o, "[{\"Host\": \"n1\", \"Score\": 0}]\n"));
+    free(o);
+    CHECK(!strcmp(ct_service_allow("/healthz"), "GET, HEAD") && !strcmp(ct_service_allow("/contend/prioritize"), "POST") &&
+          !strcmp(ct_service_allow("/reload?x"), "POST") && !ct_service_allow("/nope") && !ct_service_allow(""));
     /* Nearest scenario by rates; names come back as given. */
     CHECK(call(s, "POST", "/place", "{\"class\": \"fig1\", \"servers\": 80, \"rates\": {\"fig1\": 440}}", &o) == 200);
     CHECK(strstr(o, "\"scenario\": 1") != NULL);
@@ -75,7 +97,11 @@ static void basics(ct_service_t *s)
         { "GET", "/place", NULL, 405, "use POST" },
         { "POST", "/healthz", "{}", 405, "use GET" },
         { "GET", "/x", NULL, 404, "no such endpoint" },
-        { "POST", "/prioritize", "{\"Pod\": {}}", 400, "contend.io/class" },
+        { "GET", "/contend/nope?x=1", NULL, 404, "/contend/nope?x=1: no such endpoint" },
+        { "GET", "/contend/place", NULL, 405, "use POST" },
+        { "POST", "/prioritize", "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\"}}}, "
+          "\"NodeNames\": [\"a\"]}", 400, "needs contend.io/job" },
+        { "POST", "/prioritize", "[]", 400, "expected a JSON object" },
         { "POST", "/prioritize",
           "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": \"j\", "
           "\"contend.io/task\": \"sum\"}}}, \"NodeNames\": []}",
@@ -262,6 +288,61 @@ static void reload_under_load(ct_service_t *s)
     free(o);
 }
 
+/* /prioritize's scenario follows the jobs it sees: new jobs per second over
+ * the last minute (a test clock), the nearest scenario, both in /healthz. */
+static double fake_now;
+static double fake_clock(void *ctx)
+{
+    (void)ctx;
+    return fake_now;
+}
+
+static void measured_rates(void)
+{
+    ct_service_params_t p;
+    ct_service_t *s;
+    char msg[256], *o, body[512];
+    ct_service_params_init(&p);
+    p.clock = fake_clock;
+    fake_now = 5000.5;
+    CHECK(ct_service_open(lookup_path, &p, &s, msg, sizeof msg) == 0);
+    CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"measured_rates\": {\"fig1\": 0}") &&
+          strstr(o, "\"prioritize_scenario\": 0"));
+    free(o);
+    for (int j = 0; j < 240; j++) { /* 240 new jobs in two seconds: 120 / s, nearer 100 than 450 (relative) */
+        fake_now = 5000.5 + (j >= 120);
+        snprintf(body, sizeof body,
+                 "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": "
+                 "\"r%d\", \"contend.io/task\": \"sum\"}}}, \"NodeNames\": [\"a\", \"b\", \"c\", \"d\"]}",
+                 j);
+        CHECK(call(s, "POST", "/prioritize", body, &o) == 200);
+        free(o);
+        if (j < 3) { /* a job's later pods do not count */
+            CHECK(call(s, "POST", "/prioritize", body, &o) == 200);
+            free(o);
+        }
+    }
+    CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"fig1\": 120}") &&
+          strstr(o, "\"prioritize_scenario\": 0"));
+    free(o);
+    for (int j = 240; j < 840; j++) { /* 600 more in the second after: 840 / 3 s = 280 / s, nearer 450 */
+        fake_now = 5002.5;
+        snprintf(body, sizeof body,
+                 "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": "
+                 "\"r%d\", \"contend.io/task\": \"sum\"}}}, \"NodeNames\": [\"a\", \"b\", \"c\", \"d\"]}",
+                 j);
+        CHECK(call(s, "POST", "/prioritize", body, &o) == 200);
+        free(o);
+    }
+    CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"prioritize_scenario\": 1"));
+    free(o);
+    fake_now = 5100; /* a minute without jobs: the rates fall back to 0 */
+    CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"fig1\": 0}") &&
+          strstr(o, "\"prioritize_scenario\": 0"));
+    free(o);
+    ct_service_free(s);
+}
+
 int main(void)
 {
     snprintf(lookup_path, sizeof lookup_path, "/tmp/ct-service-%d.json", (int)getpid());
@@ -277,6 +358,8 @@ int main(void)
     eviction();
     reload_under_load(s);
     ct_service_free(s);
+    write_lookup(rates, 2); /* the reload test left a broken one */
+    measured_rates();
     unlink(lookup_path);
     return ct_test_end();
 }
