@@ -16,6 +16,7 @@
 #include <string.h>
 
 #define CONFIGMAP_MAX ((size_t)1 << 20) /* Kubernetes' limit on a ConfigMap */
+#define KUBECTL_APPLY_MAX ((size_t)240 << 10) /* the last-applied annotation's 256 KiB, less the manifest around it */
 
 static void export_usage(FILE *out)
 {
@@ -24,13 +25,15 @@ static void export_usage(FILE *out)
             "\n"
             "csv: one row per placement triplet: scenario,scale,class,arrival_rate,segment,\n"
             "  source,sink,triplet,probability,k,l,parts,predicted_time_s (task lists joined by\n"
-            "  '|', parts by ';').\n"
+            "  '|', parts by ';'; fields with commas or quotes quoted as RFC 4180 says).\n"
             "configmap: a Kubernetes ConfigMap manifest (YAML) named NAME (default\n"
             "  contend-lookup) with the file under data.lookup.json, for `contend serve`\n"
-            "  (at most 1 MiB, Kubernetes' limit). -o: default standard output.\n");
+            "  (at most 1 MiB, Kubernetes' limit; over 240 KiB a warning: client-side\n"
+            "  'kubectl apply' refuses it, use --server-side). NAME: a DNS-1123 subdomain.\n"
+            "  -o: default standard output.\n");
 }
 
-/* Prints a JSON array of task ids joined by sep. */
+/* Appends a JSON array's strings joined by sep to f (a field being built). */
 static void put_list(FILE *f, const cJSON *arr, const char *sep)
 {
     int first = 1;
@@ -41,6 +44,48 @@ static void put_list(FILE *f, const cJSON *arr, const char *sep)
         }
 }
 
+/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a
+ * comma, a quote or a line break (class and task ids are free text). */
+static void put_field(FILE *f, const char *s, size_t n)
+{
+    if (strcspn(s, ",\"\r\n") >= n) {
+        fwrite(s, 1, n, f);
+        return;
+    }
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            fputc('"', f);
+        fputc(s[i], f);
+    }
+    fputc('"', f);
+}
+
+/* A field assembled in memory (fb, then put_field). */
+typedef struct {
+    char *b;
+    size_t n;
+    FILE *m;
+} field_t;
+
+static FILE *field_open(field_t *fd)
+{
+    fd->b = NULL;
+    fd->n = 0;
+    return fd->m = open_memstream(&fd->b, &fd->n);
+}
+
+static int field_put(field_t *fd, FILE *f)
+{
+    if (!fd->m || fclose(fd->m) != 0 || !fd->b) {
+        free(fd->b);
+        return -1;
+    }
+    put_field(f, fd->b, fd->n);
+    free(fd->b);
+    return 0;
+}
+
 static double num(const cJSON *o, const char *k)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -49,6 +94,7 @@ static double num(const cJSON *o, const char *k)
 
 static int write_csv(FILE *f, const cJSON *root)
 {
+    field_t fd;
     fprintf(f, "scenario,scale,class,arrival_rate,segment,source,sink,triplet,probability,k,l,parts,predicted_time_s\n");
     size_t si = 0;
     const cJSON *scen = cJSON_GetObjectItemCaseSensitive(root, "scenarios");
@@ -62,19 +108,29 @@ static int write_csv(FILE *f, const cJSON *root)
                 const cJSON *trs = cJSON_GetObjectItemCaseSensitive(g, "triplets");
                 size_t ti = 0;
                 for (const cJSON *t = cJSON_IsArray(trs) ? trs->child : NULL; t; t = t->next, ti++) {
-                    fprintf(f, "%zu,%.17g,%s,%.17g,%zu,", si, num(sc, "scale"),
-                            cJSON_IsString(name) ? name->valuestring : "", num(c, "arrival_rate"), gi);
-                    put_list(f, cJSON_GetObjectItemCaseSensitive(g, "source"), "|");
+                    const char *cn = cJSON_IsString(name) ? name->valuestring : "";
+                    fprintf(f, "%zu,%.17g,", si, num(sc, "scale"));
+                    put_field(f, cn, strlen(cn));
+                    fprintf(f, ",%.17g,%zu,", num(c, "arrival_rate"), gi);
+                    if (!field_open(&fd))
+                        return -1;
+                    put_list(fd.m, cJSON_GetObjectItemCaseSensitive(g, "source"), "|");
+                    if (field_put(&fd, f) || !field_open(&fd))
+                        return -1;
                     fputc(',', f);
-                    put_list(f, cJSON_GetObjectItemCaseSensitive(g, "sink"), "|");
+                    put_list(fd.m, cJSON_GetObjectItemCaseSensitive(g, "sink"), "|");
+                    if (field_put(&fd, f) || !field_open(&fd))
+                        return -1;
                     fprintf(f, ",%zu,%.17g,%.17g,%.17g,", ti, num(t, "probability"), num(t, "k"), num(t, "l"));
                     const cJSON *parts = cJSON_GetObjectItemCaseSensitive(t, "parts");
                     int first = 1;
                     for (const cJSON *p = cJSON_IsArray(parts) ? parts->child : NULL; p; p = p->next) {
-                        fputs(first ? "" : ";", f);
-                        put_list(f, p, "|");
+                        fputs(first ? "" : ";", fd.m);
+                        put_list(fd.m, p, "|");
                         first = 0;
                     }
+                    if (field_put(&fd, f))
+                        return -1;
                     fprintf(f, ",%.17g\n", num(t, "predicted_time"));
                 }
             }
@@ -83,14 +139,27 @@ static int write_csv(FILE *f, const cJSON *root)
     return 0;
 }
 
+static int alnum_lower(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
 static int valid_name(const char *s)
-{ /* a DNS subdomain, as Kubernetes requires of object names */
+{ /* a DNS-1123 subdomain, as Kubernetes requires of object names: at most 253
+   * characters, labels of 1-63 lower-case letters, digits and '-' separated
+   * by '.', each starting and ending with a letter or digit */
     size_t n = strlen(s);
-    if (n < 1 || n > 253 || s[0] == '-' || s[0] == '.' || s[n - 1] == '-' || s[n - 1] == '.')
+    if (n < 1 || n > 253)
         return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
+    for (const char *l = s; l <= s + n;) {
+        size_t k = strcspn(l, ".");
+        if (k < 1 || k > 63 || !alnum_lower(l[0]) || !alnum_lower(l[k - 1]))
             return 0;
+        for (size_t i = 0; i < k; i++)
+            if (!alnum_lower(l[i]) && l[i] != '-')
+                return 0;
+        l += k + 1;
+    }
     return 1;
 }
 
@@ -153,13 +222,30 @@ int cmd_export(int argc, char **argv)
         free(text);
         return cli_fail(&err);
     }
-    if (root)
-        write_csv(out.fp, root);
-    else {
+    if (root && write_csv(out.fp, root) != 0) {
+        ct_outfile_abort(&out);
+        cJSON_Delete(root);
+        free(text);
+        fprintf(stderr, "contend: export: out of memory\n");
+        return 1;
+    }
+    if (!root) {
+        /* The literal block's chomping keeps the file's own end: "|-" without
+         * a final newline, "|" with one, "|+" with more; the indentation
+         * indicator (2) in case the file starts with spaces. */
+        size_t nl_end = 0;
+        while (nl_end < len && text[len - 1 - nl_end] == '\n')
+            nl_end++;
         fprintf(out.fp,
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n  labels:\n    app.kubernetes.io/name: contend\n"
-                "    app.kubernetes.io/component: placement-table\ndata:\n  lookup.json: |\n",
-                name);
+                "    app.kubernetes.io/component: placement-table\ndata:\n  lookup.json: |2%s\n",
+                name, nl_end == 0 ? "-" : nl_end == 1 ? "" : "+");
+        if (len > KUBECTL_APPLY_MAX)
+            fprintf(stderr,
+                    "contend: warning: %s: %zu bytes: 'kubectl apply' (client-side) keeps a copy in an annotation "
+                    "capped at 256 KiB and will refuse it; use 'kubectl apply --server-side' or 'kubectl create' / "
+                    "'replace'\n",
+                    path, len);
         for (char *line = text, *nl; *line; line = nl + 1) { /* a literal block: every line indented */
             nl = strchr(line, '\n');
             if (!nl) {

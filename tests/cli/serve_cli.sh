@@ -88,9 +88,44 @@ head -1 "$T/rows.csv" | grep -q '^scenario,scale,class,arrival_rate,segment,sour
 [ "$(($(wc -l <"$T/rows.csv") - 1))" -eq "$(grep -c '"predicted_time"' "$T/lookup2.json")" ] || fail "csv: a row per triplet"
 $C export "$T/lookup2.json" --format configmap --name fig1-tables -o "$T/cm.yaml" || fail "export configmap"
 grep -q '^  name: fig1-tables$' "$T/cm.yaml" || fail "configmap name"
-sed -n '/^  lookup.json: |$/,$p' "$T/cm.yaml" | tail -n +2 | sed 's/^    //' >"$T/back.json"
+sed -n '/^  lookup.json: |2$/,$p' "$T/cm.yaml" | tail -n +2 | sed 's/^    //' >"$T/back.json"
 cmp -s "$T/back.json" "$T/lookup2.json" || fail "the ConfigMap does not carry the file unchanged"
+# A YAML parser reads the file back byte for byte, with or without a final
+# newline (or with several); CSV fields with commas and quotes are quoted
+# (RFC 4180: python's csv reads the same names back).
+if python3 -c 'import yaml' 2>/dev/null; then
+    for end in none one two; do
+        case $end in
+        none) head -c -1 "$T/lookup2.json" >"$T/l-$end.json" ;;
+        one) cp "$T/lookup2.json" "$T/l-$end.json" ;;
+        two) { cat "$T/lookup2.json"; echo; } >"$T/l-$end.json" ;;
+        esac
+        $C export "$T/l-$end.json" --format configmap -o "$T/cm-$end.yaml" || fail "export configmap ($end)"
+        python3 -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[1]))["data"]["lookup.json"]
+sys.exit(d != open(sys.argv[2]).read())' "$T/cm-$end.yaml" "$T/l-$end.json" ||
+            fail "configmap ($end final newline): YAML does not give the file back"
+    done
+else
+    echo "SKIP: python3-yaml is not installed: the ConfigMap checked with sed only"
+fi
+sed 's/"fig1"/"fig1, v2"/g; s/"add"/"add \\"x\\""/g' "$T/lookup2.json" >"$T/odd.json"
+$C export "$T/odd.json" --format csv -o "$T/odd.csv" || fail "export csv of odd names"
+python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert all(len(r) == 13 for r in rows), "columns shifted"
+assert rows[1][2] == "fig1, v2", rows[1][2]
+assert any("add \"x\"" in r[6] for r in rows[1:]), "task with a quote"' "$T/odd.csv" || fail "csv quoting (RFC 4180)"
 expect_error 2 "--name" -- $C export "$T/lookup2.json" --format configmap --name Bad_Name
+for bad in a..b a.-b a-.b -a a- .a "$(printf 'x%.0s' $(seq 1 64))"; do
+    expect_error 2 "--name" -- $C export "$T/lookup2.json" --format configmap --name "$bad"
+done
+$C export "$T/lookup2.json" --format configmap --name a-1.b-2.c -o /dev/null || fail "--name a-1.b-2.c refused"
+# Over ~240 KiB, client-side 'kubectl apply' would refuse the manifest: a warning.
+{ cat "$T/lookup2.json"; head -c 250000 /dev/zero | tr '\0' ' '; echo; } >"$T/big.json"
+$C export "$T/big.json" --format configmap -o "$T/big.yaml" 2>"$T/stderr" || fail "export of a 250 KB lookup"
+grep -q "apply --server-side" "$T/stderr" || fail "no kubectl apply warning over 240 KiB"
+$C export "$T/lookup2.json" --format configmap -o "$T/cm.yaml" 2>"$T/stderr"
+[ ! -s "$T/stderr" ] || fail "a warning for a small lookup: $(cat "$T/stderr")"
 expect_error 2 "--format" -- $C export "$T/lookup2.json" --format yaml
 printf '{"format": "contend-table/1"}' >"$T/notalookup.json"
 expect_error 2 "notalookup.json" -- $C export "$T/notalookup.json" --format csv -o "$T/out.json"
