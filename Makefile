@@ -10,7 +10,15 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DATADIR    ?= $(PREFIX)/share
-PYTHONDIR  ?= $(LIBDIR)/python3/dist-packages
+PYTHON     ?= python3
+# Where the system's python3 looks: Debian's searches /usr/lib/python3/dist-packages
+# and, for other prefixes, PREFIX/lib/python3.X/dist-packages (X: its minor version).
+PYTHON_VERSION = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+ifeq ($(PREFIX),/usr)
+PYTHONDIR  ?= $(PREFIX)/lib/python3/dist-packages
+else
+PYTHONDIR  ?= $(PREFIX)/lib/python$(or $(PYTHON_VERSION),3)/dist-packages
+endif
 
 VERSION    := 0.1.0
 SOVERSION  := 0
@@ -69,7 +77,7 @@ SMPSO    := $(BUILD)/libcontend-sampler.so.$(SOVERSION)
 SVCA     := $(BUILD)/libcontend-service.a
 CLI      := $(BUILD)/contend
 
-.PHONY: all test check bench install uninstall asan ubsan valgrind clean help data deps demo fuzz notebooks test-mpi
+.PHONY: all test check bench install uninstall asan ubsan valgrind clean help print-pythondir data deps demo fuzz notebooks test-mpi
 
 ifneq ($(filter-out deps help clean,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes),yes)
@@ -133,13 +141,13 @@ $(BUILD)/contend.pc: Makefile $(PC_STAMP)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(PC_LIBDIR)' 'includedir=$(PC_INCDIR)' '' \
 	  'Name: contend' 'Description: precomputed scheduling policies for GPU clusters with network contention' \
 	  'Version: $(VERSION)' 'Requires.private: igraph gsl libcjson' \
-	  'Libs: -L$${libdir} -lcontend -lcontend-sampler' 'Libs.private: -lglpk -lm -lpthread' 'Cflags: -I$${includedir}/contend' > $@
+	  'Libs: -L$${libdir} -lcontend -lcontend-sampler' 'Libs.private: -lglpk -lm -lpthread' 'Cflags: -I$${includedir}/contend -I$${includedir}' > $@
 
 $(BUILD)/contend-sampler.pc: Makefile $(PC_STAMP)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(PC_LIBDIR)' 'includedir=$(PC_INCDIR)' '' \
 	  'Name: contend-sampler' 'Description: online placement sampler for contend lookup files (no solver libraries)' \
 	  'Version: $(VERSION)' 'Requires.private: libcjson' \
-	  'Libs: -L$${libdir} -lcontend-sampler' 'Libs.private: -lm' 'Cflags: -I$${includedir}/contend' > $@
+	  'Libs: -L$${libdir} -lcontend-sampler' 'Libs.private: -lm' 'Cflags: -I$${includedir}/contend -I$${includedir}' > $@
 
 test: $(CLI) $(TEST_BIN) $(REPLAY_BIN) ## build and run every test; ends with "N passed, N failed"
 	@CONTEND=$(CLI) BUILD=$(BUILD) WRAP="$(WRAP)" sh tests/run.sh $(TEST_BIN)
@@ -151,6 +159,9 @@ bench: $(CLI) $(BENCH_BIN) ## run the benchmarks (ratios against baselines, in o
 	@if command -v mpicc >/dev/null 2>&1; then $(MAKE) -s MPI=1 build/mpi/contend >/dev/null; fi
 	@CONTEND=$(CLI) sh tests/bench/sweeps.sh
 	@CONTEND=$(CLI) sh tests/bench/model_check.sh
+	@if command -v python3 >/dev/null 2>&1; then \
+	  $(CLI) nona solve data/scenarios/five-models.json -o $(BUILD)/bench-five.json >/dev/null && \
+	  CONTEND_SAMPLER_LIB=$(SMPSO) PYTHONPATH=sampler/python python3 tests/bench/python_binding.py $(BUILD)/bench-five.json; fi
 
 data: $(CLI) ## regenerate the bundled model DAGs in data/dags (GPU) and data/dags-cpu from the zoo generator
 	@for m in alexnet vgg16 resnet18 densenet121 gpt2; do \
@@ -169,6 +180,9 @@ install: all ## install the command, libraries, headers, pkg-config files and th
 	install -d $(DESTDIR)$(PYTHONDIR) $(DESTDIR)$(DATADIR)/contend/examples
 	install -m 644 sampler/python/contend_sampler.py $(DESTDIR)$(PYTHONDIR)/
 	install -m 644 sampler/python/examples/ray_place.py $(DESTDIR)$(DATADIR)/contend/examples/
+
+print-pythondir: ## print where install puts the Python binding (PREFIX, PYTHON)
+	@echo $(PYTHONDIR)
 
 uninstall: ## remove what install put in place
 	rm -f $(DESTDIR)$(BINDIR)/contend

@@ -15,7 +15,7 @@ for f in usr/bin/contend usr/lib/libcontend.so.0 usr/lib/libcontend-sampler.so.0
     [ -e "$T/root/$f" ] || fail "missing $f"
 done
 cat >"$T/use.c" <<'C'
-#include <ct_sampler.h>
+#include <contend/ct_sampler.h> /* as README writes it (ct_sampler.h alone works too) */
 #include <stdio.h>
 int main(int argc, char **argv)
 {
@@ -85,14 +85,21 @@ with Sampler(sys.argv[1], seed=4) as s:
     assert 0.17 < idle / 400 < 0.30, idle  # least loaded of 2: 1 - (7/8)^2 = 0.234
 ' "$T/late.json" 2>"$T/err" || { cat "$T/err"; fail "the Python binding on a late table"; }
     PYTHONPATH="$PY" python3 -c '
-from contend_sampler import Sampler, SamplerError
+from contend_sampler import Sampler
 try:
     Sampler("/nonexistent.json")
-except SamplerError as e:
-    assert "cannot open" in str(e), e
+except FileNotFoundError as e:
+    assert "no such lookup file" in str(e), e
 else:
     raise SystemExit("no error for a missing file")
 ' || fail "the binding reports a missing file"
+    # The default prefix puts the binding where the system python3 looks
+    # (Debian: /usr/local/lib/python3.X/dist-packages, not .../python3/).
+    if [ -x /usr/bin/python3 ]; then
+        dir=$(make -s print-pythondir PYTHON=/usr/bin/python3)
+        /usr/bin/python3 -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' "$dir" ||
+            fail "make install would put the binding in $dir, which /usr/bin/python3 does not search"
+    fi
 else
     echo "SKIP: python3 absent: the Python binding is not checked"
 fi

@@ -15,7 +15,7 @@ $C serve "$T/lookup.json" --listen 127.0.0.1:0 --threads 2 >"$T/serve.out" 2>"$T
 pid=$!
 port=""
 for i in $(seq 1 200); do # valgrind starts slowly
-    port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/serve.out")
+    port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/serve.out" 2>/dev/null)
     [ -n "$port" ] && break
     sleep 0.1
 done
