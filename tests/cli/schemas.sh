@@ -46,7 +46,7 @@ if command -v curl >/dev/null 2>&1; then
     $C serve "$T/lookup.json" --listen 127.0.0.1:0 >"$T/serve.out" 2>&1 &
     pid=$!
     for i in $(seq 1 200); do
-        port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/serve.out")
+        port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/serve.out" 2>/dev/null)
         [ -n "$port" ] && break
         sleep 0.1
     done
@@ -57,6 +57,7 @@ if command -v curl >/dev/null 2>&1; then
     curl -s -X POST "$U/prioritize" --data-binary @tests/data/extender-prioritize.json >"$T/pr.json" &&
         ok service-prioritize-v1 "$T/pr.json"
     curl -s -X POST "$U/place" -d '{"class": "x"}' >"$T/e.json" && ok service-error-v1 "$T/e.json"
+    curl -s -X POST "$U/reload" >"$T/r.json" && ok service-reload-v1 "$T/r.json"
     kill $pid
     wait $pid 2>/dev/null
 fi
