@@ -24,6 +24,16 @@ static int call(ct_service_t *s, const char *method, const char *path, const cha
     return st;
 }
 
+/* One request: its status is want and its answer holds needle (NULL: any). */
+static void expect_answer(ct_service_t *s, const char *method, const char *path, const char *body, int want,
+                          const char *needle)
+{
+    char *o;
+    int st = call(s, method, path, body, &o);
+    CHECK_MSG(st == want && (!needle || strstr(o, needle)), "%s %s: %d %s", method, path, st, o ? o : "(null)");
+    free(o);
+}
+
 static void write_lookup(const double *rates, size_t n)
 {
     char *text = make_lookup(rates, n);
@@ -43,24 +53,18 @@ static void basics(ct_service_t *s)
     free(o);
     /* any prefix (kube-scheduler's urlPrefix may carry a path), HEAD as GET,
      * a query string ignored; Allow for a 405 */
-    CHECK(call(s, "HEAD", "/healthz", NULL, &o) == 200);
-    free(o);
-    CHECK(call(s, "GET", "/contend/v1/healthz?verbose=1", NULL, &o) == 200 && strstr(o, "\"scenarios\": 2"));
-    free(o);
+    expect_answer(s, "HEAD", "/healthz", NULL, 200, NULL);
+    expect_answer(s, "GET", "/contend/v1/healthz?verbose=1", NULL, 200, "\"scenarios\": 2");
     /* a pod that is not ours (no contend.io/class; kube-scheduler sends every
      * pod without managedResources): 200, the same score on every node */
-    CHECK(call(s, "POST", "/prioritize",
-               "{\"Pod\": {\"metadata\": {\"name\": \"web\", \"labels\": {\"app\": \"web\"}}}, \"Nodes\": null, "
-               "\"NodeNames\": [\"a\", \"b\"]}",
-               &o) == 200);
-    CHECK(!strcmp(o, "[{\"Host\": \"a\", \"Score\": 0}, {\"Host\": \"b\", \"Score\": 0}]\n"));
-    free(o);
-    CHECK(call(s, "POST", "/prioritize",
-               "{\"Pod\": {\"metadata\": {\"name\": \"web\"}}, \"NodeNames\": null, "
-               "\"Nodes\": {\"items\": [{\"metadata\": {\"name\": \"n1\"}}]}}",
-               &o) == 200);
-    CHECK(!strcmp(o, "[{\"Host\": \"n1\", \"Score\": 0}]\n"));
-    free(o);
+    expect_answer(s, "POST", "/prioritize",
+                  "{\"Pod\": {\"metadata\": {\"name\": \"web\", \"labels\": {\"app\": \"web\"}}}, \"Nodes\": null, "
+                  "\"NodeNames\": [\"a\", \"b\"]}",
+                  200, "[{\"Host\": \"a\", \"Score\": 0}, {\"Host\": \"b\", \"Score\": 0}]\n");
+    expect_answer(s, "POST", "/prioritize",
+                  "{\"Pod\": {\"metadata\": {\"name\": \"web\"}}, \"NodeNames\": null, "
+                  "\"Nodes\": {\"items\": [{\"metadata\": {\"name\": \"n1\"}}]}}",
+                  200, "[{\"Host\": \"n1\", \"Score\": 0}]\n");
     CHECK(!strcmp(ct_service_allow("/healthz"), "GET, HEAD") && !strcmp(ct_service_allow("/contend/prioritize"), "POST") &&
           !strcmp(ct_service_allow("/reload?x"), "POST") && !ct_service_allow("/nope") && !ct_service_allow(""));
     /* Nearest scenario by rates; names come back as given. */
@@ -301,45 +305,34 @@ static void measured_rates(void)
 {
     ct_service_params_t p;
     ct_service_t *s;
-    char msg[256], *o, body[512];
+    char msg[256], body[512];
     ct_service_params_init(&p);
     p.clock = fake_clock;
     fake_now = 5000.5;
     CHECK(ct_service_open(lookup_path, &p, &s, msg, sizeof msg) == 0);
-    CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"measured_rates\": {\"fig1\": 0}") &&
-          strstr(o, "\"prioritize_scenario\": 0"));
-    free(o);
+    expect_answer(s, "GET", "/healthz", NULL, 200, "\"measured_rates\": {\"fig1\": 0}, \"prioritize_scenario\": 0}");
     for (int j = 0; j < 240; j++) { /* 240 new jobs in two seconds: 120 / s, nearer 100 than 450 (relative) */
         fake_now = 5000.5 + (j >= 120);
         snprintf(body, sizeof body,
                  "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": "
                  "\"r%d\", \"contend.io/task\": \"sum\"}}}, \"NodeNames\": [\"a\", \"b\", \"c\", \"d\"]}",
                  j);
-        CHECK(call(s, "POST", "/prioritize", body, &o) == 200);
-        free(o);
-        if (j < 3) { /* a job's later pods do not count */
-            CHECK(call(s, "POST", "/prioritize", body, &o) == 200);
-            free(o);
-        }
+        expect_answer(s, "POST", "/prioritize", body, 200, "\"Score\": 10");
+        if (j < 3) /* a job's later pods do not count */
+            expect_answer(s, "POST", "/prioritize", body, 200, "\"Score\": 10");
     }
-    CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"fig1\": 120}") &&
-          strstr(o, "\"prioritize_scenario\": 0"));
-    free(o);
+    expect_answer(s, "GET", "/healthz", NULL, 200, "\"fig1\": 120}, \"prioritize_scenario\": 0}");
     for (int j = 240; j < 840; j++) { /* 600 more in the second after: 840 / 3 s = 280 / s, nearer 450 */
         fake_now = 5002.5;
         snprintf(body, sizeof body,
                  "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": "
                  "\"r%d\", \"contend.io/task\": \"sum\"}}}, \"NodeNames\": [\"a\", \"b\", \"c\", \"d\"]}",
                  j);
-        CHECK(call(s, "POST", "/prioritize", body, &o) == 200);
-        free(o);
+        expect_answer(s, "POST", "/prioritize", body, 200, "\"Score\": 10");
     }
-    CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"prioritize_scenario\": 1"));
-    free(o);
+    expect_answer(s, "GET", "/healthz", NULL, 200, "\"prioritize_scenario\": 1}");
     fake_now = 5100; /* a minute without jobs: the rates fall back to 0 */
-    CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"fig1\": 0}") &&
-          strstr(o, "\"prioritize_scenario\": 0"));
-    free(o);
+    expect_answer(s, "GET", "/healthz", NULL, 200, "\"fig1\": 0}, \"prioritize_scenario\": 0}");
     ct_service_free(s);
 }
 
