@@ -64,6 +64,29 @@ fi
 # A broken table and a renamed CSV column fail.
 sed 's/"probability"/"prob"/' "$T/table.json" >"$T/bad.json"
 $V contend-table-1 "$T/bad.json" >/dev/null 2>&1 && fail "a table without probabilities validated"
+# The table's schema is closed: each mutation of a real lookup fails (#28).
+for mut in unknown-key misspelled no-hash hash-not-hex no-root duplicate-task negative-gap; do
+    python3 - "$T/lookup.json" "$T/mut.json" "$mut" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, m = d["scenarios"][0], sys.argv[3]
+c, t = s["classes"][0], s["classes"][0]["segments"][0]["triplets"][0]
+if m == "unknown-key": d["extra"] = 1
+elif m == "misspelled": t["probabilty"] = t.pop("probability")
+elif m == "no-hash": del s["hash"]
+elif m == "hash-not-hex": s["hash"] = "not hex at all!!"
+elif m == "no-root": del c["root"]
+elif m == "duplicate-task": c["tasks"].append(c["tasks"][0])
+elif m == "negative-gap": s["model"]["gap"] = -1
+json.dump(d, open(sys.argv[2], "w"))
+PY
+    $V contend-table-1 "$T/mut.json" >/dev/null 2>&1 && fail "a lookup with $mut validated"
+done
+# What a schema cannot say (k within the segment's parts) the loader refuses.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["scenarios"][0]["classes"][0]["segments"][0]["triplets"][0]["k"] = 99
+json.dump(d, open(sys.argv[2], "w"))' "$T/lookup.json" "$T/k99.json"
+$C export "$T/k99.json" --format csv -o "$T/k99.csv" >/dev/null 2>&1 && fail "a lookup with k 99 exported"
 sed '1s/mean_jct/mean/' "$T/sweep.csv" >"$T/bad.csv"
 $V sim-sweep-csv-v1 "$T/bad.csv" >/dev/null 2>&1 && fail "a renamed column validated"
 # Every schema is a valid draft 2020-12 schema, and each is used above.
