@@ -230,6 +230,18 @@ void cli_status_end(cli_status_t *st)
     }
 }
 
+int cli_print_json(cJSON *root)
+{
+    ct_error_t err;
+    if (!root) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        return cli_fail(&err);
+    }
+    ct_status_t st = ct_json_write_file(root, "-", &err);
+    cJSON_Delete(root);
+    return st == CT_OK ? 0 : cli_fail(&err);
+}
+
 void cli_print_json_string(FILE *fp, const char *s)
 {
     fputc('"', fp);

@@ -11,6 +11,7 @@
 #define CT_CLI_H
 
 #include "ct_base.h"
+#include "ct_json.h"
 #include "ct_nona_solve.h"
 #include "ct_sweep.h"
 #include <stddef.h>
@@ -96,6 +97,10 @@ void cli_status_end(cli_status_t *st);
 
 /** Prints s as a JSON string literal (quotes, escapes). */
 void cli_print_json_string(FILE *fp, const char *s);
+
+/** Prints root on stdout and frees it (NULL: out of memory); returns the
+ *  exit code, 0 on success. */
+int cli_print_json(cJSON *root);
 
 /* Subcommands. */
 int cmd_dag(int argc, char **argv);

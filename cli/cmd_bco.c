@@ -251,6 +251,13 @@ static int do_workload(const bco_opts_t *o)
     return rc;
 }
 
+/* obj[key] = [a, b]; 0 on success. */
+static int add_pair(cJSON *obj, const char *key, double a, double b)
+{
+    cJSON *arr = cJSON_AddArrayToObject(obj, key);
+    return !(arr && cJSON_AddItemToArray(arr, ct_json_number(a)) && cJSON_AddItemToArray(arr, ct_json_number(b)));
+}
+
 static int do_schedule(const char *cpath, const char *jpath, const bco_opts_t *o)
 {
     ct_rar_cluster_t c;
@@ -269,13 +276,25 @@ static int do_schedule(const char *cpath, const char *jpath, const bco_opts_t *o
         ct_bco_result_free(&r);
         goto done;
     }
-    if (o->json)
-        printf("{\"policy\": \"%s\", \"search\": \"%s\", \"makespan\": %.17g, \"makespan_estimate\": %.17g, "
-               "\"mean_jct\": %.17g, \"theta_u\": %ld, \"theta_range\": [%ld, %ld], \"horizon\": %ld, \"kappa\": %ld, "
-               "\"W_max\": %.17g, \"runs\": %zu, \"seconds\": %.17g}\n",
-               ct_bco_policy_name(o->bp.policy), ct_bco_search_name(o->bp.search), r.makespan, r.makespan_est,
-               r.mean_jct, r.theta_u, r.theta_lo, r.theta_hi, r.horizon, r.kappa, r.W_max, r.runs, r.seconds);
-    else
+    if (o->json) {
+        /* Schema bco-schedule-json-v1; a non-finite number is null. */
+        cJSON *js = cJSON_CreateObject();
+        int ok = js && cJSON_AddStringToObject(js, "policy", ct_bco_policy_name(o->bp.policy)) &&
+                 cJSON_AddStringToObject(js, "search", ct_bco_search_name(o->bp.search)) &&
+                 !ct_json_add_number(js, "makespan", r.makespan) &&
+                 !ct_json_add_number(js, "makespan_estimate", r.makespan_est) &&
+                 !ct_json_add_number(js, "mean_jct", r.mean_jct) &&
+                 !ct_json_add_number(js, "theta_u", (double)r.theta_u) &&
+                 !add_pair(js, "theta_range", (double)r.theta_lo, (double)r.theta_hi) &&
+                 !ct_json_add_number(js, "horizon", (double)r.horizon) &&
+                 !ct_json_add_number(js, "kappa", (double)r.kappa) && !ct_json_add_number(js, "W_max", r.W_max) &&
+                 !ct_json_add_number(js, "runs", (double)r.runs) && !ct_json_add_number(js, "seconds", r.seconds);
+        if (!ok) {
+            cJSON_Delete(js);
+            js = NULL;
+        }
+        rc = cli_print_json(js);
+    } else
         printf("%s: %zu jobs on %zu servers (%u GPUs): makespan %.1f slots (estimate %.1f), mean JCT %.1f slots, "
                "theta_u %ld (searched %ld..%ld, horizon %ld), kappa %ld, %zu placement passes, %.1f ms\n",
                ct_bco_policy_name(o->bp.policy), j.n, c.n_servers, c.n_gpus, r.makespan, r.makespan_est, r.mean_jct,
@@ -491,13 +510,25 @@ static int validate_one(const char *cpath, const char *jpath, const bco_opts_t *
     }
     if (ct_bco_validate(&c, &j, &r, &o->vp, &b, &err) != CT_OK)
         rc = cli_fail(&err);
-    else if (o->json)
-        printf("{\"n_g\": %g, \"phi\": %.17g, \"u_over_l\": %.17g, \"W_max\": %.17g, \"theta_tilde\": %ld, "
-               "\"makespan\": %.17g, \"makespan_estimate\": %.17g, \"theta_star\": [%.17g, %.17g], "
-               "\"T_star\": [%.17g, %.17g], \"lemma3\": \"%s\", \"lemma4\": \"%s\", \"theorem5\": \"%s\"}\n",
-               b.n_g, b.phi, b.u_over_l, b.W_max, b.theta_tilde, b.makespan, b.makespan_est, b.theta_lo,
-               isfinite(b.theta_hi) ? b.theta_hi : -1, b.T_lo, b.T_hi, ct_claim_name(b.lemma3), ct_claim_name(b.lemma4),
-               ct_claim_name(b.theorem5));
+    else if (o->json) {
+        /* Schema bco-validate-json-v1: theta_star's upper end -1 when unbounded. */
+        cJSON *js = cJSON_CreateObject();
+        int ok = js && !ct_json_add_number(js, "n_g", b.n_g) && !ct_json_add_number(js, "phi", b.phi) &&
+                 !ct_json_add_number(js, "u_over_l", b.u_over_l) && !ct_json_add_number(js, "W_max", b.W_max) &&
+                 !ct_json_add_number(js, "theta_tilde", (double)b.theta_tilde) &&
+                 !ct_json_add_number(js, "makespan", b.makespan) &&
+                 !ct_json_add_number(js, "makespan_estimate", b.makespan_est) &&
+                 !add_pair(js, "theta_star", b.theta_lo, isfinite(b.theta_hi) ? b.theta_hi : -1) &&
+                 !add_pair(js, "T_star", b.T_lo, b.T_hi) &&
+                 cJSON_AddStringToObject(js, "lemma3", ct_claim_name(b.lemma3)) &&
+                 cJSON_AddStringToObject(js, "lemma4", ct_claim_name(b.lemma4)) &&
+                 cJSON_AddStringToObject(js, "theorem5", ct_claim_name(b.theorem5));
+        if (!ok) {
+            cJSON_Delete(js);
+            js = NULL;
+        }
+        rc = cli_print_json(js);
+    }
     else
         print_bounds(jpath, &b);
     if (!rc && o->strict && claims_violated(&b))
@@ -584,13 +615,24 @@ static int validate_random(const bco_opts_t *o)
         return cli_fail(&err);
     static const char *const claim[] = { "Lemma 3", "Lemma 4", "Theorem 5" };
     if (o->json) {
-        printf("{\"instances\": %zu, \"worst_ratio_at_least\": %.17g, \"worst_ratio_exact_T\": %.17g", N, worst,
-               worst_exact);
+        /* Schema bco-validate-random-json-v1. */
         static const char *const key[] = { "lemma3", "lemma4", "theorem5" };
-        for (int k = 0; k < 3; k++)
-            printf(", \"%s\": {\"holds\": %zu, \"violated\": %zu, \"undecided\": %zu}", key[k], tally[k][0],
-                   tally[k][1], tally[k][2]);
-        printf("}\n");
+        cJSON *js = cJSON_CreateObject();
+        int ok = js && !ct_json_add_number(js, "instances", (double)N) &&
+                 !ct_json_add_number(js, "worst_ratio_at_least", worst) &&
+                 !ct_json_add_number(js, "worst_ratio_exact_T", worst_exact);
+        for (int k = 0; k < 3 && ok; k++) {
+            cJSON *t = cJSON_AddObjectToObject(js, key[k]);
+            ok = t && !ct_json_add_number(t, "holds", (double)tally[k][0]) &&
+                 !ct_json_add_number(t, "violated", (double)tally[k][1]) &&
+                 !ct_json_add_number(t, "undecided", (double)tally[k][2]);
+        }
+        if (!ok) {
+            cJSON_Delete(js);
+            js = NULL;
+        }
+        if ((rc = cli_print_json(js)) != 0)
+            return rc;
     } else {
         printf("%zu random instances (tiny %zu, identical %zu, hetero %zu), seed %llu:\n", N, count[0], count[1],
                count[2], (unsigned long long)o->seed);
@@ -627,7 +669,7 @@ static int validate_random(const bco_opts_t *o)
             static const char *const prefix[] = { "lemma3-", "lemma4-", "theorem5-" };
             char *cp, *jp;
             if ((rc = write_instance(o->save, prefix[k], &c, &j, &cp, &jp)) == 0)
-                printf("    saved as %s and %s\n", cp, jp);
+                fprintf(o->json ? stderr : stdout, "    saved as %s and %s\n", cp, jp);
             free(cp);
             free(jp);
         }

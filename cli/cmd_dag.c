@@ -176,18 +176,6 @@ static cJSON *task_json(const ct_dag_t *d, size_t v)
     return t;
 }
 
-static int print_json(cJSON *root)
-{
-    ct_error_t err;
-    if (!root) {
-        ct_error_set(&err, CT_ENOMEM, "out of memory");
-        return cli_fail(&err);
-    }
-    ct_status_t st = ct_json_write_file(root, "-", &err);
-    cJSON_Delete(root);
-    return st == CT_OK ? 0 : cli_fail(&err);
-}
-
 static int do_contract(const char *path, const dag_opts_t *o)
 {
     ct_dag_t c;
@@ -207,7 +195,7 @@ static int do_contract(const char *path, const dag_opts_t *o)
         cJSON_AddNumberToObject(r, "tasks_after", (double)info.tasks_after);
         cJSON_AddNumberToObject(r, "edges_after", (double)info.edges_after);
         cJSON_AddNumberToObject(r, "rounds", (double)info.rounds);
-        rc = print_json(r);
+        rc = cli_print_json(r);
     } else if (!o->output || strcmp(o->output, "-") != 0) {
         printf("%s: %zu tasks, %zu edges -> %zu tasks, %zu edges in %zu rounds\n", path, info.tasks_before,
                info.edges_before, info.tasks_after, info.edges_after, info.rounds);
@@ -243,6 +231,8 @@ static int do_split(const char *path, const dag_opts_t *o, int with_triplets)
     const ct_dag_t *g = &sp.dag;
     cJSON *root = o->json ? cJSON_CreateObject() : NULL, *segs = NULL;
     if (o->json) {
+        cJSON_AddBoolToObject(root, "virtual_source", sp.virtual_source != 0);
+        cJSON_AddBoolToObject(root, "virtual_sink", sp.virtual_sink != 0);
         cJSON *b = cJSON_AddArrayToObject(root, "bottlenecks");
         for (size_t i = 0; i < sp.n_bottlenecks; i++)
             cJSON_AddItemToArray(b, task_json(g, sp.bottlenecks[i]));
@@ -354,7 +344,7 @@ static int do_split(const char *path, const dag_opts_t *o, int with_triplets)
             cJSON_Delete(root);
             return rc;
         }
-        return print_json(root);
+        return cli_print_json(root);
     }
     return rc;
 }
@@ -384,6 +374,19 @@ static int do_check(const char *path, const dag_opts_t *o)
         total += d.time[v];
     for (size_t e = 0; e < d.n_edges; e++)
         bytes += d.bytes[e];
+    if (o->json) {
+        /* The same facts as the text line (schema dag-check-json-v1). */
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "file", path);
+        if (d.name)
+            cJSON_AddStringToObject(r, "name", d.name);
+        cJSON_AddNumberToObject(r, "tasks", (double)d.n_tasks);
+        cJSON_AddNumberToObject(r, "edges", (double)d.n_edges);
+        ct_json_add_number(r, "compute_seconds", total);
+        ct_json_add_number(r, "edge_bytes", bytes);
+        ct_dag_destroy(&d);
+        return cli_print_json(r);
+    }
     printf("%s: valid DAG%s%s, %zu tasks, %zu edges, %.6g s of compute, %.6g bytes on edges\n", path,
            d.name ? " " : "", d.name ? d.name : "", d.n_tasks, d.n_edges, total, bytes);
     ct_dag_destroy(&d);

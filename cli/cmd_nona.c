@@ -402,14 +402,6 @@ static int write_doc(cJSON **entries, size_t n, const char *path)
     return st == CT_OK ? 0 : cli_fail(&err);
 }
 
-static int print_json_and_free(cJSON *j)
-{
-    ct_error_t err;
-    ct_status_t st = ct_json_write_file(j, "-", &err);
-    cJSON_Delete(j);
-    return st == CT_OK ? 0 : cli_fail(&err);
-}
-
 static int do_solve(const char *path, const nona_opts_t *o)
 {
     ct_scenario_t s;
@@ -431,7 +423,7 @@ static int do_solve(const char *path, const nona_opts_t *o)
     if (entry)
         rc = write_doc(&entry, 1, o->output);
     if (summary)
-        rc = rc ? (cJSON_Delete(summary), rc) : print_json_and_free(summary);
+        rc = rc ? (cJSON_Delete(summary), rc) : cli_print_json(summary);
     return rc;
 }
 
@@ -531,7 +523,7 @@ static int do_sweep(const char *path, const nona_opts_t *o)
         cJSON_AddItemToObject(r, "scenarios", summaries);
         summaries = NULL;
         ct_json_add_number(r, "skipped", (double)skipped);
-        rc = print_json_and_free(r);
+        rc = cli_print_json(r);
     }
 done:
     ct_sweep_texts_free(texts, o->n_scales);

@@ -44,8 +44,30 @@ def load_schema(name):
     return schema
 
 
+def validator(schema):
+    """A validator that resolves $ref to another of our schemas from
+    schemas/, never from the network (their $id URLs are names only)."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
+    store = {}
+    for name in sorted(os.listdir(here)):
+        if name.endswith(".schema.json"):
+            with open(os.path.join(here, name)) as f:
+                other = json.load(f)
+            store[other["$id"]] = other
+    try:  # jsonschema >= 4.18
+        import referencing
+        import referencing.jsonschema
+
+        registry = referencing.Registry().with_resources(
+            (uri, referencing.jsonschema.DRAFT202012.create_resource(doc)) for uri, doc in store.items())
+        return jsonschema.Draft202012Validator(schema, registry=registry)
+    except ImportError:  # Debian 12's 4.10
+        resolver = jsonschema.RefResolver.from_schema(schema, store=store)
+        return jsonschema.Draft202012Validator(schema, resolver=resolver)
+
+
 def check(schema, path):
-    v = jsonschema.Draft202012Validator(schema)
+    v = validator(schema)
     if path.endswith(".csv"):
         with open(path, newline="") as f:
             rows = list(csv.reader(f))
@@ -62,8 +84,11 @@ def check(schema, path):
                 errors.append(f"line {i}: {len(r)} cells, the header has {len(rows[0])}")
             errors += [f"line {i}: {'/'.join(map(str, e.path))}: {e.message}" for e in v.iter_errors(obj)]
         return errors
-    with open(path) as f:
-        doc = json.load(f)
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except ValueError as e:
+        return [f"not JSON: {e}"]
     return [f"{'/'.join(map(str, e.path))}: {e.message}" for e in v.iter_errors(doc)]
 
 

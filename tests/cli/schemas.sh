@@ -17,15 +17,31 @@ ok() { $V "$@" >"$T/v.out" 2>&1 || fail "$(cat "$T/v.out")"; }
 $C dag contract data/examples/fig1.json -o "$T/dag.json" >/dev/null && ok dag-v1 "$T/dag.json" data/dags/alexnet.json
 $C nona solve data/scenarios/fig1.json -o "$T/table.json" --json >"$T/solve.json" &&
     ok contend-table-1 "$T/table.json" && ok nona-solve-json-v1 "$T/solve.json"
-$C nona sweep data/scenarios/fig1.json --scale 0.5:1.5:0.5 -o "$T/lookup.json" >/dev/null 2>&1 && ok contend-table-1 "$T/lookup.json"
+$C nona sweep data/scenarios/fig1.json --scale 0.5:1.5:0.5 -o "$T/lookup.json" --json >"$T/nsweep.json" 2>/dev/null &&
+    ok contend-table-1 "$T/lookup.json" && ok nona-sweep-json-v1 "$T/nsweep.json"
+# Every variant of the solve summary, and a summary inside the sweep's is checked against the solve's schema.
+$C nona solve data/scenarios/ensemble-large.json --binding late --waits job-first-merged --json >"$T/s1.json" &&
+    $C nona solve data/scenarios/fig1.json --model link --method grid --json >"$T/s2.json" &&
+    $C nona solve data/scenarios/fig1.json --method penalty --json >"$T/s3.json" &&
+    ok nona-solve-json-v1 "$T/s1.json" "$T/s2.json" "$T/s3.json"
+sed 's/"skipped"/"skiped"/' "$T/nsweep.json" >"$T/bad.json"
+$V nona-sweep-json-v1 "$T/bad.json" >/dev/null 2>&1 && fail "a misspelled key in nona sweep --json validated"
+sed 's/"mean_jct"/"mean_jtc"/' "$T/nsweep.json" >"$T/bad.json"
+$V nona-sweep-json-v1 "$T/bad.json" >/dev/null 2>&1 && fail "a misspelled key inside a sweep's summary validated"
+$C dag check data/examples/fig1.json --json >"$T/dcheck.json" && ok dag-check-json-v1 "$T/dcheck.json"
+$C dag contract data/dags/alexnet.json --json >"$T/dcon.json" && ok dag-contract-json-v1 "$T/dcon.json"
+$C dag split data/dags/alexnet.json --json >"$T/dsplit.json" && ok dag-split-json-v1 "$T/dsplit.json"
+$C dag partitions data/examples/fig1.json --json >"$T/dpart.json" && ok dag-partitions-json-v1 "$T/dpart.json"
+$C sim data/scenarios/fig1.json --jobs 1000 --reps 2 --by-task --json >"$T/simt.json" && ok sim-json-v1 "$T/simt.json"
 $C sample "$T/lookup.json" --class fig1 --servers 8 --count 3 --json >"$T/sample.json" && ok sample-json-v1 "$T/sample.json"
 $C sim data/scenarios/fig1.json --jobs 2000 --reps 2 --json >"$T/sim.json" && ok sim-json-v1 "$T/sim.json"
 $C sim sweep data/scenarios/fig1.json --loads 0.3:0.95:0.3 --jobs 2000 --reps 2 --policies nona,local \
     -o "$T/sweep.csv" >/dev/null && ok sim-sweep-csv-v1 "$T/sweep.csv"
 $C bco workload --seed 1 --jobs 20 -o "$T/bco" >/dev/null && ok rar-cluster-v1 "$T/bco/cluster.json" &&
     ok rar-jobs-v1 "$T/bco/jobs.json"
-$C bco schedule "$T/bco/cluster.json" "$T/bco/jobs.json" -o "$T/schedule.json" >/dev/null &&
-    ok contend-schedule-2 "$T/schedule.json"
+$C bco schedule "$T/bco/cluster.json" "$T/bco/jobs.json" -o "$T/schedule.json" --json >"$T/bsched.json" &&
+    ok contend-schedule-2 "$T/schedule.json" && ok bco-schedule-json-v1 "$T/bsched.json"
+$C bco validate --random 3 --family tiny --json >"$T/bvr.json" 2>/dev/null && ok bco-validate-random-json-v1 "$T/bvr.json"
 $C bco sweep "$T/bco/cluster.json" "$T/bco/jobs.json" --vary servers -o "$T/bsweep.csv" >/dev/null &&
     ok bco-sweep-csv-v1 "$T/bsweep.csv"
 $C bco validate --random 4 --family tiny -o "$T/inst.csv" >/dev/null 2>&1 && ok bco-instances-csv-v1 "$T/inst.csv"
