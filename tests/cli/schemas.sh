@@ -33,6 +33,8 @@ $C dag contract data/dags/alexnet.json --json >"$T/dcon.json" && ok dag-contract
 $C dag split data/dags/alexnet.json --json >"$T/dsplit.json" && ok dag-split-json-v1 "$T/dsplit.json"
 $C dag partitions data/examples/fig1.json --json >"$T/dpart.json" && ok dag-partitions-json-v1 "$T/dpart.json"
 $C sim data/scenarios/fig1.json --jobs 1000 --reps 2 --by-task --json >"$T/simt.json" && ok sim-json-v1 "$T/simt.json"
+$C sim check --generate 1 --gen-seed 5 --stages 2:3 --jobs 500 --reps 2 --loads 0.3:0.3:0.1 -o "$T/check.csv" \
+    >/dev/null && ok sim-check-csv-v1 "$T/check.csv"
 $C sample "$T/lookup.json" --class fig1 --servers 8 --count 3 --json >"$T/sample.json" && ok sample-json-v1 "$T/sample.json"
 $C sim data/scenarios/fig1.json --jobs 2000 --reps 2 --json >"$T/sim.json" && ok sim-json-v1 "$T/sim.json"
 $C sim sweep data/scenarios/fig1.json --loads 0.3:0.95:0.3 --jobs 2000 --reps 2 --policies nona,local \
