@@ -1,6 +1,9 @@
 /*
  * cmd_serve.c - `contend serve`: the placement service over HTTP until
  * SIGINT or SIGTERM; SIGHUP reloads the lookup file (as POST /reload).
+ * With --log, one line per event on stderr: text, or one JSON object a
+ * line (start, each request, reload, failed reload, stop), each written
+ * with one stdio call so lines of concurrent requests never interleave.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -14,12 +17,77 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+enum { LOG_NONE, LOG_TEXT, LOG_JSON };
+
+/* A log line: JSON {"time", "event", ...fields of obj} or text; frees obj. */
+static void log_line(int mode, const char *event, cJSON *obj, const char *text)
+{
+    if (mode == LOG_NONE) {
+        cJSON_Delete(obj);
+        return;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char when[64];
+    snprintf(when, sizeof when, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 1000000));
+    if (mode == LOG_TEXT) {
+        fprintf(stderr, "%s %s %s\n", when, event, text);
+        cJSON_Delete(obj);
+        return;
+    }
+    cJSON *line = cJSON_CreateObject();
+    char *s = NULL;
+    if (line && cJSON_AddStringToObject(line, "time", when) && cJSON_AddStringToObject(line, "event", event)) {
+        for (cJSON *x = obj ? obj->child : NULL; x; x = x->next)
+            cJSON_AddItemReferenceToObject(line, x->string, x);
+        s = cJSON_PrintUnformatted(line);
+    }
+    if (s)
+        fprintf(stderr, "%s\n", s);
+    cJSON_free(s);
+    cJSON_Delete(line);
+    cJSON_Delete(obj);
+}
+
+static void log_request(void *ctx, const ct_http_event_t *ev)
+{
+    int mode = *(const int *)ctx;
+    char text[600];
+    snprintf(text, sizeof text, "%s %.300s %d %.3f ms %zu B in %zu B out %s", ev->method, ev->path, ev->status,
+             1e3 * ev->seconds, ev->bytes_in, ev->bytes_out, ev->client);
+    cJSON *o = mode == LOG_JSON ? cJSON_CreateObject() : NULL;
+    if (o) {
+        cJSON_AddStringToObject(o, "method", ev->method);
+        cJSON_AddStringToObject(o, "path", ev->path);
+        cJSON_AddNumberToObject(o, "status", ev->status);
+        ct_json_add_number(o, "seconds", ev->seconds);
+        cJSON_AddNumberToObject(o, "bytes_in", (double)ev->bytes_in);
+        cJSON_AddNumberToObject(o, "bytes_out", (double)ev->bytes_out);
+        cJSON_AddStringToObject(o, "client", ev->client);
+    }
+    log_line(mode, "request", o, text);
+}
+
+/* A log line with one string field (key: value) or none. */
+static void log_event(int mode, const char *event, const char *key, const char *value)
+{
+    cJSON *o = mode == LOG_JSON ? cJSON_CreateObject() : NULL;
+    if (o && key)
+        cJSON_AddStringToObject(o, key, value);
+    log_line(mode, event, o, key ? value : "");
+}
 
 static void serve_usage(FILE *out)
 {
     fprintf(out,
             "usage: contend serve LOOKUP.json [--listen HOST:PORT] [--threads N] [--seed S] [--job-cache N]\n"
+            "                     [--log none|text|json]\n"
             "\n"
             "Answers placement requests from a lookup file over HTTP (JSON):\n"
             "  GET  /healthz     status, classes, scenarios, reloads\n"
@@ -31,21 +99,27 @@ static void serve_usage(FILE *out)
             "                    contend.io/class, contend.io/job, contend.io/task score 10 on the\n"
             "                    node their job's draw gives their task, 0 elsewhere\n"
             "--listen: IPv4 address and port (default 127.0.0.1:8080; port 0: any free one, printed).\n"
+            "  GET  /metrics     Prometheus text format: requests, latency, draws, table, reloads\n"
             "--threads: event loops (default 2). --job-cache: jobs remembered for the extender\n"
-            "(default 65536, oldest dropped first). Bodies over 1 MiB: 413. Stops on SIGINT/SIGTERM.\n");
+            "(default 65536, oldest dropped first). --log none|text|json: one line per request,\n"
+            "reload and start/stop on stderr (default none; json: one object a line with time,\n"
+            "event, method, path, status, seconds, bytes_in, bytes_out, client).\n"
+            "Bodies over 1 MiB: 413. Stops on SIGINT/SIGTERM.\n");
 }
 
-enum { OPT_LISTEN = 256, OPT_THREADS, OPT_SEED, OPT_CACHE };
+enum { OPT_LISTEN = 256, OPT_THREADS, OPT_SEED, OPT_CACHE, OPT_LOG };
 
 int cmd_serve(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "listen", required_argument, NULL, OPT_LISTEN }, { "threads", required_argument, NULL, OPT_THREADS },
         { "seed", required_argument, NULL, OPT_SEED }, { "job-cache", required_argument, NULL, OPT_CACHE },
+        { "log", required_argument, NULL, OPT_LOG },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     const char *listen = "127.0.0.1:8080";
     size_t threads = 2;
+    static int log_mode = LOG_NONE; /* static: the event loops read it until they stop */
     ct_service_params_t p;
     ct_service_params_init(&p);
     unsigned long long u;
@@ -68,6 +142,16 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_size(optarg, &p.job_cache) || p.job_cache < 1 || p.job_cache > 100000000)
                 return cli_usage("serve", "--job-cache: expected 1 .. 100000000, got '%s'", optarg);
             break;
+        case OPT_LOG:
+            if (!strcmp(optarg, "none"))
+                log_mode = LOG_NONE;
+            else if (!strcmp(optarg, "text"))
+                log_mode = LOG_TEXT;
+            else if (!strcmp(optarg, "json"))
+                log_mode = LOG_JSON;
+            else
+                return cli_usage("serve", "--log: expected none, text or json, got '%s'", optarg);
+            break;
         case 'h': serve_usage(stdout); return 0;
         default: return cli_usage("serve", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -89,7 +173,14 @@ int cmd_serve(int argc, char **argv)
         return 2;
     }
     ct_http_t *h;
-    if (ct_http_start(svc, listen, (unsigned)threads, &h, err, sizeof err) != 0) {
+    ct_http_params_t hp;
+    ct_http_params_init(&hp);
+    hp.threads = (unsigned)threads;
+    if (log_mode != LOG_NONE) {
+        hp.log = log_request;
+        hp.log_ctx = &log_mode;
+    }
+    if (ct_http_start(svc, listen, &hp, &h, err, sizeof err) != 0) {
         fprintf(stderr, "contend: %s\n", err);
         ct_service_free(svc);
         return strncmp(err, "--listen", 8) ? 1 : 2;
@@ -98,15 +189,21 @@ int cmd_serve(int argc, char **argv)
     snprintf(host, sizeof host, "%.*s", (int)(strrchr(listen, ':') - listen), listen);
     printf("contend serve: listening on http://%s:%u (lookup %s)\n", host, ct_http_port(h), argv[optind]);
     fflush(stdout);
+    log_event(log_mode, "start", "lookup", argv[optind]);
     for (;;) {
         int sig;
         if (sigwait(&set, &sig) != 0)
             continue;
         if (sig == SIGHUP) {
-            if (ct_service_reload(svc, err, sizeof err) != 0)
-                fprintf(stderr, "contend: reload failed, the previous table stays: %s\n", err);
+            if (ct_service_reload(svc, err, sizeof err) != 0) {
+                if (log_mode != LOG_JSON) /* JSON logs: every stderr line an object */
+                    fprintf(stderr, "contend: reload failed, the previous table stays: %s\n", err);
+                log_event(log_mode, "reload_failed", "error", err);
+            } else
+                log_event(log_mode, "reload", "lookup", argv[optind]);
             continue;
         }
+        log_event(log_mode, "stop", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM");
         break;
     }
     ct_http_stop(h);

@@ -52,6 +52,9 @@ int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sam
                          size_t errlen);
 void ct_sampler_free(ct_sampler_t *s);
 
+/** A 64-bit FNV-1a digest of the loaded file's bytes (the same file, the
+ *  same digest): tells which table a service runs. O(1). */
+uint64_t ct_sampler_digest(const ct_sampler_t *s);
 size_t ct_sampler_scenario_count(const ct_sampler_t *s);
 /** The arrival-rate scale factor a scenario was solved for. */
 double ct_sampler_scenario_scale(const ct_sampler_t *s, size_t scenario);

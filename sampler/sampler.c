@@ -156,6 +156,7 @@ struct ct_sampler {
     uint32_t *hash_mask;
     size_t n_scenarios;
     scenario_t *scenarios;
+    uint64_t digest;        /* FNV-1a of the file's bytes: which table a service runs */
 };
 
 static void *arena_alloc(ct_sampler_t *s, size_t n)
@@ -683,6 +684,9 @@ int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sam
         free(s);
         return fail(&L, "not a text file");
     }
+    s->digest = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < len; i++)
+        s->digest = (s->digest ^ (unsigned char)text[i]) * 0x100000001b3ULL;
     const char *end = NULL;
     /* Include the NUL: cJSON's end-of-buffer whitespace check needs it. */
     cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
@@ -841,6 +845,11 @@ int ct_sampler_load(const char *path, ct_sampler_t **out, char *errbuf, size_t e
 
 /* ------------------------------------------------------------------------ */
 /* Queries and placement.                                                    */
+
+uint64_t ct_sampler_digest(const ct_sampler_t *s)
+{
+    return s->digest;
+}
 
 size_t ct_sampler_scenario_count(const ct_sampler_t *s)
 {

@@ -15,10 +15,29 @@ extern "C" {
 
 typedef struct ct_http ct_http_t;
 
+/** One answered request, for a log. Strings live for the call only. */
+typedef struct {
+    const char *method, *path;
+    const char *client;     /**< the peer's IPv4 address ("" when unknown) */
+    int status;             /**< HTTP status sent (0: the connection was dropped, out of memory) */
+    double seconds;         /**< from the request's headers to the answer queued */
+    size_t bytes_in, bytes_out;
+} ct_http_event_t;
+
+typedef struct {
+    unsigned threads;       /**< event loops (default 2) */
+    /** Called once per answered request from the event loop's thread (so
+     *  concurrently from several); NULL: nothing is logged (default). */
+    void (*log)(void *ctx, const ct_http_event_t *ev);
+    void *log_ctx;
+} ct_http_params_t;
+
+void ct_http_params_init(ct_http_params_t *p);
+
 /** Starts serving svc on listen ("127.0.0.1:8080"; port 0 picks a free
- *  one) with threads event loops. svc must outlive the server. 0, or -1
+ *  one); p NULL takes the defaults. svc must outlive the server. 0, or -1
  *  with a one-line message. */
-int ct_http_start(ct_service_t *svc, const char *listen, unsigned threads, ct_http_t **out, char *errbuf,
+int ct_http_start(ct_service_t *svc, const char *listen, const ct_http_params_t *p, ct_http_t **out, char *errbuf,
                   size_t errlen);
 /** The port actually bound. */
 uint16_t ct_http_port(const ct_http_t *h);

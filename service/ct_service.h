@@ -10,6 +10,10 @@
  *   POST /place        {"class": NAME, "servers": N | [names], "rates": {class: jobs/s},
  *                       "queue_lengths": [per server]} -> {"class", "scenario", "scale",
  *                       "placement": {task id: server}}
+ *   GET  /metrics      Prometheus text format 0.0.4: requests by endpoint and code,
+ *                       /place and /prioritize latency histograms, draws by class and
+ *                       scenario, the table's path, digest and age, reloads and failed
+ *                       reloads, open connections, the job cache
  *   POST /reload       re-reads the lookup file; the swap is atomic: requests in
  *                       flight finish on the old table, later ones use the new
  *   POST /prioritize   the Kubernetes scheduler-extender verb: ExtenderArgs
@@ -63,6 +67,14 @@ int ct_service_reload(ct_service_t *s, char *errbuf, size_t errlen);
 /** The methods an endpoint accepts, for a 405's Allow header ("GET, HEAD"
  *  or "POST"), or NULL for a path that names none. Static strings. */
 const char *ct_service_allow(const char *path);
+
+/** The answer's Content-Type for a request to path answered with status:
+ *  Prometheus text for /metrics' 200, JSON otherwise. Static strings. */
+const char *ct_service_content_type(const char *path, int status);
+
+/** Tells the service a client connection opened (+1) or closed (-1), for
+ *  /metrics; the transport calls it. Thread-safe. */
+void ct_service_connections(ct_service_t *s, int delta);
 
 /**
  * Answers one request. The endpoint is the path's last segment (any

@@ -3,8 +3,10 @@
  * of epoll loops, each request's body gathered up to CT_SERVICE_MAX_BODY
  * (a larger Content-Length is answered 413 before it is read), handed to
  * ct_service_handle, the JSON answer sent with keep-alive. Idle connections
- * close after 10 s; at most 4096 at once. Nothing is logged (the library
- * never prints).
+ * close after 10 s; at most 4096 at once. The library never prints: a
+ * caller that wants a log passes a function that gets each answered
+ * request (ct_http_params_t.log). Connections opened and closed are told
+ * to the service for its /metrics.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -17,27 +19,57 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct ct_http {
     struct MHD_Daemon *d;
     ct_service_t *svc;
     uint16_t port;
+    ct_http_params_t p;
 };
 
 typedef struct {
     char *body;
     size_t n, cap;
+    size_t received;    /* body bytes seen, kept or not */
     int too_large;
+    struct timespec t0; /* headers received */
 } req_t;
 
-static enum MHD_Result reply(struct MHD_Connection *conn, int status, char *body, size_t len, const char *allow)
+void ct_http_params_init(ct_http_params_t *p)
+{
+    p->threads = 2;
+    p->log = NULL;
+    p->log_ctx = NULL;
+}
+
+static void log_request(const struct ct_http *h, struct MHD_Connection *conn, const char *method, const char *url,
+                        const req_t *rq, int status, size_t bytes_out)
+{
+    if (!h->p.log)
+        return;
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    char client[INET_ADDRSTRLEN] = "";
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ci && ci->client_addr && ci->client_addr->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)ci->client_addr)->sin_addr, client,
+                  sizeof client);
+    ct_http_event_t ev = { method, url, client, status,
+                           (double)(t1.tv_sec - rq->t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - rq->t0.tv_nsec),
+                           rq->received, bytes_out };
+    h->p.log(h->p.log_ctx, &ev);
+}
+
+static enum MHD_Result reply(struct MHD_Connection *conn, int status, char *body, size_t len, const char *allow,
+                             const char *type)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
     if (!r) {
         free(body);
         return MHD_NO;
     }
-    MHD_add_response_header(r, "Content-Type", "application/json");
+    MHD_add_response_header(r, "Content-Type", type);
     if (status == 405 && allow) /* RFC 9110: a 405 names the methods that work */
         MHD_add_response_header(r, "Allow", allow);
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)status, r);
@@ -54,6 +86,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
     if (!rq) { /* headers only: set up the body */
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
+        clock_gettime(CLOCK_MONOTONIC, &rq->t0);
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > CT_SERVICE_MAX_BODY)
             rq->too_large = 1;
@@ -61,6 +94,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
         return MHD_YES;
     }
     if (*upload_size) { /* a piece of the body */
+        rq->received += *upload_size;
         if (!rq->too_large && rq->n + *upload_size > CT_SERVICE_MAX_BODY)
             rq->too_large = 1;
         if (!rq->too_large) {
@@ -85,9 +119,18 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
     size_t outlen;
     int status = ct_service_handle(h->svc, method, url, rq->body, rq->too_large ? CT_SERVICE_MAX_BODY + 1 : rq->n,
                                    &out, &outlen);
+    log_request(h, conn, method, url, rq, status, status ? outlen : 0);
     if (!status)
         return MHD_NO; /* out of memory: drop the connection */
-    return reply(conn, status, out, outlen, ct_service_allow(url));
+    return reply(conn, status, out, outlen, ct_service_allow(url), ct_service_content_type(url, status));
+}
+
+static void connection(void *cls, struct MHD_Connection *conn, void **socket_ctx, enum MHD_ConnectionNotificationCode toe)
+{
+    (void)conn;
+    (void)socket_ctx;
+    struct ct_http *h = cls;
+    ct_service_connections(h->svc, toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
 }
 
 static void completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
@@ -103,7 +146,7 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls, en
     }
 }
 
-int ct_http_start(ct_service_t *svc, const char *listen, unsigned threads, ct_http_t **out, char *errbuf,
+int ct_http_start(ct_service_t *svc, const char *listen, const ct_http_params_t *p, ct_http_t **out, char *errbuf,
                   size_t errlen)
 {
     *out = NULL;
@@ -130,13 +173,16 @@ int ct_http_start(ct_service_t *svc, const char *listen, unsigned threads, ct_ht
         return -1;
     }
     h->svc = svc;
-    if (threads < 1)
-        threads = 1;
+    if (p)
+        h->p = *p;
+    else
+        ct_http_params_init(&h->p);
+    unsigned threads = h->p.threads < 1 ? 1 : h->p.threads;
     h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO, (uint16_t)port, NULL,
                             NULL, handler, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                             MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
                             MHD_OPTION_CONNECTION_LIMIT, 4096u, MHD_OPTION_NOTIFY_COMPLETED, completed, h,
-                            MHD_OPTION_END);
+                            MHD_OPTION_NOTIFY_CONNECTION, connection, h, MHD_OPTION_END);
     if (!h->d) {
         snprintf(errbuf, errlen, "%s: cannot listen (address in use, or not permitted)", listen);
         free(h);

@@ -8,6 +8,10 @@
  * extender's job cache is a fixed-capacity hash table (chained, oldest
  * entry evicted first) under its own mutex. Bodies are parsed with cJSON
  * (length-bounded, type-checked) and answers written into a growing buffer.
+ * Metrics are relaxed atomic counters (requests by endpoint and code, a
+ * latency histogram per placing endpoint, draws per class and scenario on
+ * the snapshot), read without a lock by GET /metrics: a scrape may see one
+ * counter a request ahead of another, never a torn value.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -32,6 +36,15 @@
  * RATE_SECONDS, in a ring of one-second columns. */
 #define RATE_SECONDS 60
 
+/* Metrics: the endpoints and codes requests are counted by, and the
+ * latency histogram's upper bounds in seconds (the last bucket is +Inf). */
+enum { EP_HEALTHZ, EP_PLACE, EP_PRIORITIZE, EP_RELOAD, EP_METRICS, EP_OTHER, N_EP };
+static const char *const ep_names[N_EP] = { "healthz", "place", "prioritize", "reload", "metrics", "other" };
+static const int codes[] = { 200, 400, 404, 405, 413, 422, 500 };
+#define N_CODES (sizeof codes / sizeof *codes)
+static const double lat_bounds[] = { 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 1e-2, 1e-1, 1 };
+#define N_LAT (sizeof lat_bounds / sizeof *lat_bounds + 1)
+
 typedef struct {
     ct_sampler_t *smp;
     atomic_int refs;
@@ -39,6 +52,8 @@ typedef struct {
     uint32_t *jobs;              /* n_classes x RATE_SECONDS: new jobs of class c in column i at [c * RATE_SECONDS + i] */
     int64_t sec[RATE_SECONDS];   /* the second column i counts (INT64_MIN: none yet) */
     int64_t start;               /* the second the table was loaded: rates count from there */
+    double loaded_unix;          /* wall-clock time of the load, for the table's age */
+    atomic_ulong *draws;         /* n_classes x n_scenarios: jobs drawn, class c scenario i at [c * n_scenarios + i] */
 } snap_t;
 
 typedef struct {
@@ -58,6 +73,13 @@ struct ct_service {
     entry_t *entries;       /* ring: oldest at `oldest` */
     int32_t *buckets;
     size_t cap, nbuckets, oldest, count;
+    /* Metrics (relaxed atomics; see the file's comment). */
+    atomic_ulong requests[N_EP][N_CODES + 1]; /* the last column: any other code */
+    atomic_ulong latency[2][N_LAT];           /* /place, /prioritize: requests per bucket (not cumulative) */
+    atomic_ulong latency_ns[2];               /* their summed latency, ns */
+    atomic_ulong reload_failures;
+    atomic_long connections;                  /* open, as the transport reports them */
+    double start_unix;
 };
 
 void ct_service_params_init(ct_service_params_t *p)
@@ -81,6 +103,13 @@ static int64_t now_sec(const ct_service_t *s)
     return (int64_t)ts.tv_sec;
 }
 
+static double unix_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static snap_t *snap_load(const ct_service_t *s, const char *path, char *errbuf, size_t errlen)
 {
     snap_t *sn = malloc(sizeof *sn);
@@ -93,7 +122,11 @@ static snap_t *snap_load(const ct_service_t *s, const char *path, char *errbuf, 
         return NULL;
     }
     size_t nc = ct_sampler_class_count(sn->smp);
-    if (!(sn->jobs = calloc(nc * RATE_SECONDS, sizeof(uint32_t)))) {
+    size_t ns = ct_sampler_scenario_count(sn->smp);
+    sn->draws = calloc(nc * ns, sizeof(atomic_ulong));
+    if (!(sn->jobs = calloc(nc * RATE_SECONDS, sizeof(uint32_t))) || !sn->draws) {
+        free(sn->jobs);
+        free(sn->draws);
         ct_sampler_free(sn->smp);
         free(sn);
         snprintf(errbuf, errlen, "out of memory");
@@ -101,7 +134,10 @@ static snap_t *snap_load(const ct_service_t *s, const char *path, char *errbuf, 
     }
     for (size_t i = 0; i < RATE_SECONDS; i++)
         sn->sec[i] = INT64_MIN;
+    for (size_t i = 0; i < nc * ns; i++)
+        atomic_init(&sn->draws[i], 0);
     sn->start = now_sec(s);
+    sn->loaded_unix = unix_now();
     pthread_mutex_init(&sn->rate_mu, NULL);
     atomic_init(&sn->refs, 1);
     return sn;
@@ -113,8 +149,15 @@ static void snap_release(snap_t *sn)
         ct_sampler_free(sn->smp);
         pthread_mutex_destroy(&sn->rate_mu);
         free(sn->jobs);
+        free(sn->draws);
         free(sn);
     }
+}
+
+/* Counts a job drawn from scenario scen for class c. */
+static void snap_count_draw(snap_t *sn, size_t c, size_t scen)
+{
+    atomic_fetch_add_explicit(&sn->draws[c * ct_sampler_scenario_count(sn->smp) + scen], 1, memory_order_relaxed);
 }
 
 /* The measured rates at second t (jobs / s of each class over the last
@@ -212,6 +255,17 @@ int ct_service_open(const char *lookup_path, const ct_service_params_t *p, ct_se
     pthread_mutex_init(&s->cache_mu, NULL);
     atomic_init(&s->reloads, 0);
     atomic_init(&s->streams, 0);
+    for (size_t e = 0; e < N_EP; e++)
+        for (size_t k = 0; k <= N_CODES; k++)
+            atomic_init(&s->requests[e][k], 0);
+    for (size_t e = 0; e < 2; e++) {
+        for (size_t k = 0; k < N_LAT; k++)
+            atomic_init(&s->latency[e][k], 0);
+        atomic_init(&s->latency_ns[e], 0);
+    }
+    atomic_init(&s->reload_failures, 0);
+    atomic_init(&s->connections, 0);
+    s->start_unix = unix_now();
     *out = s;
     return 0;
 }
@@ -243,8 +297,10 @@ void ct_service_free(ct_service_t *s)
 int ct_service_reload(ct_service_t *s, char *errbuf, size_t errlen)
 {
     snap_t *sn = snap_load(s, s->path, errbuf, errlen), *old;
-    if (!sn)
+    if (!sn) {
+        atomic_fetch_add(&s->reload_failures, 1);
         return -1;
+    }
     pthread_mutex_lock(&s->mu);
     old = s->cur;
     s->cur = sn;
@@ -442,6 +498,7 @@ static int handle_place(ct_service_t *s, const cJSON *req, buf_t *o)
                              ct_sampler_max_parts(smp, scen));
         goto done;
     }
+    snap_count_draw(sn, (size_t)c, scen);
     puts_(o, "{\"class\": ");
     put_string(o, cls->valuestring);
     putf(o, ", \"scenario\": %zu, \"scale\": %.17g, \"placement\": {", scen, ct_sampler_scenario_scale(smp, scen));
@@ -617,6 +674,7 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
                                  nn, ct_sampler_max_parts(smp, scen));
             goto done;
         }
+        snap_count_draw(sn, (size_t)c, scen);
         for (uint32_t i = 0; i < nt; i++)
             if (!(node[i] = strdup(sorted[out[i]])))
                 goto oom;
@@ -651,6 +709,140 @@ done:
 /* ------------------------------------------------------------------------ */
 /* Dispatch.                                                                 */
 
+/* ------------------------------------------------------------------------ */
+/* Metrics (Prometheus text exposition format 0.0.4).                        */
+
+/* A label value: backslash, double quote and newline escaped. */
+static void put_label(buf_t *o, const char *s)
+{
+    put(o, "\"", 1);
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"')
+            putf(o, "\\%c", *s);
+        else if (*s == '\n')
+            puts_(o, "\\n");
+        else
+            put(o, s, 1);
+    }
+    put(o, "\"", 1);
+}
+
+static void put_family(buf_t *o, const char *name, const char *type, const char *help)
+{
+    /* Not putf: its buffer is short, and HELP texts are long. */
+    puts_(o, "# HELP ");
+    puts_(o, name);
+    puts_(o, " ");
+    puts_(o, help);
+    puts_(o, "\n# TYPE ");
+    puts_(o, name);
+    puts_(o, " ");
+    puts_(o, type);
+    puts_(o, "\n");
+}
+
+static void put_metrics(ct_service_t *s, buf_t *o)
+{
+    snap_t *sn = snap_acquire(s);
+    const ct_sampler_t *smp = sn->smp;
+    put_family(o, "contend_requests_total", "counter", "Requests answered, by endpoint and HTTP status code.");
+    for (size_t e = 0; e < N_EP; e++)
+        for (size_t k = 0; k <= N_CODES; k++) {
+            unsigned long v = atomic_load_explicit(&s->requests[e][k], memory_order_relaxed);
+            if (v || (k == 0 && e != EP_OTHER)) { /* every endpoint's 200 series exists from the start */
+                putf(o, "contend_requests_total{endpoint=\"%s\",", ep_names[e]);
+                if (k < N_CODES)
+                    putf(o, "code=\"%d\"} %lu\n", codes[k], v);
+                else
+                    putf(o, "code=\"other\"} %lu\n", v);
+            }
+        }
+    put_family(o, "contend_request_duration_seconds", "histogram",
+               "Time to answer /place and /prioritize, from the body received to the answer written.");
+    for (size_t e = 0; e < 2; e++) {
+        const char *ep = ep_names[e == 0 ? EP_PLACE : EP_PRIORITIZE];
+        unsigned long cum = 0;
+        for (size_t k = 0; k < N_LAT; k++) {
+            cum += atomic_load_explicit(&s->latency[e][k], memory_order_relaxed);
+            if (k + 1 < N_LAT)
+                putf(o, "contend_request_duration_seconds_bucket{endpoint=\"%s\",le=\"%g\"} %lu\n", ep,
+                     lat_bounds[k], cum);
+            else
+                putf(o, "contend_request_duration_seconds_bucket{endpoint=\"%s\",le=\"+Inf\"} %lu\n", ep, cum);
+        }
+        putf(o, "contend_request_duration_seconds_sum{endpoint=\"%s\"} %.9f\n", ep,
+             1e-9 * (double)atomic_load_explicit(&s->latency_ns[e], memory_order_relaxed));
+        putf(o, "contend_request_duration_seconds_count{endpoint=\"%s\"} %lu\n", ep, cum);
+    }
+    put_family(o, "contend_draws_total", "counter",
+               "Jobs placed from the loaded table, by class and scenario (index in the lookup file); from 0 at each "
+               "load.");
+    size_t nc = ct_sampler_class_count(smp), ns = ct_sampler_scenario_count(smp);
+    for (size_t c = 0; c < nc; c++)
+        for (size_t i = 0; i < ns; i++) {
+            puts_(o, "contend_draws_total{class=");
+            put_label(o, ct_sampler_class_name(smp, c));
+            putf(o, ",scenario=\"%zu\"} %lu\n", i,
+                 atomic_load_explicit(&sn->draws[c * ns + i], memory_order_relaxed));
+        }
+    put_family(o, "contend_table_info", "gauge", "The loaded lookup file: its path and a digest of its bytes (FNV-1a).");
+    puts_(o, "contend_table_info{lookup=");
+    put_label(o, s->path);
+    putf(o, ",digest=\"%016llx\"} 1\n", (unsigned long long)ct_sampler_digest(smp));
+    put_family(o, "contend_table_classes", "gauge", "Classes in the loaded table.");
+    putf(o, "contend_table_classes %zu\n", nc);
+    put_family(o, "contend_table_scenarios", "gauge", "Arrival-rate scenarios in the loaded table.");
+    putf(o, "contend_table_scenarios %zu\n", ns);
+    put_family(o, "contend_table_loaded_timestamp_seconds", "gauge", "When the loaded table was read (Unix time).");
+    putf(o, "contend_table_loaded_timestamp_seconds %.3f\n", sn->loaded_unix);
+    put_family(o, "contend_table_age_seconds", "gauge", "Seconds since the loaded table was read.");
+    putf(o, "contend_table_age_seconds %.3f\n", unix_now() - sn->loaded_unix);
+    put_family(o, "contend_reloads_total", "counter", "Successful reloads of the lookup file.");
+    putf(o, "contend_reloads_total %lu\n", (unsigned long)atomic_load(&s->reloads));
+    put_family(o, "contend_reload_failures_total", "counter", "Failed reloads (the previous table stayed).");
+    putf(o, "contend_reload_failures_total %lu\n", (unsigned long)atomic_load(&s->reload_failures));
+    put_family(o, "contend_open_connections", "gauge", "Client connections open now.");
+    putf(o, "contend_open_connections %ld\n", (long)atomic_load(&s->connections));
+    pthread_mutex_lock(&s->cache_mu);
+    size_t cached = s->count;
+    pthread_mutex_unlock(&s->cache_mu);
+    put_family(o, "contend_job_cache_jobs", "gauge", "Jobs the extender remembers (their pods get the same draw).");
+    putf(o, "contend_job_cache_jobs %zu\n", cached);
+    put_family(o, "contend_job_cache_capacity_jobs", "gauge", "Jobs the extender's cache holds at most (--job-cache).");
+    putf(o, "contend_job_cache_capacity_jobs %zu\n", s->cap);
+    put_family(o, "contend_start_time_seconds", "gauge", "When the service started (Unix time).");
+    putf(o, "contend_start_time_seconds %.3f\n", s->start_unix);
+    snap_release(sn);
+}
+
+void ct_service_connections(ct_service_t *s, int delta)
+{
+    atomic_fetch_add_explicit(&s->connections, delta, memory_order_relaxed);
+}
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Counts one answered request; a placing endpoint's latency too. */
+static void count_request(ct_service_t *s, size_t ep, int status, double seconds)
+{
+    size_t k = 0;
+    while (k < N_CODES && codes[k] != status)
+        k++;
+    atomic_fetch_add_explicit(&s->requests[ep][k], 1, memory_order_relaxed);
+    if (ep != EP_PLACE && ep != EP_PRIORITIZE)
+        return;
+    size_t e = ep == EP_PLACE ? 0 : 1, b = 0;
+    while (b + 1 < N_LAT && seconds > lat_bounds[b])
+        b++;
+    atomic_fetch_add_explicit(&s->latency[e][b], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->latency_ns[e], (unsigned long)(seconds * 1e9), memory_order_relaxed);
+}
+
 static int only_space(const char *p, const char *end)
 {
     for (; p < end; p++)
@@ -681,11 +873,18 @@ const char *ct_service_allow(const char *path)
 {
     char ep[32];
     endpoint(path, ep, sizeof ep);
-    if (!strcmp(ep, "/healthz"))
+    if (!strcmp(ep, "/healthz") || !strcmp(ep, "/metrics"))
         return "GET, HEAD";
     if (!strcmp(ep, "/reload") || !strcmp(ep, "/place") || !strcmp(ep, "/prioritize"))
         return "POST";
     return NULL;
+}
+
+const char *ct_service_content_type(const char *path, int status)
+{
+    char ep[32];
+    endpoint(path, ep, sizeof ep);
+    return status == 200 && !strcmp(ep, "/metrics") ? "text/plain; version=0.0.4; charset=utf-8" : "application/json";
 }
 
 int ct_service_handle(ct_service_t *s, const char *method, const char *path, const char *body, size_t len, char **out,
@@ -693,11 +892,22 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
 {
     buf_t o = { 0 };
     int status;
+    size_t epi = EP_OTHER;
+    double t0 = 0;
     int post = !strcmp(method, "POST"), get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
     char ep[32];
     const char *full = path;
     path = endpoint(full, ep, sizeof ep);
-    if (!strcmp(path, "/healthz")) {
+    if (!strcmp(path, "/metrics")) {
+        epi = EP_METRICS;
+        if (!get)
+            status = error_reply(&o, 405, "/metrics: use GET");
+        else {
+            put_metrics(s, &o);
+            status = 200;
+        }
+    } else if (!strcmp(path, "/healthz")) {
+        epi = EP_HEALTHZ;
         if (!get)
             status = error_reply(&o, 405, "/healthz: use GET");
         else {
@@ -725,6 +935,7 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
             status = 200;
         }
     } else if (!strcmp(path, "/reload")) {
+        epi = EP_RELOAD;
         char err[512];
         if (!post)
             status = error_reply(&o, 405, "/reload: use POST");
@@ -737,6 +948,8 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
     } else if (!strcmp(path, "/place") || !strcmp(path, "/prioritize")) {
         cJSON *req = NULL;
         const char *end = NULL;
+        epi = path[1] == 'p' && path[2] == 'l' ? EP_PLACE : EP_PRIORITIZE;
+        t0 = mono_now();
         if (!post)
             status = error_reply(&o, 405, "%s: use POST", path);
         else if (len > CT_SERVICE_MAX_BODY)
@@ -745,13 +958,15 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
             status = error_reply(&o, 400, "body: malformed JSON%s", !body || !len ? " (empty)" : "");
         else if (!only_space(end, body + len))
             status = error_reply(&o, 400, "body: data after the JSON value");
-        else if (path[1] == 'p' && path[2] == 'l')
+        else if (epi == EP_PLACE)
             status = handle_place(s, req, &o);
         else
             status = handle_prioritize(s, req, &o);
         cJSON_Delete(req);
     } else
-        status = error_reply(&o, 404, "%s: no such endpoint (GET /healthz, POST /place, /prioritize, /reload)", full);
+        status = error_reply(&o, 404, "%s: no such endpoint (GET /healthz, /metrics, POST /place, /prioritize, /reload)",
+                             full);
+    count_request(s, epi, o.oom ? 0 : status, t0 > 0 ? mono_now() - t0 : 0);
     if (o.oom) {
         free(o.b);
         *out = NULL;

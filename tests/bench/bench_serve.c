@@ -310,7 +310,7 @@ int main(void)
     ct_http_t *h;
     char msg[256];
     if (ct_service_open(path_buf, NULL, &svc, msg, sizeof msg) != 0 ||
-        ct_http_start(svc, "127.0.0.1:0", 2, &h, msg, sizeof msg) != 0) {
+        ct_http_start(svc, "127.0.0.1:0", NULL, &h, msg, sizeof msg) != 0) {
         fprintf(stderr, "bench_serve: %s\n", msg);
         return 1;
     }

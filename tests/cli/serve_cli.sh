@@ -3,7 +3,8 @@
 # (counts and names), a recorded Kubernetes extender payload (one node
 # scores 10, the job's other pods agree), reloads (POST and SIGHUP) while
 # requests run, malformed and oversized requests (4xx, the server lives on),
-# option errors, and a clean stop on SIGTERM.
+# option errors, /metrics (promtool, counters that move with requests),
+# --log json (every line an object), and a clean stop on SIGTERM.
 set -u
 . tests/cli-lib.sh
 if ! command -v curl >/dev/null 2>&1; then
@@ -11,7 +12,7 @@ if ! command -v curl >/dev/null 2>&1; then
     exit 77
 fi
 $C nona sweep data/scenarios/fig1.json --scale 0.5:1.5:0.5 -o "$T/lookup.json" >/dev/null 2>&1 || fail "nona sweep"
-$C serve "$T/lookup.json" --listen 127.0.0.1:0 --threads 2 >"$T/serve.out" 2>"$T/serve.err" &
+$C serve "$T/lookup.json" --listen 127.0.0.1:0 --threads 2 --log json >"$T/serve.out" 2>"$T/serve.err" &
 pid=$!
 port=""
 for i in $(seq 1 200); do # valgrind starts slowly
@@ -78,8 +79,42 @@ curl -s "$U/healthz" | grep -q '"scenarios": 2' || fail "the reloaded table (2 s
 printf '{"broken' >"$T/lookup.json"
 [ "$(post "$U/reload")" = 500 ] || fail "a broken reload not 500"
 [ "$(post "$U/place" -d '{"class": "fig1", "servers": 8}')" = 200 ] || fail "the old table stopped serving"
+# /metrics: Prometheus' own parser accepts it, and its counters move as
+# requests do (3 placements: +3 answers, +3 draws, +3 in the histogram).
+metric() { curl -s "$U/metrics" | awk -v k="$1" '$1 == k { print $2 }'; }
+curl -s -D "$T/hdr" -o "$T/metrics" "$U/metrics"
+grep -qi '^Content-Type: text/plain; version=0.0.4' "$T/hdr" || fail "/metrics content type: $(cat "$T/hdr")"
+if command -v promtool >/dev/null 2>&1; then
+    promtool check metrics <"$T/metrics" >"$T/promtool" 2>&1 || fail "promtool check metrics: $(cat "$T/promtool")"
+else
+    echo "SKIP: promtool is not installed (Debian's prometheus): /metrics checked by this script only"
+fi
+grep -q '^contend_reload_failures_total 1$' "$T/metrics" || fail "the failed reload is not counted"
+grep -q '^contend_reloads_total 10$' "$T/metrics" || fail "10 reloads not counted: $(grep reloads "$T/metrics")"
+grep -q '^contend_table_info{lookup=".*",digest="[0-9a-f]\{16\}"} 1$' "$T/metrics" || fail "table info"
+grep -q '^contend_requests_total{endpoint="place",code="413"} 1$' "$T/metrics" || fail "the 413 is not counted"
+a=$(metric 'contend_requests_total{endpoint="place",code="200"}')
+d=$(metric 'contend_draws_total{class="fig1",scenario="0"}')
+h=$(metric 'contend_request_duration_seconds_count{endpoint="place"}')
+for i in 1 2 3; do post "$U/place" -d '{"class": "fig1", "servers": 8}' >/dev/null; done
+[ "$(metric 'contend_requests_total{endpoint="place",code="200"}')" = $((a + 3)) ] || fail "place answers did not move by 3"
+[ "$(metric 'contend_draws_total{class="fig1",scenario="0"}')" = $((d + 3)) ] || fail "draws did not move by 3"
+[ "$(metric 'contend_request_duration_seconds_count{endpoint="place"}')" = $((h + 3)) ] || fail "histogram did not move"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$U/metrics")" = 405 ] || fail "POST /metrics not 405"
 kill -TERM $pid
 wait $pid || fail "serve did not exit 0 on SIGTERM"
+# --log json: every line on stderr is one JSON object; a start, the requests
+# with their status, the SIGHUP reloads and the stop are there.
+python3 - "$T/serve.err" <<'PY' || fail "--log json: $(head -3 "$T/serve.err")"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+ev = [l["event"] for l in lines]
+assert ev[0] == "start" and ev[-1] == "stop", ev[:2] + ev[-2:]
+assert ev.count("reload") == 5, ev.count("reload")
+req = [l for l in lines if l["event"] == "request"]
+assert any(r["path"] == "/place" and r["status"] == 413 for r in req)
+assert all({"time", "method", "path", "status", "seconds", "bytes_in", "bytes_out", "client"} <= set(r) for r in req)
+PY
 # Exports: the CSV has a row per triplet; the ConfigMap carries the file
 # byte for byte (its literal block, unindented, is the file).
 $C export "$T/lookup2.json" --format csv -o "$T/rows.csv" || fail "export csv"
