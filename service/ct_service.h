@@ -24,6 +24,9 @@
  *                       A job is drawn once, over its first pod's candidate
  *                       nodes sorted by name, and remembered (a bounded cache,
  *                       oldest first out), so its tasks get one consistent draw.
+ *                       A later pod whose candidates exclude its task's node
+ *                       (a rotating subset of a large cluster) moves the job's
+ *                       tasks on that node to a candidate the job does not use.
  *
  * Thread-safe: any number of threads may call ct_service_handle at once;
  * each thread draws from its own random stream.
@@ -41,6 +44,12 @@ extern "C" {
 #endif
 
 #define CT_SERVICE_MAX_BODY ((size_t)1 << 20) /* request bodies above this: 413 */
+/* /prioritize without nodeCacheCapable carries whole Node objects (about
+ * 13 kB each with 50 images): up to 8 MiB, some 600 such nodes. */
+#define CT_SERVICE_MAX_PRIORITIZE_BODY ((size_t)8 << 20)
+
+/** The largest body a request to path may carry (a larger one: 413). */
+size_t ct_service_max_body(const char *path);
 
 typedef struct ct_service ct_service_t;
 

@@ -1,6 +1,6 @@
 /*
  * http.c - the placement service over HTTP (libmicrohttpd): a thread pool
- * of epoll loops, each request's body gathered up to CT_SERVICE_MAX_BODY
+ * of epoll loops, each request's body gathered up to ct_service_max_body
  * (a larger Content-Length is answered 413 before it is read), handed to
  * ct_service_handle, the JSON answer sent with keep-alive. Idle connections
  * close after 10 s; at most 4096 at once. The library never prints: a
@@ -88,14 +88,14 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
             return MHD_NO;
         clock_gettime(CLOCK_MONOTONIC, &rq->t0);
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > CT_SERVICE_MAX_BODY)
+        if (cl && strtoull(cl, NULL, 10) > ct_service_max_body(url))
             rq->too_large = 1;
         *con_cls = rq;
         return MHD_YES;
     }
     if (*upload_size) { /* a piece of the body */
         rq->received += *upload_size;
-        if (!rq->too_large && rq->n + *upload_size > CT_SERVICE_MAX_BODY)
+        if (!rq->too_large && rq->n + *upload_size > ct_service_max_body(url))
             rq->too_large = 1;
         if (!rq->too_large) {
             if (rq->n + *upload_size + 1 > rq->cap) {
@@ -117,7 +117,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
     }
     char *out;
     size_t outlen;
-    int status = ct_service_handle(h->svc, method, url, rq->body, rq->too_large ? CT_SERVICE_MAX_BODY + 1 : rq->n,
+    int status = ct_service_handle(h->svc, method, url, rq->body, rq->too_large ? ct_service_max_body(url) + 1 : rq->n,
                                    &out, &outlen);
     log_request(h, conn, method, url, rq, status, status ? outlen : 0);
     if (!status)

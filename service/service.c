@@ -78,6 +78,7 @@ struct ct_service {
     atomic_ulong latency[2][N_LAT];           /* /place, /prioritize: requests per bucket (not cumulative) */
     atomic_ulong latency_ns[2];               /* their summed latency, ns */
     atomic_ulong reload_failures;
+    atomic_ulong rebinds;                     /* /prioritize: a job's node moved into a pod's candidates */
     atomic_long connections;                  /* open, as the transport reports them */
     double start_unix;
 };
@@ -264,6 +265,7 @@ int ct_service_open(const char *lookup_path, const ct_service_params_t *p, ct_se
         atomic_init(&s->latency_ns[e], 0);
     }
     atomic_init(&s->reload_failures, 0);
+    atomic_init(&s->rebinds, 0);
     atomic_init(&s->connections, 0);
     s->start_unix = unix_now();
     *out = s;
@@ -593,6 +595,63 @@ static void put_scores(buf_t *o, const char *const *cand, int nn, const char *dr
     puts_(o, "]\n");
 }
 
+/* A pod whose candidates exclude the node its task was drawn on (kube-
+ * scheduler scores a rotating subset of a large cluster:
+ * percentageOfNodesToScore) moves that node's part of the job: every task
+ * of the job drawn on it goes to one candidate that holds none of the
+ * job's other tasks (the first such by name; any candidate when every one
+ * does), so the parts stay together and apart, and the job's later pods
+ * follow. drawn (cap bytes) is updated. 1, or 0 when out of memory. */
+static int job_uses(const entry_t *en, const char *node)
+{
+    for (uint32_t t = 0; t < en->ntasks; t++)
+        if (!strcmp(en->node[t], node))
+            return 1;
+    return 0;
+}
+
+static int rebind(ct_service_t *s, const char *cls, const char *job, const char *const *cand, int nn, char *drawn,
+                  size_t cap)
+{
+    for (int i = 0; i < nn; i++)
+        if (!strcmp(cand[i], drawn))
+            return 1;
+    size_t kl = strlen(cls) + strlen(job) + 2;
+    char *key = malloc(kl);
+    if (!key)
+        return 0;
+    snprintf(key, kl, "%s\x1f%s", cls, job);
+    int ok = 1;
+    pthread_mutex_lock(&s->cache_mu);
+    int32_t e = cache_find(s, key);
+    if (e >= 0) { /* (evicted meanwhile: no preference, as before the draw) */
+        entry_t *en = &s->entries[e];
+        const char *to = NULL;
+        for (int i = 0; i < nn; i++)
+            if (!job_uses(en, cand[i]) && (!to || strcmp(cand[i], to) < 0))
+                to = cand[i];
+        if (!to)
+            to = cand[0];
+        char from[256];
+        snprintf(from, sizeof from, "%s", drawn);
+        for (uint32_t t = 0; t < en->ntasks && ok; t++)
+            if (!strcmp(en->node[t], from)) {
+                char *c = strdup(to);
+                if (!c)
+                    ok = 0;
+                else {
+                    free(en->node[t]);
+                    en->node[t] = c;
+                }
+            }
+        snprintf(drawn, cap, "%s", to);
+        atomic_fetch_add_explicit(&s->rebinds, 1, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&s->cache_mu);
+    free(key);
+    return ok;
+}
+
 static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
 {
     const cJSON *pod = cJSON_GetObjectItemCaseSensitive(req, "Pod");
@@ -688,6 +747,8 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
             snprintf(drawn, sizeof drawn, "%s", s->entries[cache_find(s, key)].node[t]);
         pthread_mutex_unlock(&s->cache_mu);
     }
+    if (!rebind(s, cls, job, cand, nn, drawn, sizeof drawn))
+        goto oom;
     put_scores(o, cand, nn, drawn);
     goto done;
 oom:
@@ -801,6 +862,9 @@ static void put_metrics(ct_service_t *s, buf_t *o)
     putf(o, "contend_reloads_total %lu\n", (unsigned long)atomic_load(&s->reloads));
     put_family(o, "contend_reload_failures_total", "counter", "Failed reloads (the previous table stayed).");
     putf(o, "contend_reload_failures_total %lu\n", (unsigned long)atomic_load(&s->reload_failures));
+    put_family(o, "contend_prioritize_rebinds_total", "counter",
+               "Pods whose candidates excluded their task's node: the job's tasks on it moved to a candidate.");
+    putf(o, "contend_prioritize_rebinds_total %lu\n", (unsigned long)atomic_load(&s->rebinds));
     put_family(o, "contend_open_connections", "gauge", "Client connections open now.");
     putf(o, "contend_open_connections %ld\n", (long)atomic_load(&s->connections));
     pthread_mutex_lock(&s->cache_mu);
@@ -880,6 +944,13 @@ const char *ct_service_allow(const char *path)
     return NULL;
 }
 
+size_t ct_service_max_body(const char *path)
+{
+    char ep[32];
+    endpoint(path, ep, sizeof ep);
+    return !strcmp(ep, "/prioritize") ? CT_SERVICE_MAX_PRIORITIZE_BODY : CT_SERVICE_MAX_BODY;
+}
+
 const char *ct_service_content_type(const char *path, int status)
 {
     char ep[32];
@@ -952,8 +1023,8 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
         t0 = mono_now();
         if (!post)
             status = error_reply(&o, 405, "%s: use POST", path);
-        else if (len > CT_SERVICE_MAX_BODY)
-            status = error_reply(&o, 413, "body: over %zu bytes", CT_SERVICE_MAX_BODY);
+        else if (len > ct_service_max_body(path))
+            status = error_reply(&o, 413, "body: over %zu bytes", ct_service_max_body(path));
         else if (!body || !len || !(req = cJSON_ParseWithLengthOpts(body, len, &end, 0)))
             status = error_reply(&o, 400, "body: malformed JSON%s", !body || !len ? " (empty)" : "");
         else if (!only_space(end, body + len))

@@ -1,10 +1,14 @@
 /*
- * bench_serve.c - the placement service over loopback: 64 concurrent
- * clients, each on a keep-alive connection, send POST /place (and then
- * POST /prioritize) as fast as answers come; per-request latency p50 /
- * p99 / p99.9 and requests per second, against the goal of 100 us at
- * p99. Beside it, the same requests through ct_service_handle alone (no
- * HTTP), the floor the transport adds to.
+ * bench_serve.c - the placement service over loopback against a static
+ * baseline server run beside it in the same process and run: wrk-like
+ * closed loops (1, 8 and 64 keep-alive connections from one epoll thread,
+ * each sending its next request when the answer arrives) give throughput
+ * and p99 of POST /place and POST /prioritize, printed as ratios to a
+ * server that answers the same bytes without computing them: libmicrohttpd
+ * with the service's settings (always), and nginx's `return 200` (when
+ * nginx is installed; its master and 2 workers). Then the open-loop
+ * latency runs at fixed rates, 64 client threads, one client back to back,
+ * and ct_service_handle alone (no HTTP) with a TCP echo as floors.
  */
 #define _DEFAULT_SOURCE
 #include "bench_util.h"
@@ -14,6 +18,11 @@
 #include "ct_service.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -161,8 +170,19 @@ typedef struct {
     char resp[8192];
 } conn_t;
 
-static void run_epoll(const char *label, int nconn, int per_conn, double rate)
+typedef struct {
+    double p50, p99, p999, rate;
+    int errors;
+} stats_t;
+
+/* Drives nconn keep-alive connections to port from one epoll thread, each
+ * sending path/body per_conn times on a fixed schedule of rate requests a
+ * second over all (rate 0: closed loop, the next request as soon as the
+ * answer is in, like wrk). */
+static stats_t drive(uint16_t to_port, const char *to_path, const char *to_body, int nconn, int per_conn,
+                     double rate)
 {
+    stats_t st = { 0, 0, 0, 0, 0 };
     conn_t *c = calloc((size_t)nconn, sizeof(conn_t));
     double *lat = malloc(sizeof(double) * (size_t)nconn * (size_t)per_conn);
     int ep = epoll_create1(0), done_total = 0, errors = 0, nlat = 0;
@@ -170,11 +190,11 @@ static void run_epoll(const char *label, int nconn, int per_conn, double rate)
     int len = snprintf(req, sizeof req,
                        "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
                        "%zu\r\n\r\n%s",
-                       path, strlen(body), body);
-    double gap = (double)nconn / rate, start = bench_now() + 0.01;
+                       to_path, strlen(to_body), to_body);
+    double gap = rate > 0 ? (double)nconn / rate : 0, start = bench_now() + 0.01;
     int *count = calloc((size_t)nconn, sizeof(int));
     for (int k = 0; k < nconn; k++) {
-        struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+        struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(to_port) };
         int one = 1;
         inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
         c[k].fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -235,16 +255,211 @@ static void run_epoll(const char *label, int nconn, int per_conn, double rate)
     double wall = bench_now() - t0;
     qsort(lat, (size_t)nlat, sizeof(double), cmp);
     if (nlat) {
-        double p99 = lat[(size_t)(0.99 * nlat)];
-        printf("  %-30s %8.1f us %8.1f us %8.1f us %9.0f/s %7.2fx %s\n", label, 1e6 * lat[nlat / 2], 1e6 * p99,
-               1e6 * lat[(size_t)(0.999 * nlat)], (double)nlat / wall, 100e-6 / p99, errors ? "ERRORS" : "");
+        st.p50 = lat[nlat / 2];
+        st.p99 = lat[(size_t)(0.99 * nlat)];
+        st.p999 = lat[(size_t)(0.999 * nlat)];
+        st.rate = (double)nlat / wall;
     }
+    st.errors = errors || nlat < nconn * per_conn;
     for (int k = 0; k < nconn; k++)
         close(c[k].fd);
     close(ep);
     free(count);
     free(lat);
     free(c);
+    return st;
+}
+
+static void run_epoll(const char *label, int nconn, int per_conn, double rate)
+{
+    stats_t st = drive(port, path, body, nconn, per_conn, rate);
+    printf("  %-30s %8.1f us %8.1f us %8.1f us %9.0f/s %7.2fx %s\n", label, 1e6 * st.p50, 1e6 * st.p99,
+           1e6 * st.p999, st.rate, st.p99 > 0 ? 100e-6 / st.p99 : 0, st.errors ? "ERRORS" : "");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Static baselines: the same answer bytes, nothing computed.                */
+
+typedef struct {
+    char *body;
+    size_t len;
+} static_answer_t;
+
+/* libmicrohttpd with the service's settings (service/http.c), answering a
+ * fixed body after reading the request's. */
+static enum MHD_Result static_handler(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                                      const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+    (void)url;
+    (void)method;
+    (void)version;
+    (void)upload;
+    const static_answer_t *a = cls;
+    if (!*con_cls) {
+        *con_cls = conn;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer(a->len, a->body, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    enum MHD_Result ok = MHD_queue_response(conn, 200, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static struct MHD_Daemon *static_mhd_start(static_answer_t *a, uint16_t *out_port)
+{
+    struct sockaddr_in addr = { .sin_family = AF_INET };
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO, 0, NULL, NULL, static_handler, a,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, 2u,
+        MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_CONNECTION_LIMIT, 4096u, MHD_OPTION_END);
+    const union MHD_DaemonInfo *info = d ? MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT) : NULL;
+    *out_port = info ? info->port : 0;
+    return d;
+}
+
+/* A free loopback port (bound, then released for nginx to take). */
+static uint16_t free_port(void)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    socklen_t len = sizeof a;
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) || getsockname(fd, (struct sockaddr *)&a, &len))
+        a.sin_port = 0;
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+/* nginx, when installed: a master and 2 workers in a scratch directory,
+ * `return 200` with each answer's bytes at its path. Returns its pid (0
+ * when nginx is absent or does not start) and the port. */
+static pid_t nginx_start(const char *dir, const static_answer_t *place_a, const static_answer_t *prio_a,
+                         uint16_t *out_port)
+{
+    const char *bin = access("/usr/sbin/nginx", X_OK) == 0 ? "/usr/sbin/nginx" : NULL;
+    if (!bin || mkdir(dir, 0700) != 0)
+        return 0;
+    uint16_t p = free_port();
+    char conf[600];
+    snprintf(conf, sizeof conf, "%s/nginx.conf", dir);
+    FILE *f = fopen(conf, "w");
+    if (!f || !p) {
+        if (f)
+            fclose(f);
+        return 0;
+    }
+    /* nginx's return takes a quoted string: the answers are JSON, so their
+     * double quotes go inside single quotes; none has a single quote. */
+    fprintf(f,
+            "worker_processes 2;\ndaemon off;\npid %s/nginx.pid;\nerror_log %s/error.log;\n"
+            "events { worker_connections 1024; }\n"
+            "http {\n  access_log off;\n  client_body_temp_path %s;\n  proxy_temp_path %s;\n"
+            "  fastcgi_temp_path %s;\n  uwsgi_temp_path %s;\n  scgi_temp_path %s;\n"
+            "  keepalive_requests 1000000;\n"
+            "  server {\n    listen 127.0.0.1:%u;\n    default_type application/json;\n"
+            "    location = /place { return 200 '%.*s'; }\n"
+            "    location = /prioritize { return 200 '%.*s'; }\n  }\n}\n",
+            dir, dir, dir, dir, dir, dir, dir, p, (int)place_a->len, place_a->body, (int)prio_a->len, prio_a->body);
+    fclose(f);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 2);
+        execl(bin, bin, "-c", conf, "-p", dir, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 100; i++) { /* wait until it accepts */
+        struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(p) };
+        inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+        int fd = socket(AF_INET, SOCK_STREAM, 0), ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+        close(fd);
+        if (ok) {
+            *out_port = p;
+            return pid;
+        }
+        if (waitpid(pid, NULL, WNOHANG) == pid)
+            return 0;
+        struct timespec ts = { 0, 20000000 };
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    return 0;
+}
+
+static void nginx_stop(pid_t pid, const char *dir)
+{
+    if (pid > 0) {
+        kill(pid, SIGQUIT); /* graceful: the master stops its workers */
+        waitpid(pid, NULL, 0);
+    }
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench_serve: could not remove %s\n", dir);
+}
+
+/* The same requests against the service and the baselines, closed loop,
+ * at 1, 8 and 64 connections: throughput and p99 with their ratios
+ * (service / baseline: throughput above 1 is better, p99 below 1). */
+static void versus_static(const char *place, const char *prio, ct_service_t *svc)
+{
+    static_answer_t ans[2];
+    const char *bodies[2] = { place, prio }, *paths[2] = { "/place", "/prioritize" };
+    for (int k = 0; k < 2; k++) { /* the service's own answer, as the baselines' fixed body */
+        size_t n;
+        ct_service_handle(svc, "POST", paths[k], bodies[k], strlen(bodies[k]), &ans[k].body, &n);
+        ans[k].len = n;
+    }
+    uint16_t mhd_port = 0, ngx_port = 0;
+    struct MHD_Daemon *d = static_mhd_start(&ans[0], &mhd_port);
+    struct MHD_Daemon *d2 = NULL;
+    uint16_t mhd_port2 = 0;
+    d2 = static_mhd_start(&ans[1], &mhd_port2);
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/ct-bench-nginx-%d", (int)getpid());
+    pid_t ngx = nginx_start(dir, &ans[0], &ans[1], &ngx_port);
+    printf("\nversus a static server (same answer bytes, nothing computed), closed loop like wrk, one epoll\n"
+           "client thread; ratio = contend / baseline (throughput: higher is better; p99: lower is better;\n"
+           "goal: throughput within 0.8x of the static server):\n");
+    if (!ngx)
+        printf("  (nginx is not installed or did not start: the libmicrohttpd baseline only)\n");
+    printf("  %-12s %5s %10s %9s | %10s %9s %6s %6s | %10s %9s %6s %6s\n", "request", "conns", "contend/s", "p99 us",
+           "mhd/s", "p99 us", "tput", "p99", "nginx/s", "p99 us", "tput", "p99");
+    static const int conns[] = { 1, 8, 64 };
+    for (int k = 0; k < 2; k++)
+        for (size_t c = 0; c < sizeof conns / sizeof *conns; c++) {
+            int per = conns[c] == 1 ? 4000 : 16000 / conns[c];
+            /* Interleaved, twice each, the better kept: noise hits all alike. */
+            stats_t a = { 0 }, m = { 0 }, g = { 0 };
+            for (int rep = 0; rep < 2; rep++) {
+                stats_t x = drive(port, paths[k], bodies[k], conns[c], per, 0);
+                stats_t y = drive(k ? mhd_port2 : mhd_port, paths[k], bodies[k], conns[c], per, 0);
+                stats_t z = ngx ? drive(ngx_port, paths[k], bodies[k], conns[c], per, 0) : g;
+                if (x.rate > a.rate)
+                    a = x;
+                if (y.rate > m.rate)
+                    m = y;
+                if (z.rate > g.rate)
+                    g = z;
+            }
+            printf("  %-12s %5d %10.0f %9.1f | %10.0f %9.1f %5.2fx %5.2fx", paths[k], conns[c], a.rate, 1e6 * a.p99,
+                   m.rate, 1e6 * m.p99, a.rate / m.rate, a.p99 / m.p99);
+            if (ngx)
+                printf(" | %10.0f %9.1f %5.2fx %5.2fx", g.rate, 1e6 * g.p99, a.rate / g.rate, a.p99 / g.p99);
+            printf("%s\n", a.errors || m.errors || g.errors ? " ERRORS" : "");
+        }
+    nginx_stop(ngx, dir);
+    MHD_stop_daemon(d);
+    MHD_stop_daemon(d2);
+    free(ans[0].body);
+    free(ans[1].body);
 }
 
 static int cmp(const void *a, const void *b)
@@ -320,6 +535,7 @@ int main(void)
         "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": \"job-1\", "
         "\"contend.io/task\": \"det\"}}}, \"NodeNames\": [\"n1\", \"n2\", \"n3\", \"n4\", \"n5\", \"n6\", \"n7\", "
         "\"n8\"]}";
+    versus_static(place, prio, svc);
     /* The floor: the same requests without HTTP, one thread. */
     double t;
     char *o;

@@ -2,7 +2,9 @@
  * service.c - the placement service without sockets: /healthz, /place
  * (nearest scenario, names or a count, pooled roots, the draws' spread
  * against the sampler's own), the Kubernetes extender (one consistent draw
- * per job, scores, the cache's eviction), /reload while 4 threads place,
+ * per job, scores, the cache's eviction, kube-scheduler's request shapes
+ * with realistic Node objects in both cache modes, rotating candidate
+ * subsets), /metrics, /reload while 4 threads place,
  * and hostile or malformed requests (4xx, never a crash).
  */
 #define _DEFAULT_SOURCE
@@ -11,6 +13,7 @@
 #include "ct_test.h"
 #include "ct_test_lookup.h"
 
+#include <cjson/cJSON.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -212,6 +215,164 @@ static void extender(ct_service_t *s)
     free(o);
 }
 
+/* A kube-scheduler answer decodes as a HostPriorityList: one {"Host",
+ * "Score"} per candidate, in order, scores whole numbers 0 .. 10; returns
+ * how many score 10 and that host in top (cap bytes). */
+static int host_priority_list(const char *answer, char *const *cand, int nn, char *top, size_t cap)
+{
+    cJSON *a = cJSON_Parse(answer);
+    int tens = 0, ok = cJSON_IsArray(a) && cJSON_GetArraySize(a) == nn, i = 0;
+    for (const cJSON *x = ok ? a->child : NULL; x && ok; x = x->next, i++) {
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(x, "Host"), *sc = cJSON_GetObjectItemCaseSensitive(x, "Score");
+        ok = cJSON_IsObject(x) && cJSON_GetArraySize(x) == 2 && cJSON_IsString(h) && !strcmp(h->valuestring, cand[i]) &&
+             cJSON_IsNumber(sc) && sc->valuedouble >= 0 && sc->valuedouble <= 10 &&
+             sc->valuedouble == (double)(int)sc->valuedouble;
+        if (ok && sc->valuedouble == 10) {
+            tens++;
+            snprintf(top, cap, "%s", h->valuestring);
+        }
+    }
+    cJSON_Delete(a);
+    CHECK_MSG(ok, "not a HostPriorityList of %d candidates: %.200s", nn, answer);
+    return ok ? tens : -1;
+}
+
+/* ExtenderArgs as kube-scheduler sends them: Pod (labels, or none), and
+ * either NodeNames (nodeCacheCapable) with Nodes null, or Nodes.items of
+ * realistic Node objects (labels, capacity, conditions, 50 images: about
+ * 13 kB each) with NodeNames null. */
+static char *extender_args(const char *job, const char *task, char *const *cand, int nn, int full)
+{
+    size_t cap = 4096 + (size_t)nn * (full ? 16384 : 64), n = 0;
+    char *b = malloc(cap);
+    if (!b)
+        return NULL;
+#define ADD(...) (n += (size_t)snprintf(b + n, cap - n, __VA_ARGS__))
+    ADD("{\"Pod\": {\"metadata\": {\"name\": \"%s-%s\", \"namespace\": \"default\"", job ? job : "web", task ? task : "x");
+    if (job)
+        ADD(", \"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": \"%s\", \"contend.io/task\": \"%s\"}",
+            job, task);
+    ADD("}, \"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"registry.example/model:1\"}]}}, ");
+    if (!full) {
+        ADD("\"Nodes\": null, \"NodeNames\": [");
+        for (int i = 0; i < nn; i++)
+            ADD("%s\"%s\"", i ? ", " : "", cand[i]);
+        ADD("]}");
+        return b;
+    }
+    ADD("\"NodeNames\": null, \"Nodes\": {\"metadata\": {}, \"items\": [");
+    for (int i = 0; i < nn; i++) {
+        ADD("%s{\"metadata\": {\"name\": \"%s\", \"uid\": \"0f8e%04d-1c2b-4d5e-8f90-a1b2c3d4e5f6\", "
+            "\"labels\": {\"kubernetes.io/hostname\": \"%s\", \"node.kubernetes.io/instance-type\": \"gpu-8x\", "
+            "\"topology.kubernetes.io/zone\": \"zone-a\"}}, \"spec\": {\"podCIDR\": \"10.244.%d.0/24\"}, "
+            "\"status\": {\"capacity\": {\"cpu\": \"96\", \"memory\": \"792Gi\", \"nvidia.com/gpu\": \"8\"}, "
+            "\"conditions\": [{\"type\": \"Ready\", \"status\": \"True\", \"reason\": \"KubeletReady\"}], \"images\": [",
+            i ? ", " : "", cand[i], i, cand[i], i % 250);
+        for (int k = 0; k < 50; k++)
+            ADD("%s{\"names\": [\"registry.example/team-%02d/serving-image@sha256:%064d\", "
+                "\"registry.example/team-%02d/serving-image:v%d.%d\", \"registry.example/team-%02d/serving-image:latest\"], "
+                "\"sizeBytes\": %d}",
+                k ? ", " : "", k, k * 7919 + i, k, k, i % 10, k, 100000000 + k * 1000 + i);
+        ADD("]}}");
+    }
+    ADD("]}}");
+#undef ADD
+    CHECK(n < cap);
+    return b;
+}
+
+static void kube_shapes(void)
+{
+    enum { NN = 200 };
+    char *cand[NN], *o, top[64];
+    for (int i = 0; i < NN; i++) {
+        cand[i] = malloc(32);
+        snprintf(cand[i], 32, "gpu-node-%03d.zone-a.example", (i * 37) % NN);
+    }
+    for (int full = 0; full < 2; full++) {
+        ct_service_t *s;
+        char msg[256];
+        CHECK(ct_service_open(lookup_path, NULL, &s, msg, sizeof msg) == 0);
+        /* a pod that is not ours, then every task of a job: one 10 each */
+        char *b = extender_args(NULL, NULL, cand, NN, full);
+        CHECK(b && (!full || strlen(b) > (size_t)NN * 12800)); /* as kube-scheduler sends them */
+        CHECK(call(s, "POST", "/prioritize", b ? b : "", &o) == 200);
+        CHECK(host_priority_list(o, cand, NN, top, sizeof top) == 0);
+        free(o);
+        free(b);
+        static const char *const tasks[] = { "sum", "det", "det_sparse", "add" };
+        for (int t = 0; t < 4; t++) {
+            b = extender_args("job-7", tasks[t], cand, NN, full);
+            CHECK(call(s, "POST", "/prioritize", b ? b : "", &o) == 200);
+            CHECK(host_priority_list(o, cand, NN, top, sizeof top) == 1);
+            free(o);
+            free(b);
+        }
+        ct_service_free(s);
+    }
+    /* over the cap of the full form: 413, named */
+    char *b = extender_args("job-8", "sum", cand, NN, 1);
+    CHECK(b != NULL);
+    ct_service_t *s;
+    char msg[256];
+    size_t n;
+    CHECK(ct_service_open(lookup_path, NULL, &s, msg, sizeof msg) == 0);
+    CHECK(ct_service_handle(s, "POST", "/prioritize", b, CT_SERVICE_MAX_PRIORITIZE_BODY + 1, &o, &n) == 413);
+    free(o);
+    CHECK(ct_service_handle(s, "POST", "/place", b, CT_SERVICE_MAX_BODY + 1, &o, &n) == 413);
+    free(o);
+    ct_service_free(s);
+    free(b);
+    for (int i = 0; i < NN; i++)
+        free(cand[i]);
+}
+
+/* The node a job's task scores 10 on among cand (NodeNames). */
+static void node_of(ct_service_t *s, const char *job, const char *task, char *const *cand, int nn, char *node,
+                    size_t cap)
+{
+    char *b = extender_args(job, task, cand, nn, 0), *o;
+    CHECK(call(s, "POST", "/prioritize", b ? b : "", &o) == 200);
+    CHECK(host_priority_list(o, cand, nn, node, cap) == 1);
+    free(o);
+    free(b);
+}
+
+/* kube-scheduler scores a rotating subset of a large cluster: a pod whose
+ * candidates exclude its task's node moves that node's tasks of the job
+ * to a candidate the job does not use; the rest of the job stays. */
+static void rotating_subsets(void)
+{
+    ct_service_t *s;
+    char msg[256], *all[8], *rest[7], node[4][32], moved[32], again[32];
+    static const char *const tasks[] = { "sum", "det", "det_sparse", "add" };
+    CHECK(ct_service_open(lookup_path, NULL, &s, msg, sizeof msg) == 0);
+    static char names[8][8];
+    for (int i = 0; i < 8; i++) {
+        snprintf(names[i], sizeof names[i], "n%d", i);
+        all[i] = names[i];
+    }
+    for (int t = 0; t < 4; t++)
+        node_of(s, "rot", tasks[t], all, 8, node[t], sizeof node[t]);
+    int k = 0;
+    for (int i = 0; i < 8; i++)
+        if (strcmp(all[i], node[1]))
+            rest[k++] = all[i];
+    CHECK(k == 7);
+    node_of(s, "rot", "det", rest, 7, moved, sizeof moved);
+    CHECK(strcmp(moved, node[1]) != 0);
+    for (int t = 0; t < 4; t++) { /* the job's other parts are elsewhere */
+        if (strcmp(node[t], node[1]))
+            CHECK_MSG(strcmp(moved, node[t]) != 0, "moved onto %s, where %s runs", moved, tasks[t]);
+    }
+    for (int t = 0; t < 4; t++) { /* tasks on the old node follow; the others stay */
+        node_of(s, "rot", tasks[t], all, 8, again, sizeof again);
+        CHECK_MSG(!strcmp(again, strcmp(node[t], node[1]) ? node[t] : moved), "%s: %s", tasks[t], again);
+    }
+    expect_answer(s, "GET", "/metrics", NULL, 200, "\ncontend_prioritize_rebinds_total 1\n");
+    ct_service_free(s);
+}
+
 static void eviction(void)
 {
     ct_service_params_t p;
@@ -349,6 +510,8 @@ int main(void)
     distribution(s);
     extender(s);
     eviction();
+    kube_shapes();
+    rotating_subsets();
     reload_under_load(s);
     ct_service_free(s);
     write_lookup(rates, 2); /* the reload test left a broken one */
