@@ -118,9 +118,9 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h tests/unit/ct_test_scenari
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIBA) $(SMPA)
+$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(SVCA) $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(SVCA) $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
@@ -211,10 +211,11 @@ FUZZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 fuzz: ## libFuzzer harnesses for every loader (clang); each runs FUZZ_SECONDS (30) from tests/fuzz/corpus
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "fuzz: needs clang with libFuzzer ('sh .ci/install-deps' installs it)"; exit 1; }
 	$(MAKE) CI= BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" MOREFLAGS="-fsanitize=fuzzer-no-link" \
-	  $(FUZZ_BUILD)/libcontend.a $(FUZZ_BUILD)/libcontend-sampler.a
+	  $(FUZZ_BUILD)/libcontend.a $(FUZZ_BUILD)/libcontend-sampler.a $(FUZZ_BUILD)/libcontend-service.a
 	@for n in $(FUZZ_NAMES); do \
 	  $(FUZZ_CC) -std=c11 $(FUZZ_FLAGS) -fsanitize=fuzzer $(INCDIRS) -Itests/fuzz $(PKG_CFLAGS) -o $(FUZZ_BUILD)/fuzz_$$n \
-	    tests/fuzz/fuzz_$$n.c $(FUZZ_BUILD)/libcontend.a $(FUZZ_BUILD)/libcontend-sampler.a $(PKG_LIBS) || exit 1; \
+	    tests/fuzz/fuzz_$$n.c $(FUZZ_BUILD)/libcontend-service.a $(FUZZ_BUILD)/libcontend.a \
+	    $(FUZZ_BUILD)/libcontend-sampler.a $(PKG_LIBS) || exit 1; \
 	done
 	@fails=0; for n in $(FUZZ_NAMES); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$n $(FUZZ_BUILD)/crashes/$$n; \

@@ -87,7 +87,8 @@ static void serve_usage(FILE *out)
 {
     fprintf(out,
             "usage: contend serve LOOKUP.json [--listen HOST:PORT] [--threads N] [--seed S] [--job-cache N]\n"
-            "                     [--log none|text|json]\n"
+            "                     [--job-cache-bytes B] [--max-connections N] [--max-client-connections N]\n"
+            "                     [--request-timeout S] [--log none|text|json]\n"
             "\n"
             "Answers placement requests from a lookup file over HTTP (JSON):\n"
             "  GET  /healthz     status, classes, scenarios, reloads\n"
@@ -98,27 +99,36 @@ static void serve_usage(FILE *out)
             "  POST /prioritize  the Kubernetes scheduler-extender verb: pods labelled\n"
             "                    contend.io/class, contend.io/job, contend.io/task score 10 on the\n"
             "                    node their job's draw gives their task, 0 elsewhere\n"
-            "--listen: IPv4 address and port (default 127.0.0.1:8080; port 0: any free one, printed).\n"
             "  GET  /metrics     Prometheus text format: requests, latency, draws, table, reloads\n"
+            "--listen: IPv4 address and port (default 127.0.0.1:8080; port 0: any free one, printed).\n"
             "--threads: event loops (default 2). --job-cache: jobs remembered for the extender\n"
-            "(default 65536, oldest dropped first). --log none|text|json: one line per request,\n"
+            "(default 65536, oldest dropped first) and the bytes they may hold (--job-cache-bytes,\n"
+            "default 67108864). --log none|text|json: one line per request,\n"
             "reload and start/stop on stderr (default none; json: one object a line with time,\n"
             "event, method, path, status, seconds, bytes_in, bytes_out, client).\n"
-            "Bodies over 1 MiB: 413. Stops on SIGINT/SIGTERM.\n");
+            "--max-connections (default 4096) and --max-client-connections (per client address,\n"
+            "default 128) bound open connections; a body not whole --request-timeout seconds\n"
+            "(default 10) after its headers drops its connection. Bodies over 1 MiB (8 MiB for /prioritize): 413 at once, unread.\n"
+            "Stops on SIGINT/SIGTERM.\n");
 }
 
-enum { OPT_LISTEN = 256, OPT_THREADS, OPT_SEED, OPT_CACHE, OPT_LOG };
+enum { OPT_LISTEN = 256, OPT_THREADS, OPT_SEED, OPT_CACHE, OPT_CACHE_BYTES, OPT_LOG, OPT_MAXCONN, OPT_MAXCLIENT, OPT_REQTIME };
 
 int cmd_serve(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "listen", required_argument, NULL, OPT_LISTEN }, { "threads", required_argument, NULL, OPT_THREADS },
         { "seed", required_argument, NULL, OPT_SEED }, { "job-cache", required_argument, NULL, OPT_CACHE },
-        { "log", required_argument, NULL, OPT_LOG },
+        { "log", required_argument, NULL, OPT_LOG }, { "job-cache-bytes", required_argument, NULL, OPT_CACHE_BYTES },
+        { "max-connections", required_argument, NULL, OPT_MAXCONN },
+        { "max-client-connections", required_argument, NULL, OPT_MAXCLIENT },
+        { "request-timeout", required_argument, NULL, OPT_REQTIME },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     const char *listen = "127.0.0.1:8080";
-    size_t threads = 2;
+    size_t threads = 2, conns;
+    ct_http_params_t hp;
+    ct_http_params_init(&hp);
     static int log_mode = LOG_NONE; /* static: the event loops read it until they stop */
     ct_service_params_t p;
     ct_service_params_init(&p);
@@ -141,6 +151,25 @@ int cmd_serve(int argc, char **argv)
         case OPT_CACHE:
             if (cli_parse_size(optarg, &p.job_cache) || p.job_cache < 1 || p.job_cache > 100000000)
                 return cli_usage("serve", "--job-cache: expected 1 .. 100000000, got '%s'", optarg);
+            break;
+        case OPT_CACHE_BYTES:
+            if (cli_parse_size(optarg, &p.job_cache_bytes) || p.job_cache_bytes < 1)
+                return cli_usage("serve", "--job-cache-bytes: expected a whole number of bytes >= 1, got '%s'", optarg);
+            break;
+        case OPT_MAXCONN:
+        case OPT_MAXCLIENT:
+            if (cli_parse_size(optarg, &conns) || conns < 1 || conns > 1000000)
+                return cli_usage("serve", "--%s: expected 1 .. 1000000, got '%s'",
+                                 c == OPT_MAXCONN ? "max-connections" : "max-client-connections", optarg);
+            if (c == OPT_MAXCONN)
+                hp.max_connections = (unsigned)conns;
+            else
+                hp.max_per_client = (unsigned)conns;
+            break;
+        case OPT_REQTIME:
+            if (cli_parse_double(optarg, &hp.request_seconds) || !(hp.request_seconds > 0) ||
+                hp.request_seconds > 3600)
+                return cli_usage("serve", "--request-timeout: expected seconds in (0, 3600], got '%s'", optarg);
             break;
         case OPT_LOG:
             if (!strcmp(optarg, "none"))
@@ -173,8 +202,6 @@ int cmd_serve(int argc, char **argv)
         return 2;
     }
     ct_http_t *h;
-    ct_http_params_t hp;
-    ct_http_params_init(&hp);
     hp.threads = (unsigned)threads;
     if (log_mode != LOG_NONE) {
         hp.log = log_request;

@@ -26,6 +26,9 @@ typedef struct {
 
 typedef struct {
     unsigned threads;       /**< event loops (default 2) */
+    unsigned max_connections; /**< open connections at most (default 4096; more are refused) */
+    unsigned max_per_client;  /**< and from one client address (default 128) */
+    double request_seconds;   /**< a body not whole this long after its headers drops the connection (default 10) */
     /** Called once per answered request from the event loop's thread (so
      *  concurrently from several); NULL: nothing is logged (default). */
     void (*log)(void *ctx, const ct_http_event_t *ev);

@@ -56,6 +56,8 @@ typedef struct ct_service ct_service_t;
 typedef struct {
     uint64_t seed;          /**< random streams derive from it (default 1) */
     size_t job_cache;       /**< jobs remembered for the extender (default 65536) */
+    size_t job_cache_bytes; /**< and the heap bytes they may hold (default 64 MiB; oldest jobs dropped first,
+                                 the newest always kept) */
     double (*clock)(void *ctx); /**< seconds for /prioritize's measured rates (default NULL: CLOCK_MONOTONIC;
                                      tests set their own) */
     void *clock_ctx;        /**< clock's argument */

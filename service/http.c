@@ -1,9 +1,12 @@
 /*
  * http.c - the placement service over HTTP (libmicrohttpd): a thread pool
  * of epoll loops, each request's body gathered up to ct_service_max_body
- * (a larger Content-Length is answered 413 before it is read), handed to
- * ct_service_handle, the JSON answer sent with keep-alive. Idle connections
- * close after 10 s; at most 4096 at once. The library never prints: a
+ * (a larger Content-Length is answered 413 at once and the connection
+ * closed, the body never read), handed to ct_service_handle, the answer
+ * sent with keep-alive. Idle connections close after 10 s; at most 4096 at
+ * once and 128 per client address (ct_http_params_t), and a body that has
+ * not arrived whole 10 s after its headers drops the connection, so a
+ * client trickling bytes holds neither the slots nor a request forever. The library never prints: a
  * caller that wants a log passes a function that gets each answered
  * request (ct_http_params_t.log). Connections opened and closed are told
  * to the service for its /metrics.
@@ -39,6 +42,9 @@ typedef struct {
 void ct_http_params_init(ct_http_params_t *p)
 {
     p->threads = 2;
+    p->max_connections = 4096;
+    p->max_per_client = 128;
+    p->request_seconds = 10;
     p->log = NULL;
     p->log_ctx = NULL;
 }
@@ -87,13 +93,26 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
         clock_gettime(CLOCK_MONOTONIC, &rq->t0);
-        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > ct_service_max_body(url))
-            rq->too_large = 1;
         *con_cls = rq;
+        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > ct_service_max_body(url)) {
+            /* Answer now: the body is never read (the connection closes after). */
+            char *out;
+            size_t outlen;
+            int status = ct_service_handle(h->svc, method, url, NULL, ct_service_max_body(url) + 1, &out, &outlen);
+            log_request(h, conn, method, url, rq, status, status ? outlen : 0);
+            if (!status)
+                return MHD_NO;
+            return reply(conn, status, out, outlen, ct_service_allow(url), ct_service_content_type(url, status));
+        }
         return MHD_YES;
     }
     if (*upload_size) { /* a piece of the body */
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - rq->t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - rq->t0.tv_nsec) >
+            h->p.request_seconds)
+            return MHD_NO; /* the whole-request deadline: drop the connection */
         rq->received += *upload_size;
         if (!rq->too_large && rq->n + *upload_size > ct_service_max_body(url))
             rq->too_large = 1;
@@ -156,7 +175,10 @@ int ct_http_start(ct_service_t *svc, const char *listen, const ct_http_params_t 
     struct sockaddr_in addr;
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
-    if (!colon || (size_t)(colon - listen) >= sizeof host || sscanf(colon + 1, "%u", &port) != 1 || port > 65535) {
+    char *end = NULL;
+    unsigned long pl = colon && colon[1] >= '0' && colon[1] <= '9' ? strtoul(colon + 1, &end, 10) : 70000;
+    port = (unsigned)(pl > 65535 ? 70000 : pl);
+    if (!colon || (size_t)(colon - listen) >= sizeof host || !end || *end || port > 65535) {
         snprintf(errbuf, errlen, "--listen: expected HOST:PORT (IPv4, port 0 .. 65535), got '%s'", listen);
         return -1;
     }
@@ -181,7 +203,9 @@ int ct_http_start(ct_service_t *svc, const char *listen, const ct_http_params_t 
     h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO, (uint16_t)port, NULL,
                             NULL, handler, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                             MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
-                            MHD_OPTION_CONNECTION_LIMIT, 4096u, MHD_OPTION_NOTIFY_COMPLETED, completed, h,
+                            MHD_OPTION_CONNECTION_LIMIT, h->p.max_connections,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, h->p.max_per_client,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, h,
                             MHD_OPTION_NOTIFY_CONNECTION, connection, h, MHD_OPTION_END);
     if (!h->d) {
         snprintf(errbuf, errlen, "%s: cannot listen (address in use, or not permitted)", listen);

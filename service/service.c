@@ -56,10 +56,14 @@ typedef struct {
     atomic_ulong *draws;         /* n_classes x n_scenarios: jobs drawn, class c scenario i at [c * n_scenarios + i] */
 } snap_t;
 
+/* A job the extender drew: its tasks' nodes as indices into the distinct
+ * nodes it uses, so a job of many tasks on few nodes holds each name once. */
 typedef struct {
     char *key;          /* class \x1f job; NULL when free */
-    uint32_t ntasks;
-    char **node;        /* per task */
+    uint32_t ntasks, nnodes;
+    uint32_t *part;     /* per task: its node, an index into nodes (< nnodes) */
+    char **nodes;       /* distinct nodes of the draw (a rebind renames one) */
+    size_t bytes;       /* heap bytes the entry holds, for the cache's byte bound */
     int32_t next;       /* bucket chain */
 } entry_t;
 
@@ -70,9 +74,10 @@ struct ct_service {
     snap_t *cur;
     atomic_ulong reloads, streams;
     pthread_mutex_t cache_mu;
-    entry_t *entries;       /* ring: oldest at `oldest` */
+    entry_t *entries;       /* ring: count entries before `tail` (mod cap), oldest first */
     int32_t *buckets;
-    size_t cap, nbuckets, oldest, count;
+    size_t cap, nbuckets, tail, count;
+    size_t bytes;           /* held by the entries: at most p.job_cache_bytes, but the newest entry always stays */
     /* Metrics (relaxed atomics; see the file's comment). */
     atomic_ulong requests[N_EP][N_CODES + 1]; /* the last column: any other code */
     atomic_ulong latency[2][N_LAT];           /* /place, /prioritize: requests per bucket (not cumulative) */
@@ -87,6 +92,7 @@ void ct_service_params_init(ct_service_params_t *p)
 {
     p->seed = 1;
     p->job_cache = 65536;
+    p->job_cache_bytes = (size_t)64 << 20;
     p->clock = NULL;
     p->clock_ctx = NULL;
 }
@@ -274,9 +280,10 @@ int ct_service_open(const char *lookup_path, const ct_service_params_t *p, ct_se
 
 static void entry_clear(entry_t *e)
 {
-    for (uint32_t t = 0; t < e->ntasks; t++)
-        free(e->node[t]);
-    free(e->node);
+    for (uint32_t i = 0; e->nodes && i < e->nnodes; i++)
+        free(e->nodes[i]);
+    free(e->nodes);
+    free(e->part);
     free(e->key);
     memset(e, 0, sizeof *e);
 }
@@ -381,19 +388,66 @@ static void putf(buf_t *o, const char *fmt, ...)
         put(o, tmp, (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1);
 }
 
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no
+ * overlongs, surrogates or code points past U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *p, const unsigned char *end)
+{
+    size_t n = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (!n || (size_t)(end - p) < n)
+        return 0;
+    uint32_t cp = n == 1 ? p[0] : n == 2 ? p[0] & 0x1fu : n == 3 ? p[0] & 0x0fu : p[0] & 0x07u;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3fu);
+    }
+    static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+/* A JSON string: quotes, backslashes and controls escaped; a byte that is
+ * not well-formed UTF-8 (a name cut short in an error message) becomes
+ * U+FFFD, so the answer is always valid JSON. */
 static void put_string(buf_t *o, const char *s)
 {
     put(o, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+    while (p < end) {
+        size_t n = utf8_seq(p, end);
         if (*p == '"' || *p == '\\') {
             char e[2] = { '\\', (char)*p };
             put(o, e, 2);
         } else if (*p < 0x20)
             putf(o, "\\u%04x", *p);
+        else if (n)
+            put(o, (const char *)p, n);
         else
-            put(o, (const char *)p, 1);
+            puts_(o, "\xef\xbf\xbd");
+        p += n ? n : 1;
     }
     put(o, "\"", 1);
+}
+
+/* Why a request body is refused before it is parsed, or NULL: JSON is
+ * UTF-8 (RFC 8259), and a \u0000 escape would cut a name short in C. */
+static const char *body_refusal(const char *body, size_t len, size_t *at)
+{
+    const unsigned char *p = (const unsigned char *)body, *end = p + len;
+    for (const unsigned char *q = p; q < end;) {
+        size_t n = utf8_seq(q, end);
+        if (!n) {
+            *at = (size_t)(q - p);
+            return "not UTF-8";
+        }
+        if (*q == '\\' && end - q >= 6 && !memcmp(q + 1, "u0000", 5)) {
+            *at = (size_t)(q - p);
+            return "\\u0000 (NUL) in a string";
+        }
+        q += *q == '\\' && q + 1 < end ? 2 : n; /* an escaped backslash is not an escape */
+    }
+    return NULL;
 }
 
 static int error_reply(buf_t *o, int status, const char *fmt, ...)
@@ -547,27 +601,38 @@ static int32_t cache_find(ct_service_t *s, const char *key)
     return -1;
 }
 
-/* Under cache_mu: takes the oldest slot (evicting it) for key. */
-static int32_t cache_insert(ct_service_t *s, char *key, char **node, uint32_t ntasks)
+/* Under cache_mu: drops the oldest entry. */
+static void cache_evict_oldest(ct_service_t *s)
 {
-    int32_t slot = (int32_t)s->oldest;
+    int32_t slot = (int32_t)((s->tail + s->cap - s->count) % s->cap);
     entry_t *e = &s->entries[slot];
-    if (e->key) { /* unlink the evicted entry */
-        int32_t *pp = &s->buckets[hash_key(e->key) % s->nbuckets];
-        while (*pp != slot)
-            pp = &s->entries[*pp].next;
-        *pp = e->next;
-        entry_clear(e);
-    } else
-        s->count++;
-    e->key = key;
-    e->node = node;
-    e->ntasks = ntasks;
-    int32_t *head = &s->buckets[hash_key(key) % s->nbuckets];
+    int32_t *pp = &s->buckets[hash_key(e->key) % s->nbuckets];
+    while (*pp != slot)
+        pp = &s->entries[*pp].next;
+    *pp = e->next;
+    s->bytes -= e->bytes;
+    entry_clear(e);
+    s->count--;
+}
+
+/* Under cache_mu: adds *src (the cache takes its memory) as the newest
+ * entry, then drops the oldest while over the job or byte bound. */
+static void cache_insert(ct_service_t *s, entry_t *src)
+{
+    if (s->count == s->cap)
+        cache_evict_oldest(s);
+    int32_t slot = (int32_t)s->tail;
+    entry_t *e = &s->entries[slot];
+    *e = *src;
+    memset(src, 0, sizeof *src);
+    int32_t *head = &s->buckets[hash_key(e->key) % s->nbuckets];
     e->next = *head;
     *head = slot;
-    s->oldest = (s->oldest + 1) % s->cap;
-    return slot;
+    s->tail = (s->tail + 1) % s->cap;
+    s->count++;
+    s->bytes += e->bytes;
+    while (s->bytes > s->p.job_cache_bytes && s->count > 1)
+        cache_evict_oldest(s);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -604,23 +669,17 @@ static void put_scores(buf_t *o, const char *const *cand, int nn, const char *dr
  * follow. drawn (cap bytes) is updated. 1, or 0 when out of memory. */
 static int job_uses(const entry_t *en, const char *node)
 {
-    for (uint32_t t = 0; t < en->ntasks; t++)
-        if (!strcmp(en->node[t], node))
+    for (uint32_t i = 0; i < en->nnodes; i++)
+        if (!strcmp(en->nodes[i], node))
             return 1;
     return 0;
 }
 
-static int rebind(ct_service_t *s, const char *cls, const char *job, const char *const *cand, int nn, char *drawn,
-                  size_t cap)
+static int rebind(ct_service_t *s, const char *key, const char *const *cand, int nn, char **drawn)
 {
     for (int i = 0; i < nn; i++)
-        if (!strcmp(cand[i], drawn))
+        if (!strcmp(cand[i], *drawn))
             return 1;
-    size_t kl = strlen(cls) + strlen(job) + 2;
-    char *key = malloc(kl);
-    if (!key)
-        return 0;
-    snprintf(key, kl, "%s\x1f%s", cls, job);
     int ok = 1;
     pthread_mutex_lock(&s->cache_mu);
     int32_t e = cache_find(s, key);
@@ -632,23 +691,29 @@ static int rebind(ct_service_t *s, const char *cls, const char *job, const char 
                 to = cand[i];
         if (!to)
             to = cand[0];
-        char from[256];
-        snprintf(from, sizeof from, "%s", drawn);
-        for (uint32_t t = 0; t < en->ntasks && ok; t++)
-            if (!strcmp(en->node[t], from)) {
-                char *c = strdup(to);
-                if (!c)
-                    ok = 0;
-                else {
-                    free(en->node[t]);
-                    en->node[t] = c;
+        char *c = strdup(to), *d = strdup(to);
+        if (!c || !d) {
+            free(c);
+            free(d);
+            ok = 0;
+        } else {
+            for (uint32_t i = 0; i < en->nnodes; i++)
+                if (!strcmp(en->nodes[i], *drawn)) { /* that part of the job moves */
+                    size_t was = strlen(en->nodes[i]), now = strlen(c);
+                    free(en->nodes[i]);
+                    en->nodes[i] = c;
+                    c = NULL;
+                    en->bytes = en->bytes - was + now;
+                    s->bytes = s->bytes - was + now;
+                    break;
                 }
-            }
-        snprintf(drawn, cap, "%s", to);
-        atomic_fetch_add_explicit(&s->rebinds, 1, memory_order_relaxed);
+            free(c);
+            free(*drawn);
+            *drawn = d;
+            atomic_fetch_add_explicit(&s->rebinds, 1, memory_order_relaxed);
+        }
     }
     pthread_mutex_unlock(&s->cache_mu);
-    free(key);
     return ok;
 }
 
@@ -693,10 +758,11 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
     snap_t *sn = snap_acquire(s);
     const ct_sampler_t *smp = sn->smp;
     int status = 200;
-    char *key = NULL, **node = NULL, drawn[256] = "";
+    char *key = NULL, *drawn = NULL;
     double *rates = NULL;
     const char **sorted = NULL;
-    uint32_t *out = NULL, nt = 0;
+    uint32_t *out = NULL, *map = NULL, nt = 0;
+    entry_t ent = { 0 };
     long c = ct_sampler_class_index(smp, cls);
     long t = -1;
     if (c < 0) {
@@ -715,14 +781,18 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
     if (!(key = malloc(kl)))
         goto oom;
     snprintf(key, kl, "%s\x1f%s", cls, job);
+    int fail = 0;
     pthread_mutex_lock(&s->cache_mu);
     int32_t e = cache_find(s, key);
     if (e >= 0 && (uint32_t)t < s->entries[e].ntasks)
-        snprintf(drawn, sizeof drawn, "%s", s->entries[e].node[t]);
+        fail = !(drawn = strdup(s->entries[e].nodes[s->entries[e].part[t]]));
     pthread_mutex_unlock(&s->cache_mu);
+    if (fail)
+        goto oom;
     if (e < 0) { /* the job's first pod: draw over its candidates, sorted, from the scenario of the rates seen */
         if (!(sorted = malloc((size_t)nn * sizeof(char *))) || !(out = malloc((nt ? nt : 1) * sizeof(uint32_t))) ||
-            !(node = calloc(nt ? nt : 1, sizeof(char *))) ||
+            !(map = malloc((size_t)nn * sizeof(uint32_t))) ||
+            !(ent.part = malloc((nt ? nt : 1) * sizeof(uint32_t))) ||
             !(rates = malloc(ct_sampler_class_count(smp) * sizeof(double))))
             goto oom;
         memcpy(sorted, cand, (size_t)nn * sizeof(char *));
@@ -734,41 +804,60 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
             goto done;
         }
         snap_count_draw(sn, (size_t)c, scen);
-        for (uint32_t i = 0; i < nt; i++)
-            if (!(node[i] = strdup(sorted[out[i]])))
-                goto oom;
-        snprintf(drawn, sizeof drawn, "%s", node[t]);
+        /* The distinct nodes, in the order the tasks first use them. */
+        for (int i = 0; i < nn; i++)
+            map[i] = UINT32_MAX;
+        ent.ntasks = nt;
+        for (uint32_t i = 0; i < nt; i++) {
+            if (map[out[i]] == UINT32_MAX)
+                map[out[i]] = ent.nnodes++;
+            ent.part[i] = map[out[i]];
+        }
+        if (!(ent.nodes = calloc(ent.nnodes ? ent.nnodes : 1, sizeof(char *))))
+            goto oom;
+        ent.bytes = kl + (size_t)nt * sizeof(uint32_t) + ent.nnodes * sizeof(char *);
+        for (int i = 0; i < nn; i++)
+            if (map[i] != UINT32_MAX) {
+                if (!(ent.nodes[map[i]] = strdup(sorted[i])))
+                    goto oom;
+                ent.bytes += strlen(sorted[i]) + 1;
+            }
+        if (!(drawn = strdup(ent.nodes[ent.part[t]])))
+            goto oom;
+        if (!(ent.key = strdup(key)))
+            goto oom;
         pthread_mutex_lock(&s->cache_mu);
-        if (cache_find(s, key) < 0) { /* another pod of the job may have drawn meanwhile: first one wins */
-            cache_insert(s, key, node, nt);
-            key = NULL;
-            node = NULL;
-        } else
-            snprintf(drawn, sizeof drawn, "%s", s->entries[cache_find(s, key)].node[t]);
+        if ((e = cache_find(s, key)) < 0) /* another pod of the job may have drawn meanwhile: first one wins */
+            cache_insert(s, &ent);
+        else if ((uint32_t)t < s->entries[e].ntasks) {
+            char *d = strdup(s->entries[e].nodes[s->entries[e].part[t]]);
+            if (d) {
+                free(drawn);
+                drawn = d;
+            }
+        }
         pthread_mutex_unlock(&s->cache_mu);
     }
-    if (!rebind(s, cls, job, cand, nn, drawn, sizeof drawn))
+    if (!drawn && !(drawn = strdup(""))) /* a job drawn before a reload gave its class more tasks */
+        goto oom;
+    if (!rebind(s, key, cand, nn, &drawn))
         goto oom;
     put_scores(o, cand, nn, drawn);
     goto done;
 oom:
     o->oom = 1;
 done:
-    if (node)
-        for (uint32_t i = 0; i < nt; i++)
-            free(node[i]);
-    free(node);
+    entry_clear(&ent);
+    free(drawn);
     free(key);
     free(sorted);
     free(out);
+    free(map);
     free(cand);
     free(rates);
     snap_release(sn);
     return status;
 }
-
-/* ------------------------------------------------------------------------ */
-/* Dispatch.                                                                 */
 
 /* ------------------------------------------------------------------------ */
 /* Metrics (Prometheus text exposition format 0.0.4).                        */
@@ -868,12 +957,17 @@ static void put_metrics(ct_service_t *s, buf_t *o)
     put_family(o, "contend_open_connections", "gauge", "Client connections open now.");
     putf(o, "contend_open_connections %ld\n", (long)atomic_load(&s->connections));
     pthread_mutex_lock(&s->cache_mu);
-    size_t cached = s->count;
+    size_t cached = s->count, cached_bytes = s->bytes;
     pthread_mutex_unlock(&s->cache_mu);
     put_family(o, "contend_job_cache_jobs", "gauge", "Jobs the extender remembers (their pods get the same draw).");
     putf(o, "contend_job_cache_jobs %zu\n", cached);
     put_family(o, "contend_job_cache_capacity_jobs", "gauge", "Jobs the extender's cache holds at most (--job-cache).");
     putf(o, "contend_job_cache_capacity_jobs %zu\n", s->cap);
+    put_family(o, "contend_job_cache_bytes", "gauge", "Heap bytes the extender's job cache holds.");
+    putf(o, "contend_job_cache_bytes %zu\n", cached_bytes);
+    put_family(o, "contend_job_cache_capacity_bytes", "gauge",
+               "Bytes the job cache holds at most (--job-cache-bytes; the newest job always stays).");
+    putf(o, "contend_job_cache_capacity_bytes %zu\n", s->p.job_cache_bytes);
     put_family(o, "contend_start_time_seconds", "gauge", "When the service started (Unix time).");
     putf(o, "contend_start_time_seconds %.3f\n", s->start_unix);
     snap_release(sn);
@@ -1018,13 +1112,16 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
         }
     } else if (!strcmp(path, "/place") || !strcmp(path, "/prioritize")) {
         cJSON *req = NULL;
-        const char *end = NULL;
+        const char *end = NULL, *why;
+        size_t at = 0;
         epi = path[1] == 'p' && path[2] == 'l' ? EP_PLACE : EP_PRIORITIZE;
         t0 = mono_now();
         if (!post)
             status = error_reply(&o, 405, "%s: use POST", path);
         else if (len > ct_service_max_body(path))
             status = error_reply(&o, 413, "body: over %zu bytes", ct_service_max_body(path));
+        else if (body && (why = body_refusal(body, len, &at)))
+            status = error_reply(&o, 400, "body: %s at byte %zu", why, at);
         else if (!body || !len || !(req = cJSON_ParseWithLengthOpts(body, len, &end, 0)))
             status = error_reply(&o, 400, "body: malformed JSON%s", !body || !len ? " (empty)" : "");
         else if (!only_space(end, body + len))

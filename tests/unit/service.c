@@ -373,6 +373,46 @@ static void rotating_subsets(void)
     ct_service_free(s);
 }
 
+/* The cache is bounded in bytes as well as jobs: long node names fill
+ * it fast; the oldest jobs go, the newest always stays and answers as
+ * before. A job's tasks on one node hold its name once. */
+static void byte_bound(void)
+{
+    ct_service_params_t p;
+    ct_service_params_init(&p);
+    p.job_cache = 1000;
+    p.job_cache_bytes = 4096;
+    ct_service_t *s;
+    char msg[256], *o, *first = NULL, body[8192], names[4][1100];
+    CHECK(ct_service_open(lookup_path, &p, &s, msg, sizeof msg) == 0);
+    for (int i = 0; i < 4; i++) {
+        memset(names[i], 'a' + i, 1000);
+        names[i][1000] = '\0';
+    }
+    for (int j = 0; j < 30; j++) {
+        snprintf(body, sizeof body,
+                 "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": \"b%d\", "
+                 "\"contend.io/task\": \"det\"}}}, \"NodeNames\": [\"%s\", \"%s\", \"%s\", \"%s\"]}",
+                 j, names[0], names[1], names[2], names[3]);
+        CHECK(call(s, "POST", "/prioritize", body, &o) == 200 && strstr(o, "\"Score\": 10"));
+        if (j == 29)
+            first = o;
+        else
+            free(o);
+    }
+    CHECK(call(s, "POST", "/prioritize", body, &o) == 200 && first && !strcmp(o, first)); /* the newest stays */
+    free(o);
+    free(first);
+    CHECK(call(s, "GET", "/metrics", NULL, &o) == 200);
+    unsigned long jobs = 0, bytes = 0;
+    const char *a = strstr(o, "\ncontend_job_cache_jobs "), *b = strstr(o, "\ncontend_job_cache_bytes ");
+    CHECK(a && b && sscanf(a, "\ncontend_job_cache_jobs %lu", &jobs) == 1 &&
+          sscanf(b, "\ncontend_job_cache_bytes %lu", &bytes) == 1);
+    CHECK_MSG(jobs >= 1 && jobs <= 3 && bytes <= 4096, "%lu jobs, %lu bytes", jobs, bytes);
+    free(o);
+    ct_service_free(s);
+}
+
 static void eviction(void)
 {
     ct_service_params_t p;
@@ -510,6 +550,7 @@ int main(void)
     distribution(s);
     extender(s);
     eviction();
+    byte_bound();
     kube_shapes();
     rotating_subsets();
     reload_under_load(s);
