@@ -52,8 +52,8 @@ int cmd_sample(int argc, char **argv)
         case OPT_RATES: rates = optarg; break;
         case OPT_QUEUES: queues = optarg; break;
         case OPT_SERVERS:
-            if (cli_parse_size(optarg, &servers) || servers == 0 || servers > 0xffffffffu)
-                return cli_usage("sample", "--servers: expected a positive integer, got '%s'", optarg);
+            if (cli_parse_size(optarg, &servers) || servers == 0 || servers > 0xfffffffeu)
+                return cli_usage("sample", "--servers: expected 1 .. 4294967294, got '%s'", optarg);
             break;
         case OPT_COUNT:
             if (cli_parse_size(optarg, &count))
@@ -134,7 +134,7 @@ int cmd_sample(int argc, char **argv)
         free(seen);
         scenario = ct_sampler_nearest(s, r);
     }
-    if (servers > UINT32_MAX - 1 || ct_sampler_max_parts(s, scenario) > servers) { /* before printing anything */
+    if (ct_sampler_max_parts(s, scenario) > servers) { /* before printing anything */
         fprintf(stderr, "contend: %s: --servers: %zu servers are too few: scenario %zu has a triplet with %u parts\n",
                 argv[optind], servers, scenario, ct_sampler_max_parts(s, scenario));
         rc = 2;

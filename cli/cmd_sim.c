@@ -463,7 +463,16 @@ static int run(const char *path, sim_opts_t *o, int sweep)
                 ct_scenario_destroy(&s);
                 return cli_usage("sim", "--policies: at most 16");
             }
+            for (size_t k = 0; k < np; k++)
+                if (!strcmp(pols[k], tok)) {
+                    ct_scenario_destroy(&s);
+                    return cli_usage("sim", "--policies: '%s' is listed twice", tok);
+                }
             pols[np++] = tok;
+        }
+        if (np == 0) { /* ",,," or "": a header-only CSV would look like a finished sweep */
+            ct_scenario_destroy(&s);
+            return cli_usage("sim", "--policies: expected one or more policies, comma-separated");
         }
     } else {
         for (size_t i = 0; i < 6; i++)

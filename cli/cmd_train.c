@@ -244,8 +244,10 @@ static int parse(int argc, char **argv, train_opts_t *o)
             o->sp.fifo_backfill = !strcmp(optarg, "backfill");
             break;
         case OPT_INTERVAL:
-            if (cli_parse_double(optarg, &o->sp.interval) || !(o->sp.interval >= 0 && o->sp.interval <= 1e9))
-                return cli_usage("train", "--interval: expected seconds >= 0, got '%s'", optarg);
+            /* Below a millisecond the rounds outnumber any trace's events by far: refused. */
+            if (cli_parse_double(optarg, &o->sp.interval) ||
+                !(o->sp.interval == 0 || (o->sp.interval >= 1e-3 && o->sp.interval <= 1e9)))
+                return cli_usage("train", "--interval: expected 0 or seconds in [0.001, 1e9], got '%s'", optarg);
             break;
         case OPT_REFERENCE:
             if (o->nrefs == 4 || !strchr(optarg, '=') || optarg[0] == '=')

@@ -215,6 +215,11 @@ static int fail(loader_t *L, const char *fmt, ...)
             vsnprintf(L->errbuf + n, L->errlen - (size_t)n, fmt, ap);
             va_end(ap);
         }
+        /* One line, as every loader's errors: a control character from an
+         * id in the file (a newline, an escape) is folded to '?'. */
+        for (char *p = L->errbuf; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
     }
     return -1;
 }

@@ -57,4 +57,15 @@ expect_error 2 "servers: 4295000000 GPUs in all, more than the 10000000 supporte
 printf '{"servers": 10000, "gpus_per_server": 4096, "gpu_memory": 16000, "b": 1}' >"$T/bigt.json"
 $C train workload --seed 1 -o "$T/tj.json" >/dev/null || fail "train workload"
 expect_error 2 "servers x gpus_per_server: 40960000 GPUs, more than the 10000000 supported" -- $C train run "$T/tj.json" --cluster "$T/bigt.json"
+# Options that would run forever or write nothing (#31 item 12).
+expect_error 2 "--interval" -- $C train run "$T/tj.json" --policy sjf-bsbf --interval 1e-9
+for p in ',,,' '' 'nona,local,nona'; do
+    expect_error 2 "--policies" -- $C sim sweep data/scenarios/fig1.json --loads 0.5:0.5:0.1 --policies "$p" -o "$T/out.json"
+done
+# A newline in a lookup's task id stays out of the (one-line) error (#31 item 10).
+$C nona solve data/scenarios/fig1.json -o "$T/nl.json" >/dev/null || fail "nona solve"
+sed 's/\[\["det"\]/[["det\\nx"]/' "$T/nl.json" >"$T/nl2.json"
+grep -q 'det\\nx' "$T/nl2.json" || fail "the lookup was not mutated"
+expect_error 2 "task 'det?x' is not in" -- $C sample "$T/nl2.json" --class fig1 --servers 8
+expect_error 2 "--servers: expected 1 .. 4294967294" -- $C sample "$T/nl.json" --class fig1 --servers 4294967295
 finish
