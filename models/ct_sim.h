@@ -233,6 +233,8 @@ typedef struct {
     size_t max_in_flight;
     double growth;         /**< worst replication: backlog growth over the window / arrivals in it */
     double backlog[4];     /**< that replication's mean jobs in flight per window quarter */
+    int undecided;         /**< a replication's window held fewer than CT_SIM_JUDGE_JOBS jobs and its backlog
+                                rose mildly: too short to tell a pile-up from noise, so not called unstable */
     size_t *task_offset;   /**< n_classes + 1: task t of class c is entry task_offset[c] + t of: */
     double *task_wait;     /**< mean wait of the task (its inputs on its server -> it starts), s, pooled */
     double *task_finish;   /**< mean end of the task since its job's arrival, s, pooled */
@@ -253,6 +255,10 @@ void ct_sim_summary_free(ct_sim_summary_t *s);
  *  freed with ct_sim_summary_free as after success; on other errors it is
  *  already empty. */
 #define CT_SIM_GROWTH_LIMIT 0.02
+/** Windows of fewer jobs than this are too short to call a mild rise (up
+ *  to 5 x CT_SIM_GROWTH_LIMIT, the backlog cleared within 10 windows)
+ *  unstable: the summary says undecided instead. */
+#define CT_SIM_JUDGE_JOBS 5000
 /** The same with replication r placed by policies[r] (R distinct policy
  *  objects, or NULL: cfg->policy for all) on up to `threads` threads (0:
  *  the cores; 1, or no policies: one after the other). Policies carry

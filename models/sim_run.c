@@ -184,12 +184,19 @@ ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *
             }
             /* A stable run still warming up grows too, but ever more
              * slowly; a pile-up keeps its pace. */
-            if ((growth > CT_SIM_GROWTH_LIMIT && q[3] - q[2] > 0.5 * (q[1] - q[0])) || growth > 5 * CT_SIM_GROWTH_LIMIT)
+            int rising = (growth > CT_SIM_GROWTH_LIMIT && q[3] - q[2] > 0.5 * (q[1] - q[0])) ||
+                         growth > 5 * CT_SIM_GROWTH_LIMIT,
+                late = res.in_flight > 0 || res.now - t1 > span;
+            /* A short window cannot tell a mild rise from noise (#31). */
+            if ((rising || late) && res.arrived < CT_SIM_JUDGE_JOBS && growth <= 5 * CT_SIM_GROWTH_LIMIT &&
+                res.in_flight == 0 && res.now - t1 <= 10 * span)
+                out->undecided = 1;
+            else if (rising)
                 st = ct_error_set(err, CT_EUNSTABLE,
                                   "simulation did not settle (jobs in flight %.4g, %.4g, %.4g, %.4g on average over the "
                                   "window's quarters): the load is unstable under policy %s",
                                   q[0], q[1], q[2], q[3], cfg->policy->name);
-            else if (res.in_flight > 0 || res.now - t1 > span)
+            else if (late)
                 st = ct_error_set(err, CT_EUNSTABLE,
                                   "simulation did not settle (backlog cleared %.3g s after a %.3g s window): the load "
                                   "is unstable under policy %s",
