@@ -501,6 +501,10 @@ static int run(const char *path, sim_opts_t *o, int sweep)
         return cli_fail(&err);
     {
         const ct_eval_point_t *p = &res.points[0];
+        if (!p->unstable && p->sum.undecided)
+            fprintf(stderr, "contend: warning: %llu jobs are too few to judge stability (the backlog rose %.3g%% of "
+                            "the arrivals); kept as stable: use --jobs %d or more to decide\n",
+                    (unsigned long long)o->ev.run.jobs, 100 * p->sum.growth, CT_SIM_JUDGE_JOBS);
         if (p->unstable) {
             ct_error_set(&err, CT_EUNSTABLE,
                          "%s: policy %s is unstable at load %g (jobs pile up: %.4g, %.4g, %.4g, %.4g in flight on "

@@ -62,6 +62,10 @@ expect_error 2 "--interval" -- $C train run "$T/tj.json" --policy sjf-bsbf --int
 for p in ',,,' '' 'nona,local,nona'; do
     expect_error 2 "--policies" -- $C sim sweep data/scenarios/fig1.json --loads 0.5:0.5:0.1 --policies "$p" -o "$T/out.json"
 done
+# A short run whose backlog rises mildly is undecided, not unstable (#31 item 14).
+$C sim data/scenarios/fig1.json --policy local --load 0.4 --jobs 500 --reps 1 --seed 4 >/dev/null 2>"$T/stderr" ||
+    fail "a 500-job run called unstable: $(cat "$T/stderr")"
+grep -q "too few to judge stability" "$T/stderr" || fail "no warning for a 500-job run: $(cat "$T/stderr")"
 # A newline in a lookup's task id stays out of the (one-line) error (#31 item 10).
 $C nona solve data/scenarios/fig1.json -o "$T/nl.json" >/dev/null || fail "nona solve"
 sed 's/\[\["det"\]/[["det\\nx"]/' "$T/nl.json" >"$T/nl2.json"
