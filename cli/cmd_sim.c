@@ -302,7 +302,11 @@ static char *point_rows(const ct_eval_point_t *p, char *const *names, size_t nc)
         return NULL;
     out[0] = '\0';
     for (size_t k = 0; k <= nc; k++) {
-        const char *cls = k < nc ? names[k] : "all";
+        char *cls = ct_csv_quote(k < nc ? names[k] : "all");
+        if (!cls) {
+            free(out);
+            return NULL;
+        }
         int w;
         if (p->unstable)
             w = snprintf(out + len, cap - len, "%s,%.6g,%.9g,%s,,,,,,,,,,unstable\n", p->policy, p->load, p->bandwidth,
@@ -321,6 +325,7 @@ static char *point_rows(const ct_eval_point_t *p, char *const *names, size_t nc)
                          p->bandwidth, cls, f[0], f[1], f[2], f[3], f[4], (unsigned long long)p->sum.jobs[k], f[5],
                          f[6], mj);
         }
+        free(cls);
         if (w < 0 || (size_t)w >= cap - len) { /* a class name too long for the estimate: grow and retry */
             cap = 2 * cap + (w > 0 ? (size_t)w : 0);
             char *b = realloc(out, cap);

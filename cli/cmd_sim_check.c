@@ -108,8 +108,12 @@ static ct_status_t check_point(size_t i, void *arg, char **text, ct_error_t *err
         else
             f[k][0] = '\0';
     }
-    snprintf(row, sizeof row, "%s,%zu,%zu,%zu,%.9g,%.6g,%s,%s,%s,%s,%s\n", s->path, s->n_classes, depth, tasks,
+    char *path = ct_csv_quote(s->path);
+    if (!path)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    snprintf(row, sizeof row, "%s,%zu,%zu,%zu,%.9g,%.6g,%s,%s,%s,%s,%s\n", path, s->n_classes, depth, tasks,
              s->link_bandwidth, load, f[0], f[1], f[2], f[3], status);
+    free(path);
     if (!(*text = strdup(row)))
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     return CT_OK;

@@ -381,11 +381,14 @@ static ct_status_t tsweep_point(size_t i, void *arg, char **text, ct_error_t *er
     ct_status_t st = ct_train_run(&c->o->c, &c->jobs[f], &p, &r, err);
     if (st != CT_OK)
         return st;
-    char label[64], row[1024];
-    snprintf(row, sizeof row, "%s,%s,%s,%.9g,%.9g,%.9g,%.9g,%.6g\n", c->files[f], policy_label(&p, label, sizeof label),
-             acc ? "compat" : "exact", r.mean_jct, r.median_jct, r.p95_jct, r.makespan, r.utilization);
+    char label[64], row[1024], *file = ct_csv_quote(c->files[f]);
+    if (file)
+        snprintf(row, sizeof row, "%s,%s,%s,%.9g,%.9g,%.9g,%.9g,%.6g\n", file,
+                 policy_label(&p, label, sizeof label), acc ? "compat" : "exact", r.mean_jct, r.median_jct, r.p95_jct,
+                 r.makespan, r.utilization);
     ct_train_result_free(&r);
-    return (*text = strdup(row)) ? CT_OK : ct_error_set(err, CT_ENOMEM, "out of memory");
+    free(file);
+    return file && (*text = strdup(row)) ? CT_OK : ct_error_set(err, CT_ENOMEM, "out of memory");
 }
 
 static int do_sweep(int nfiles, char **files, train_opts_t *o)
@@ -695,11 +698,15 @@ static ct_status_t table_point(size_t i, void *arg, char **text, ct_error_t *err
         for (int m = 0; m < TM; m++)
             v[m] = m < 3 ? 1e3 * mean[m] : NAN;
     }
-    size_t cap = strlen(c->files[f]) + 256;
-    char *row = malloc(cap);
-    if (!row)
+    char *file = ct_csv_quote(c->files[f]);
+    size_t cap = (file ? strlen(file) : 0) + strlen(c->rows[k].label) + 256;
+    char *row = file ? malloc(cap) : NULL;
+    if (!row) {
+        free(file);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
-    size_t len = (size_t)snprintf(row, cap, "%s,%s,%zu", c->files[f], c->rows[k].label, c->jobs[f].n);
+    }
+    size_t len = (size_t)snprintf(row, cap, "%s,%s,%zu", file, c->rows[k].label, c->jobs[f].n);
+    free(file);
     for (int m = 0; m < TM; m++) /* no value (no large jobs, a reference's queueing): empty */
         len += isfinite(v[m]) ? (size_t)snprintf(row + len, cap - len, ",%.6g", v[m] / 3.6e6)
                               : (size_t)snprintf(row + len, cap - len, ",");

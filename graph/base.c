@@ -100,6 +100,23 @@ int ct_csv_next(char **cursor, size_t *line, char **cells, size_t max, size_t *n
         size_t nc = 0;
         for (char *p = ln, *q; nc < max; p = q + 1) {
             cells[nc++] = p;
+            if (*p == '"') { /* RFC 4180: a quoted cell, quotes doubled inside; unquoted in place */
+                char *w = p, *r = p + 1;
+                for (; *r; r++) {
+                    if (*r == '"' && r[1] == '"')
+                        r++;
+                    else if (*r == '"') {
+                        r++;
+                        break;
+                    }
+                    *w++ = *r;
+                }
+                q = strchr(r, ',');
+                *w = '\0';
+                if (!q)
+                    break;
+                continue;
+            }
             if (!(q = strchr(p, ',')))
                 break;
             *q = '\0';
@@ -110,6 +127,42 @@ int ct_csv_next(char **cursor, size_t *line, char **cells, size_t max, size_t *n
     }
     *cursor = NULL;
     return 0;
+}
+
+char *ct_csv_quote(const char *s)
+{
+    size_t n = strlen(s), extra = 0;
+    if (strcspn(s, ",\"\r\n") == n)
+        return strdup(s);
+    for (const char *p = s; *p; p++)
+        extra += *p == '"';
+    char *out = malloc(n + extra + 3), *w = out;
+    if (!out)
+        return NULL;
+    *w++ = '"';
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            *w++ = '"';
+        *w++ = *p;
+    }
+    *w++ = '"';
+    *w = '\0';
+    return out;
+}
+
+void ct_csv_put(FILE *f, const char *s)
+{
+    if (strcspn(s, ",\"\r\n") == strlen(s)) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
 }
 
 int ct_csv_number(const char *cell, double *out)

@@ -88,13 +88,20 @@ const char *ct_status_name(ct_status_t code);
 /** strdup that reports CT_ENOMEM through err; returns NULL on failure. */
 char *ct_strdup(const char *s, ct_error_t *err);
 
-/** Splits the next non-blank line of a CSV text in place (no quoting):
+/** Splits the next non-blank line of a CSV text in place (a field in double
+ *  quotes may hold commas and doubled quotes, RFC 4180, not line breaks):
  *  *cursor walks the text, *line counts lines from 1 (blank lines count,
  *  so messages name the real line), cells receives up to max cells. A
  *  final \r is dropped. Returns 0 at the end of the text. */
 int ct_csv_next(char **cursor, size_t *line, char **cells, size_t max, size_t *ncells);
 /** A CSV cell as a number: the whole cell, finite. 1 on success. */
 int ct_csv_number(const char *cell, double *out);
+/** s as one CSV field (RFC 4180): quoted, quotes doubled, when it holds a
+ *  comma, a quote or a line break; else a copy. malloc'd (NULL: out of
+ *  memory). ct_csv_next reads such fields back (within one line). */
+char *ct_csv_quote(const char *s);
+/** Writes s to f as ct_csv_quote gives it. */
+void ct_csv_put(FILE *f, const char *s);
 /** For each of names[0..n), its column among cells[0..nc) (or -1) in col. */
 void ct_csv_columns(char *const *cells, size_t nc, const char *const *names, size_t n, int *col);
 

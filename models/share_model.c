@@ -1010,8 +1010,10 @@ ct_status_t ct_share_jobs_write(const ct_share_jobs_t *js, const ct_apps_t *apps
     fprintf(out.fp, "name,time,application,num_replicas,batch_size,iterations\n");
     for (size_t i = 0; i < js->n; i++) {
         const ct_share_job_t *j = &js->jobs[i];
-        fprintf(out.fp, "%s,%.17g,%s,%u,%.17g,%.17g\n", j->id, j->arrival, apps->apps[j->app].name, j->gpus, j->batch,
-                j->iterations);
+        ct_csv_put(out.fp, j->id);
+        fprintf(out.fp, ",%.17g,", j->arrival);
+        ct_csv_put(out.fp, apps->apps[j->app].name);
+        fprintf(out.fp, ",%u,%.17g,%.17g\n", j->gpus, j->batch, j->iterations);
     }
     return ct_outfile_commit(&out, err);
 }

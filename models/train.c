@@ -1228,8 +1228,9 @@ ct_status_t ct_train_write_results_csv(const ct_train_result_t *r, const char *p
     fprintf(out.fp, "id,arrival_ms,start_ms,end_ms,jct_ms,queued_ms,comm_ms,comm_wait_ms,servers,gpus\n");
     for (size_t i = 0; i < r->n; i++) {
         const ct_train_job_result_t *x = &r->jobs[i];
-        fprintf(out.fp, "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,", x->id ? x->id : "", x->arrival, x->start,
-                x->end, x->jct, x->queued, x->comm, x->comm_wait, x->servers);
+        ct_csv_put(out.fp, x->id ? x->id : "");
+        fprintf(out.fp, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,", x->arrival, x->start, x->end, x->jct,
+                x->queued, x->comm, x->comm_wait, x->servers);
         for (uint32_t k = 0; k < x->ngpus && x->gpus; k++)
             fprintf(out.fp, "%s%u", k ? " " : "", x->gpus[k]);
         fputc('\n', out.fp);

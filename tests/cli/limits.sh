@@ -66,6 +66,23 @@ done
 $C sim data/scenarios/fig1.json --policy local --load 0.4 --jobs 500 --reps 1 --seed 4 >/dev/null 2>"$T/stderr" ||
     fail "a 500-job run called unstable: $(cat "$T/stderr")"
 grep -q "too few to judge stability" "$T/stderr" || fail "no warning for a 500-job run: $(cat "$T/stderr")"
+# CSV fields are quoted (RFC 4180) where names hold commas or quotes, in every
+# writer, and read back (#31 item 9): a class name through sim sweep, a job
+# name through a sharing workload and train run.
+sed 's|"fig1", "dag": "../examples/fig1.json"|"fig1, \\"v2\\"", "dag": "'"$PWD"'/data/examples/fig1.json"|' \
+    data/scenarios/fig1.json >"$T/odd.json"
+$C sim sweep "$T/odd.json" --loads 0.5:0.5:0.1 --policies local --jobs 1000 --reps 2 -o "$T/odd.csv" >/dev/null 2>&1 ||
+    fail "sim sweep of a class named with a comma and quotes"
+python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert rows and rows[0]["class"] == "fig1, \"v2\"" and rows[0]["status"] == "ok", rows[:1]' "$T/odd.csv" ||
+    fail "sim sweep CSV: the class name does not read back"
+$C train share-workload --jobs 3 -o "$T/sw.csv" >/dev/null || fail "share-workload"
+sed '2s/^[^,]*,/"j,1 ""x""",/' "$T/sw.csv" >"$T/sw2.csv"
+$C train run "$T/sw2.csv" --policy sjf-bsbf -o "$T/sres.csv" >/dev/null || fail "train run of a quoted job name"
+python3 -c 'import csv, sys
+ids = [r["id"] for r in csv.DictReader(open(sys.argv[1], newline=""))]
+assert "j,1 \"x\"" in ids, ids' "$T/sres.csv" || fail "train run CSV: the quoted job name does not read back"
 # A newline in a lookup's task id stays out of the (one-line) error (#31 item 10).
 $C nona solve data/scenarios/fig1.json -o "$T/nl.json" >/dev/null || fail "nona solve"
 sed 's/\[\["det"\]/[["det\\nx"]/' "$T/nl.json" >"$T/nl2.json"
