@@ -242,6 +242,29 @@ int cli_print_json(cJSON *root)
     return st == CT_OK ? 0 : cli_fail(&err);
 }
 
+int cli_print_json_line(cJSON *root)
+{
+    ct_error_t err;
+    char *text = root ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    if (!text) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        return cli_fail(&err);
+    }
+    size_t n = strlen(text);
+    char *line = malloc(n + 2);
+    ct_status_t st = CT_ENOMEM;
+    if (line) {
+        memcpy(line, text, n);
+        memcpy(line + n, "\n", 2);
+        st = ct_write_text_file("-", line, &err); /* reports a failed write to stdout */
+    } else
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+    free(line);
+    cJSON_free(text);
+    return st == CT_OK ? 0 : cli_fail(&err);
+}
+
 void cli_print_json_string(FILE *fp, const char *s)
 {
     fputc('"', fp);

@@ -293,7 +293,7 @@ static int do_schedule(const char *cpath, const char *jpath, const bco_opts_t *o
             cJSON_Delete(js);
             js = NULL;
         }
-        rc = cli_print_json(js);
+        rc = cli_print_json_line(js);
     } else
         printf("%s: %zu jobs on %zu servers (%u GPUs): makespan %.1f slots (estimate %.1f), mean JCT %.1f slots, "
                "theta_u %ld (searched %ld..%ld, horizon %ld), kappa %ld, %zu placement passes, %.1f ms\n",
@@ -527,7 +527,7 @@ static int validate_one(const char *cpath, const char *jpath, const bco_opts_t *
             cJSON_Delete(js);
             js = NULL;
         }
-        rc = cli_print_json(js);
+        rc = cli_print_json_line(js);
     }
     else
         print_bounds(jpath, &b);
@@ -631,7 +631,7 @@ static int validate_random(const bco_opts_t *o)
             cJSON_Delete(js);
             js = NULL;
         }
-        if ((rc = cli_print_json(js)) != 0)
+        if ((rc = cli_print_json_line(js)) != 0)
             return rc;
     } else {
         printf("%zu random instances (tiny %zu, identical %zu, hetero %zu), seed %llu:\n", N, count[0], count[1],
