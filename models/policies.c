@@ -76,7 +76,8 @@ typedef struct {
     size_t scenario;
     size_t n_classes;
     size_t *table_class;     /* simulator class -> table class */
-    uint32_t **perm;         /* per class: table task index -> simulator task index */
+    uint32_t **perm;         /* per class: table task index -> simulator task index, or UINT32_MAX for a
+                                member of a task the scenario's DAG already contracts (it goes with it) */
     uint32_t *scratch;
     unsigned root_choices;   /* d: the root goes to the least loaded of d sampled servers */
 } table_state_t;
@@ -106,7 +107,8 @@ static int table_place(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_t n
             ts->scratch, NULL) != 0)
         return -1;
     for (size_t t = 0; t < n; t++)
-        servers[ts->perm[cls][t]] = ts->scratch[t];
+        if (ts->perm[cls][t] != UINT32_MAX)
+            servers[ts->perm[cls][t]] = ts->scratch[t];
     return 0;
 }
 
@@ -152,8 +154,11 @@ ct_status_t ct_policy_table_d(const char *name, const ct_sampler_t *sampler, con
             st = ct_error_set(err, CT_EINPUT, "policy %s: class '%s' is not in the lookup table", name, k->name);
             break;
         }
+        /* The table lists original tasks; a DAG file already contracted
+         * has fewer, each named by its first member (as dag contract
+         * writes them), and the table's other members go with it. */
         size_t n = ct_sampler_task_count(sampler, (size_t)tc);
-        if (n != k->n_tasks) {
+        if (n < k->n_tasks) {
             st = ct_error_set(err, CT_EINPUT, "policy %s: class '%s' has %zu tasks, the table %zu", name, k->name,
                               k->n_tasks, n);
             break;
@@ -165,19 +170,25 @@ ct_status_t ct_policy_table_d(const char *name, const ct_sampler_t *sampler, con
         }
         /* Task ids: the table lists them in the same topological order the
          * simulator uses, so try the identity first, then search. */
+        size_t covered = 0;
         for (size_t t = 0; t < n && st == CT_OK; t++) {
             const char *id = ct_sampler_task_id(sampler, (size_t)tc, t);
             size_t hit = (size_t)-1;
-            if (!strcmp(k->ids[t], id))
+            if (t < k->n_tasks && !strcmp(k->ids[t], id))
                 hit = t;
-            for (size_t u = 0; hit == (size_t)-1 && u < n; u++)
+            for (size_t u = 0; hit == (size_t)-1 && u < k->n_tasks; u++)
                 if (!strcmp(k->ids[u], id))
                     hit = u;
-            if (hit == (size_t)-1)
+            if (hit == (size_t)-1 && n == k->n_tasks)
                 st = ct_error_set(err, CT_EINPUT, "policy %s: table task '%s' is not in class '%s'", name, id, k->name);
-            else
-                ts->perm[c][t] = (uint32_t)hit;
+            ts->perm[c][t] = hit == (size_t)-1 ? UINT32_MAX : (uint32_t)hit;
+            covered += hit != (size_t)-1;
         }
+        if (st == CT_OK && covered != k->n_tasks) /* a contracted task named by none of its members */
+            st = ct_error_set(err, CT_EINPUT,
+                              "policy %s: class '%s': %zu of its %zu tasks are not in the table (a contracted task's id "
+                              "must be one of its members)",
+                              name, k->name, k->n_tasks - covered, k->n_tasks);
         if (n > max_tasks)
             max_tasks = n;
         if (rates)

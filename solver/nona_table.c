@@ -48,8 +48,11 @@ static cJSON *class_json(const ct_scenario_t *s, const ct_nona_model_t *m, const
     int bad = !c || !tasks || !segs || !order;
     if (!bad && ct_dag_topo_order(orig, order, "dag", err) != CT_OK)
         bad = 1;
+    /* The original tasks: a DAG file that is already contracted lists
+     * them as its tasks' members, and the parts below name members. */
     for (size_t k = 0; !bad && k < orig->n_tasks; k++)
-        bad |= ct_json_put(tasks, NULL, cJSON_CreateString(orig->ids[order[k]]));
+        for (size_t mm = 0; !bad && mm < ct_dag_member_count(orig, order[k]); mm++)
+            bad |= ct_json_put(tasks, NULL, cJSON_CreateString(ct_dag_member(orig, order[k], mm)));
     bad |= ct_json_put(c, "name", cJSON_CreateString(s->classes[j].name));
     bad |= put_num(c, "arrival_rate", m->beta[j]);
     bad |= put_num(c, "predicted_mean_jct", sol->tau[j]);

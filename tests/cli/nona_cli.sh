@@ -162,4 +162,21 @@ n=$($C sample "$T/f.json" --class fig1 --servers 4 --queue-lengths 5,5,0,5 --cou
 [ "$n" -gt 140 ] || fail "--queue-lengths: root on the idle server $n / 400 times"
 expect_error 2 "expected 4 non-negative counts" -- $C sample "$T/f.json" --class fig1 --servers 4 --queue-lengths 5,5
 
+# A scenario whose DAG is already contracted (a task with members): its
+# table lists the original tasks, loads, samples members with their task,
+# and the simulator runs it (#31 item 6).
+mkdir -p "$T/c6"
+printf '%s\n' '{"name": "fj", "tasks": [{"id": "s", "time": 0.001}, {"id": "x1", "time": 0.01, "members": ["x1", "x2"]},' \
+    '{"id": "y1", "time": 0.01}, {"id": "j", "time": 0.001}], "edges": [{"from": "s", "to": "x1", "bytes": 1e6},' \
+    '{"from": "s", "to": "y1", "bytes": 1e6}, {"from": "x1", "to": "j", "bytes": 1e6}, {"from": "y1", "to": "j", "bytes": 1e6}]}' \
+    >"$T/c6/dag.json"
+printf '{"cluster": {"servers": 8, "link_bandwidth": 1e10}, "classes": [{"name": "fj", "dag": "dag.json", "arrival_rate": 50}]}\n' \
+    >"$T/c6/sc.json"
+$C nona solve "$T/c6/sc.json" -o "$T/c6/t.json" >/dev/null || fail "solve of a contracted DAG"
+$C sample "$T/c6/t.json" --class fj --servers 8 --count 20 >"$T/c6/draws" || fail "sample of a contracted DAG's table"
+grep -v '^#' "$T/c6/draws" | sed 's/.*x1=\([0-9]*\) x2=\([0-9]*\).*/\1 \2/' | awk '$1 != $2 { bad = 1 } END { exit bad }' ||
+    fail "x2 is not on x1's server: $(head -3 "$T/c6/draws")"
+for p in nona nona-late; do
+    $C sim "$T/c6/sc.json" --policy $p --jobs 2000 --reps 2 >/dev/null || fail "sim --policy $p of a contracted DAG"
+done
 finish
