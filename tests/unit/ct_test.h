@@ -38,12 +38,22 @@ static int ct_test_checks, ct_test_failed;
         }                                                                                           \
     } while (0)
 
-/* |a - b| <= tol * max(1, |a|, |b|) */
+/* |a - b| <= tol * max(1, |a|, |b|): relative above 1, absolute below (for
+ * exact results; for measured ones below 1, seconds or utilisations, use
+ * CHECK_REL). */
 #define CHECK_CLOSE(a, b, tol)                                                                      \
     do {                                                                                            \
         double ct_a_ = (a), ct_b_ = (b);                                                            \
         double ct_s_ = fmax(1.0, fmax(fabs(ct_a_), fabs(ct_b_)));                                   \
         CHECK_MSG(fabs(ct_a_ - ct_b_) <= (tol) * ct_s_, "%.17g vs %.17g", ct_a_, ct_b_);            \
+    } while (0)
+
+/* |a - b| <= rel * |b|: relative at any scale (b is the reference). */
+#define CHECK_REL(a, b, rel)                                                                        \
+    do {                                                                                            \
+        double ct_a_ = (a), ct_b_ = (b);                                                            \
+        CHECK_MSG(fabs(ct_a_ - ct_b_) <= (rel) * fabs(ct_b_), "%.17g vs %.17g (relative %.3g)", ct_a_, ct_b_, \
+                  ct_b_ != 0 ? fabs(ct_a_ - ct_b_) / fabs(ct_b_) : INFINITY);                          \
     } while (0)
 
 /* The error message contains a substring. */
