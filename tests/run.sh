@@ -3,7 +3,8 @@
 #
 # Arguments: the unit-test programs. Also runs every tests/cli/*.sh script.
 # A program passes when it exits 0 and, if tests/unit/NAME.out exists, its
-# standard output equals that file; 77 means skipped (its SKIP line is shown).
+# standard output equals that file; 77 means skipped (its SKIP line is shown);
+# a passing script's "SKIP: why" lines count as skipped checks.
 # WRAP (e.g. valgrind ...) prefixes every program; CONTEND names the command
 # under test for the CLI scripts. Copyright (C) 2026 the contend authors.
 # GPL-3.0-or-later.
@@ -21,7 +22,15 @@ run_one() { # name, expected-output file or "", command...
         echo "SKIP $name: $(grep -m1 '^SKIP' "$out" | sed 's/^SKIP: //')"
     elif [ $rc -eq 0 ] && { [ -z "$expect" ] || cmp -s "$expect" "$out"; }; then
         pass=$((pass + 1))
-        echo "PASS $name"
+        # A script that passed but skipped some checks says so ("SKIP: why"
+        # lines): each counts as skipped, so a partial pass does not read as whole.
+        k=$(grep -c '^SKIP' "$out")
+        if [ "$k" -gt 0 ]; then
+            skip=$((skip + k))
+            echo "PASS $name, $k checks skipped: $(grep '^SKIP' "$out" | sed 's/^SKIP: //' | paste -sd ';' -)"
+        else
+            echo "PASS $name"
+        fi
     else
         fail=$((fail + 1))
         echo "FAIL $name (exit $rc)"

@@ -66,7 +66,7 @@ expect_error 2 "needs 99 GPUs" -- $C train run "$T/big.csv" --apps $A --policy f
 printf '{"apps": [{"name": "a", "comp_alpha_s": -1, "comp_beta_s": 1, "init_batch": 1, "local_max": 4, "iterations": [[1, 10]]}]}' >"$T/a.json"
 expect_error 2 "comp_alpha_s" -- $C train run "$T/w.csv" --apps "$T/a.json" --policy fifo
 
-P=../shared/data/pollux
+P=${CT_SHARED:-../shared}/data/pollux
 if [ -d "$P/traces" ]; then
     $C train fit "$P" -o "$T/apps.json" >"$T/fit.out" || fail "fit"
     # APPLICATIONS.md s.9: bert 0.21297 + 0.057838 b, imagenet 0.078445 + 0.0042082 b.
@@ -77,6 +77,6 @@ if [ -d "$P/traces" ]; then
     awk '$1 == "fifo" { f = $2 } $1 ~ /^(sjf|tiresias|sjf-ffs|sjf-bsbf)$/ { if ($2 >= f) bad = 1 }
          END { exit bad || !f }' "$T/p.out" || fail "fifo not the worst on Pollux workloads: $(cat "$T/p.out")"
 else
-    echo "SKIP: ../shared/data/pollux absent: the fit on Pollux's traces is not checked"
+    echo "SKIP: $P absent: the fit on Pollux's traces is not checked"
 fi
 finish

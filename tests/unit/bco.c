@@ -445,9 +445,8 @@ static void search_and_horizon(void)
     for (int h = 1; h < 4; h++)
         CHECK_MSG(fabs(scan[h] - scan[0]) <= 0.03 * scan[0], "scan: %g at horizon %ld against %g at 1200", scan[h],
                   horizons[h], scan[0]);
-    CHECK_MSG(bisect[0] > 2 * bisect[1], "bisection: %g at 1200, %g at 1500 (the swing this search removes)",
-              bisect[0], bisect[1]);
-    CHECK(scan[0] <= bisect[0]);
+    for (int h = 0; h < 4; h++) /* the property wanted: the scan never does worse (the paper's bisection swings) */
+        CHECK_MSG(scan[h] <= bisect[h], "horizon %ld: scan %g, bisection %g", horizons[h], scan[h], bisect[h]);
     ct_rar_cluster_free(&c);
     ct_rar_jobs_free(&js);
 }
@@ -730,12 +729,18 @@ static void claims(void)
     CHECK(viol[2][0] > 0);
 }
 
-/* The paper's Fig. 4 in shape, under its calibration: SJF-BCO's makespan
- * is the lowest of the four policies on seeds 1-3. */
+/* The paper's Fig. 4 in shape, under its calibration, over a family
+ * (seeds 1-20 of the paper's workload generator): SJF-BCO's makespan is
+ * within 1% of the best of the four policies on every workload, the lowest
+ * on most, and the lowest summed over the family. It is not the lowest on
+ * every one: FF beats it by 1-4 slots (under 1%) on seeds 9, 11 and 14
+ * (seed 9: 448 against 447), so that is not asserted. */
 static void paper_shape(void)
 {
     ct_error_t err;
-    for (uint64_t seed = 1; seed <= 3; seed++) {
+    double total[4] = { 0, 0, 0, 0 };
+    int lowest = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
         ct_rar_cluster_t c;
         ct_rar_jobs_t js;
         CHECK(ct_rar_workload(seed, NULL, &c, &js, &err) == CT_OK);
@@ -747,13 +752,18 @@ static void paper_shape(void)
             ct_bco_result_t r;
             CHECK(ct_bco_schedule(&c, &js, &p, &r, &err) == CT_OK);
             ms[pol] = r.makespan;
+            total[pol] += r.makespan;
             ct_bco_result_free(&r);
         }
-        CHECK_MSG(ms[0] <= ms[1] && ms[0] <= ms[2] && ms[0] <= ms[3], "seed %llu: sjf-bco %g, ff %g, ls %g, rand %g",
-                  (unsigned long long)seed, ms[0], ms[1], ms[2], ms[3]);
+        double best = fmin(fmin(ms[1], ms[2]), ms[3]);
+        lowest += ms[0] <= best;
+        CHECK_MSG(ms[0] <= 1.01 * best, "seed %llu: sjf-bco %g, ff %g, ls %g, rand %g", (unsigned long long)seed,
+                  ms[0], ms[1], ms[2], ms[3]);
         ct_rar_cluster_free(&c);
         ct_rar_jobs_free(&js);
     }
+    CHECK_MSG(lowest >= 15, "sjf-bco the lowest on %d of 20 workloads", lowest);
+    CHECK(total[0] < total[1] && total[0] < total[2] && total[0] < total[3]);
 }
 
 int main(void)
