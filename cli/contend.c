@@ -113,10 +113,23 @@ static int is_sweep(int argc, char **argv)
 }
 #endif
 
+/* SIGINT, SIGTERM, SIGHUP: remove the outputs' temporaries, then die of
+ * the signal as before (the shell sees the same status). contend serve
+ * blocks these signals and waits for them itself. */
+static void on_fatal_signal(int sig)
+{
+    ct_outfile_unlink_pending();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int main(int argc, char **argv)
 {
     /* A closed pipe is reported as EPIPE with the path, not a silent death. */
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGINT, on_fatal_signal);
+    signal(SIGTERM, on_fatal_signal);
+    signal(SIGHUP, on_fatal_signal);
 #ifdef CT_MPI
     MPI_Init(&argc, &argv);
     int rank = 0, rc = 0;

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,6 +405,42 @@ static FILE *outfile_stream(ct_outfile_t *out, int fd)
 #endif
 }
 
+/* Temporaries open now, for ct_outfile_unlink_pending: a slot's state is
+ * 0 free, 1 being filled or emptied, 2 holding a path a handler may
+ * unlink. The paths are copies in static storage, so a signal handler
+ * never reads memory that free() is returning. */
+enum { PENDING_SLOTS = 64, PENDING_PATH = 4096 };
+static char pending_path[PENDING_SLOTS][PENDING_PATH];
+static atomic_int pending_state[PENDING_SLOTS];
+
+static int pending_add(const char *tmp)
+{
+    if (strlen(tmp) >= PENDING_PATH)
+        return -1;
+    for (int i = 0; i < PENDING_SLOTS; i++) {
+        int want = 0;
+        if (atomic_compare_exchange_strong(&pending_state[i], &want, 1)) {
+            strcpy(pending_path[i], tmp);
+            atomic_store(&pending_state[i], 2);
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void pending_drop(int slot)
+{
+    if (slot >= 0 && slot < PENDING_SLOTS)
+        atomic_store(&pending_state[slot], 0);
+}
+
+void ct_outfile_unlink_pending(void)
+{
+    for (int i = 0; i < PENDING_SLOTS; i++)
+        if (atomic_load(&pending_state[i]) == 2)
+            unlink(pending_path[i]);
+}
+
 ct_status_t ct_outfile_open(ct_outfile_t *out, const char *path, ct_error_t *err)
 {
     memset(out, 0, sizeof *out);
@@ -467,6 +504,7 @@ ct_status_t ct_outfile_open(ct_outfile_t *out, const char *path, ct_error_t *err
         ct_outfile_abort(out);
         return ct_error_set(err, CT_EOUTPUT, "%s: cannot create output: %s", path, strerror(e));
     }
+    out->pending = pending_add(out->tmp_path) + 1;
     out->fp = outfile_stream(out, fd);
     if (!out->fp) {
         int e = errno;
@@ -483,6 +521,7 @@ void ct_outfile_abort(ct_outfile_t *out)
         fclose(out->fp);
     if (out->tmp_path)
         unlink(out->tmp_path);
+    pending_drop(out->pending - 1);
     free(out->tmp_path);
     free(out->path);
     free(out->sink);
@@ -525,6 +564,7 @@ ct_status_t ct_outfile_commit(ct_outfile_t *out, ct_error_t *err)
         return st;
     }
     if (!out->direct && rename(out->tmp_path, out->path) != 0) {
+        /* (a handler racing the rename unlinks the new name's old path: harmless) */
         ct_status_t st = ct_error_set(err, CT_EOUTPUT, "%s: cannot rename output into place: %s",
                                       out->path, strerror(errno));
         ct_outfile_abort(out);

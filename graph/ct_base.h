@@ -148,6 +148,7 @@ typedef struct {
     char *tmp_path;  /* NULL when direct */
     int direct;
     void *sink;      /* private: remembers the first write error */
+    int pending;     /* private: 1 + the slot tracking tmp_path for ct_outfile_unlink_pending, or 0 */
 } ct_outfile_t;
 
 /** Opens an output for path (see ct_outfile_t). Errors: CT_EOUTPUT with
@@ -159,6 +160,12 @@ ct_status_t ct_outfile_open(ct_outfile_t *out, const char *path, ct_error_t *err
 ct_status_t ct_outfile_commit(ct_outfile_t *out, ct_error_t *err);
 /** Discards the temporary (use on any error path). Safe to call twice. */
 void ct_outfile_abort(ct_outfile_t *out);
+/** Removes every temporary still open (async-signal-safe: a program's
+ *  SIGINT / SIGTERM / SIGHUP handler calls it before dying, so an
+ *  interrupted write leaves nothing behind; after SIGKILL, which no
+ *  handler sees, PATH.tmp.XXXXXX remains). The first 64 open at once are
+ *  tracked, with paths under 4096 bytes. */
+void ct_outfile_unlink_pending(void);
 
 /** Writes a whole string to path atomically ("-" = stdout). */
 ct_status_t ct_write_text_file(const char *path, const char *text, ct_error_t *err);

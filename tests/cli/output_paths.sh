@@ -117,4 +117,23 @@ if command -v timeout >/dev/null 2>&1; then
     timeout 10 $C bco schedule "$T/w/cluster.json" "$T/jobs2.csv" >/dev/null 2>"$T/stderr"
     grep -q "jobs2.csv:3" "$T/stderr" || fail "CSV line numbers skip blank lines: $(cat "$T/stderr")"
 fi
+# An interrupted write (SIGTERM, SIGINT, SIGHUP) leaves no temporary behind
+# and dies of the signal (#31 item 16); the output is not created.
+for sig in TERM INT HUP; do
+    mkdir -p "$T/sig$sig"
+    # (bco validate writes its per-instance CSV as it goes: the temporary
+    # exists while it runs, for seconds)
+    $C bco validate --random 3000 -o "$T/sig$sig/out.csv" >/dev/null 2>&1 &
+    p=$!
+    for i in $(seq 1 50); do
+        [ -n "$(ls "$T/sig$sig")" ] && break
+        sleep 0.1
+    done
+    [ -n "$(ls "$T/sig$sig")" ] || fail "SIG$sig: no temporary to clean up (the test needs one)"
+    kill -$sig $p
+    wait $p
+    rc=$?
+    [ $rc -gt 128 ] || fail "SIG$sig: exit $rc, not killed by the signal"
+    [ -z "$(ls "$T/sig$sig")" ] || fail "SIG$sig left: $(ls "$T/sig$sig")"
+done
 finish
