@@ -606,15 +606,16 @@ ct_status_t ct_read_text_file(const char *path, char **text, size_t *len, ct_err
         return ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
     }
     for (;;) {
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
+        if (n + 1 >= cap) { /* grow, but never past the limit + 1 byte (+ the NUL): a pipe stops there */
+            size_t ncap = cap * 2 > CT_MAX_FILE_BYTES + 2 ? CT_MAX_FILE_BYTES + 2 : cap * 2;
+            char *nb = realloc(buf, ncap);
             if (!nb) {
                 free(buf);
                 fclose(fp);
                 return ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
             }
             buf = nb;
-            cap *= 2;
+            cap = ncap;
         }
         size_t r = fread(buf + n, 1, cap - n - 1, fp);
         n += r;

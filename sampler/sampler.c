@@ -9,6 +9,7 @@
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
+#define _POSIX_C_SOURCE 200809L /* fileno */
 #include "ct_sampler.h"
 
 #include <cjson/cJSON.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ------------------------------------------------------------------------ */
 /* RNG: xoshiro256**, seeded through splitmix64.                             */
@@ -198,7 +200,15 @@ typedef struct {
     const char *label;
     char *errbuf;
     size_t errlen;
+    uint32_t stamp;     /* the last triplet's mark (see read_tasks); never PLACED */
 } loader_t;
+
+/* A class's tasks are marked as the loader meets them, in one array of the
+ * class's size for the whole class (so loading stays linear in the file):
+ * PLACED once the root, a sink or a segment's triplets placed it; else the
+ * stamp of the last triplet that named it (each triplet gets a new one); 0
+ * untouched. */
+#define PLACED UINT32_MAX
 
 static int fail(loader_t *L, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -260,9 +270,13 @@ static long task_index(const ct_sampler_t *s, size_t c, const char *id)
     }
 }
 
-/* Reads an array of task ids into task indices, marking them placed. */
+/* Reads an array of task ids into task indices, marking them in mark
+ * (NULL: no marks): stamp PLACED for the root and sinks (a task must be
+ * unplaced); a triplet's stamp for its parts (a task must be unplaced, not
+ * already named by this triplet, and, when prev is not 0, named by the
+ * previous triplet of the segment: every triplet places the same set). */
 static int read_tasks(loader_t *L, size_t c, const cJSON *arr, const char *where, uint32_t **out, uint32_t *n,
-                      unsigned char *placed)
+                      uint32_t *mark, uint32_t stamp, uint32_t prev)
 {
     if (!cJSON_IsArray(arr))
         return fail(L, "%s: expected an array of task ids", where);
@@ -278,10 +292,12 @@ static int read_tasks(loader_t *L, size_t c, const cJSON *arr, const char *where
         long t = task_index(L->s, c, it->valuestring);
         if (t < 0)
             return fail(L, "%s[%zu]: task '%s' is not in the class's task list", where, i, it->valuestring);
-        if (placed) {
-            if (placed[t])
+        if (mark) {
+            if (mark[t] == PLACED || mark[t] == stamp)
                 return fail(L, "%s[%zu]: task '%s' is placed twice", where, i, it->valuestring);
-            placed[t] = 1;
+            if (prev && mark[t] != prev)
+                return fail(L, "%s: places a different set of tasks than triplets[0]", where);
+            mark[t] = stamp;
         }
         (*out)[i++] = (uint32_t)t;
     }
@@ -459,13 +475,13 @@ static int compile_class(loader_t *L, class_table_t *ct, size_t nt)
     return rc;
 }
 
-static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *where, segment_t *g, unsigned char *placed)
+static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *where, segment_t *g, uint32_t *mark)
 {
     char w2[256];
     if (!cJSON_IsObject(sj))
         return fail(L, "%s: expected an object", where);
     snprintf(w2, sizeof w2, "%s.sink", where);
-    if (read_tasks(L, c, get(sj, "sink"), w2, &g->sink_tasks, &g->n_sink, placed))
+    if (read_tasks(L, c, get(sj, "sink"), w2, &g->sink_tasks, &g->n_sink, mark, PLACED, 0))
         return -1;
     const cJSON *ts = get(sj, "triplets");
     if (!cJSON_IsArray(ts) || cJSON_GetArraySize(ts) == 0)
@@ -477,20 +493,11 @@ static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *wher
     double sum = 0;
     size_t i = 0;
     const cJSON *tj;
-    /* Parts are checked per triplet against a fresh copy of `placed`: each
-     * triplet must place the segment's intermediate tasks exactly once, and
-     * all triplets the same set. */
-    unsigned char *base = NULL, *mine = NULL;
-    size_t nt = L->s->n_tasks[c];
-    base = malloc(nt ? nt : 1);
-    mine = malloc(nt ? nt : 1);
-    if (!base || !mine) {
-        free(base);
-        free(mine);
-        return fail(L, "out of memory");
-    }
-    memcpy(base, placed, nt);
-    unsigned char *first = NULL;
+    /* Each triplet must place the segment's intermediate tasks exactly
+     * once, and all triplets the same set: triplet i's tasks must carry
+     * triplet i-1's stamp and be as many as triplet 0's (read_tasks). */
+    uint32_t prev = 0;
+    size_t first_total = 0;
     int rc = 0;
     cJSON_ArrayForEach(tj, ts) {
         triplet_t *t = &g->trip[i];
@@ -525,7 +532,8 @@ static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *wher
             rc = fail(L, "out of memory");
             break;
         }
-        memcpy(mine, base, nt);
+        if (++L->stamp == PLACED) /* 2^32 - 1 triplets in one file: cannot be, but never reuse PLACED */
+            L->stamp = 1;
         /* Gather all part tasks into one array. */
         size_t total = 0, pi = 0;
         const cJSON *pj;
@@ -540,7 +548,7 @@ static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *wher
             char w4[320];
             uint32_t *ids, cnt;
             snprintf(w4, sizeof w4, "%s.parts[%zu]", w3, pi);
-            if ((rc = read_tasks(L, c, pj, w4, &ids, &cnt, mine)) != 0)
+            if ((rc = read_tasks(L, c, pj, w4, &ids, &cnt, mark, L->stamp, prev)) != 0)
                 break;
             if (cnt == 0) {
                 rc = fail(L, "%s: empty part", w4);
@@ -554,28 +562,21 @@ static int read_segment(loader_t *L, size_t c, const cJSON *sj, const char *wher
         if (rc)
             break;
         t->part_start[t->n_parts] = (uint32_t)off;
-        if (!first) {
-            first = malloc(nt ? nt : 1);
-            if (!first) {
-                rc = fail(L, "out of memory");
-                break;
-            }
-            memcpy(first, mine, nt);
-        } else if (memcmp(first, mine, nt) != 0) {
+        if (i == 0)
+            first_total = off;
+        else if (off != first_total) {
             rc = fail(L, "%s.parts: places a different set of tasks than triplets[0]", w3);
             break;
         }
+        prev = L->stamp;
         i++;
     }
     if (!rc && fabs(sum - 1.0) > 1e-6)
         rc = fail(L, "%s.triplets: probabilities sum to %.9g, not 1", where, sum);
-    if (!rc && first)
-        memcpy(placed, first, nt);
-    free(base);
-    free(mine);
-    free(first);
     if (rc)
         return rc;
+    for (uint32_t x = 0; x < g->trip[0].part_start[g->trip[0].n_parts]; x++) /* the segment's tasks are placed */
+        mark[g->trip[0].part_tasks[x]] = PLACED;
     for (uint32_t t = 0; t < g->n_trip; t++) /* renormalise round-off */
         g->trip[t].prob /= sum;
     return build_alias(L, g);
@@ -644,12 +645,12 @@ static int read_class(loader_t *L, size_t sc, size_t c, const cJSON *cj, class_t
             i++;
         }
     }
-    unsigned char *placed = calloc(nt ? nt : 1, 1);
-    if (!placed)
+    uint32_t *mark = calloc(nt ? nt : 1, sizeof(uint32_t));
+    if (!mark)
         return fail(L, "out of memory");
     char w2[160];
     snprintf(w2, sizeof w2, "%s.root", where);
-    int rc = read_tasks(L, c, get(cj, "root"), w2, &ct->root_tasks, &ct->n_root, placed);
+    int rc = read_tasks(L, c, get(cj, "root"), w2, &ct->root_tasks, &ct->n_root, mark, PLACED, 0);
     const cJSON *segs = get(cj, "segments");
     if (!rc && !cJSON_IsArray(segs))
         rc = fail(L, "%s.segments: %s", where, segs ? "expected an array" : "missing");
@@ -664,14 +665,14 @@ static int read_class(loader_t *L, size_t sc, size_t c, const cJSON *cj, class_t
     if (!rc)
         cJSON_ArrayForEach(sj, segs) {
             snprintf(w2, sizeof w2, "%s.segments[%zu]", where, i);
-            if ((rc = read_segment(L, c, sj, w2, &ct->seg[i], placed)) != 0)
+            if ((rc = read_segment(L, c, sj, w2, &ct->seg[i], mark)) != 0)
                 break;
             i++;
         }
     for (size_t t = 0; !rc && t < nt; t++)
-        if (!placed[t])
+        if (mark[t] != PLACED)
             rc = fail(L, "%s: task '%s' is placed by no segment", where, s->task_ids[c][t]);
-    free(placed);
+    free(mark);
     if (!rc)
         rc = compile_class(L, ct, nt);
     return rc;
@@ -682,7 +683,7 @@ int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sam
 {
     *out = NULL;
     ct_sampler_t *s = calloc(1, sizeof *s);
-    loader_t L = { s, label, errbuf, errlen };
+    loader_t L = { s, label, errbuf, errlen, 0 };
     if (!s)
         return fail(&L, "out of memory");
     if (text[len] != '\0' || memchr(text, '\0', len)) {
@@ -809,9 +810,17 @@ int ct_sampler_load(const char *path, ct_sampler_t **out, char *errbuf, size_t e
             snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
+    /* A regular file over the limit is refused unread; a pipe or device is
+     * read up to the limit + 1 byte, never further. */
+    struct stat st;
     size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
+    char *buf = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size >
+                                                                           SAMPLER_MAX_FILE_BYTES
+                    ? NULL
+                    : malloc(cap);
+    if (!buf)
+        n = SAMPLER_MAX_FILE_BYTES + 1;
+    while (buf || n > SAMPLER_MAX_FILE_BYTES) {
         if (n > SAMPLER_MAX_FILE_BYTES) {
             free(buf);
             fclose(fp);
@@ -820,14 +829,15 @@ int ct_sampler_load(const char *path, ct_sampler_t **out, char *errbuf, size_t e
             return -1;
         }
         if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
+            size_t ncap = cap * 2 > SAMPLER_MAX_FILE_BYTES + 2 ? SAMPLER_MAX_FILE_BYTES + 2 : cap * 2;
+            char *nb = realloc(buf, ncap);
             if (!nb) {
                 free(buf);
                 buf = NULL;
                 break;
             }
             buf = nb;
-            cap *= 2;
+            cap = ncap;
         }
         size_t r = fread(buf + n, 1, cap - n - 1, fp);
         n += r;

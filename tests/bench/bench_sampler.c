@@ -122,6 +122,60 @@ static void placements_loaded(const char *file, double scale, const char *cls)
     ct_sampler_free(s);
 }
 
+/* Loading a lookup file of n tasks: a chain of segments, each with two
+ * intermediate tasks (split or together, two triplets) and a sink. The
+ * loader must stay linear: seconds per task at 1M tasks against 25k. */
+static char *chain_lookup(size_t n_seg)
+{
+    size_t cap = 256 + n_seg * 300, off = 0; /* a segment: about 250 bytes with its task names */
+    char *t = malloc(cap);
+    if (!t)
+        return NULL;
+    off += (size_t)snprintf(t + off, cap - off, "{\"format\": \"contend-table/1\", \"scenarios\": [{\"scale\": 1, "
+                            "\"classes\": [{\"name\": \"c\", \"arrival_rate\": 1, \"tasks\": [\"s0\"");
+    for (size_t j = 0; j < n_seg; j++)
+        off += (size_t)snprintf(t + off, cap - off, ", \"a%zu\", \"b%zu\", \"s%zu\"", j, j, j + 1);
+    off += (size_t)snprintf(t + off, cap - off, "], \"root\": [\"s0\"], \"segments\": [");
+    for (size_t j = 0; j < n_seg; j++)
+        off += (size_t)snprintf(t + off, cap - off,
+                                "%s{\"source\": [\"s%zu\"], \"sink\": [\"s%zu\"], \"triplets\": [{\"probability\": 0.5, "
+                                "\"k\": 0, \"l\": 0, \"parts\": [[\"a%zu\", \"b%zu\"]]}, {\"probability\": 0.5, \"k\": 0, "
+                                "\"l\": 1, \"parts\": [[\"a%zu\"], [\"b%zu\"]]}]}",
+                                j ? ", " : "", j, j + 1, j, j, j, j);
+    snprintf(t + off, cap - off, "]}]}]}");
+    return t;
+}
+
+static void loading(void)
+{
+    static const size_t tasks[] = { 25000, 100000, 1000000 };
+    double per[3] = { 0, 0, 0 };
+    printf("loading a lookup file (a chain of 2-task segments; linear: the same time per task at every size)\n");
+    for (int k = 0; k < 3; k++) {
+        size_t n_seg = tasks[k] / 3;
+        char *text = chain_lookup(n_seg);
+        if (!text)
+            return;
+        size_t len = strlen(text);
+        double t;
+        ct_sampler_t *s = NULL;
+        char msg[256];
+        BENCH_MIN(t, 2, {
+            ct_sampler_free(s);
+            s = NULL;
+            if (ct_sampler_load_text(text, len, "bench", &s, msg, sizeof msg) != 0) {
+                fprintf(stderr, "bench_sampler: %s\n", msg);
+                break;
+            }
+        });
+        per[k] = t / (double)(3 * n_seg + 1);
+        printf("  %8zu tasks, %6.1f MB: %7.3f s, %6.0f ns a task, x%.2f the 25k file's per task\n", 3 * n_seg + 1,
+               (double)len / 1e6, t, 1e9 * per[k], per[k] / per[0]);
+        ct_sampler_free(s);
+        free(text);
+    }
+}
+
 int main(void)
 {
     printf("online sampler\n");
@@ -130,6 +184,7 @@ int main(void)
     placements_loaded("data/scenarios/five-models.json", 1.0, "resnet18");
     placements("data/scenarios/five-models.json", 1.0, "densenet121", 0);
     placements("data/scenarios/fig1.json", 4.5, "fig1", 0);
+    loading();
 
     /* Alias draws vs a linear CDF scan on one 99-triplet segment. */
     const int K = 99;

@@ -10,6 +10,13 @@ truncate -s 1100000000 "$T/huge.json" 2>/dev/null || dd if=/dev/zero of="$T/huge
 expect_error 2 "over the limit of 1073741824 bytes per input file" -- $C dag check "$T/huge.json"
 expect_error 2 "over the limit of 1073741824 bytes per input file" -- $C nona solve "$T/huge.json" -o "$T/out.json"
 expect_error 2 "over the limit of 1073741824 bytes per lookup file" -- $C sample "$T/huge.json" --class x --servers 8
+# ... refused before it is read: well under its size in memory (#31 item 11)
+if command -v /usr/bin/time >/dev/null 2>&1; then
+    /usr/bin/time -f '%M' -o "$T/rss" $C sample "$T/huge.json" --class x --servers 8 >/dev/null 2>&1
+    [ "$(tail -1 "$T/rss")" -lt 200000 ] || fail "a 1.1 GB lookup file took $(tail -1 "$T/rss") KB to refuse"
+else
+    echo "SKIP: /usr/bin/time absent: the memory to refuse a huge lookup file is not checked"
+fi
 rm -f "$T/huge.json"
 
 # A task id over 1024 bytes.
