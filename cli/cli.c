@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -367,13 +368,55 @@ static int write_lookup(const char *path, size_t n, char *const *texts)
     return rc;
 }
 
+static int cli_argc;
+static char **cli_argv;
+
+void cli_set_args(int argc, char **argv)
+{
+    cli_argc = argc;
+    cli_argv = argv;
+}
+
+/* A run's identity for its part files: the command line without what may
+ * differ between the shards of one sweep (--shard, -o/--output, -j/--threads
+ * and their values), and the bytes of every argument that names a regular
+ * file (the scenario, jobs, cluster...; files those name are not read). */
+static uint64_t run_identity(void)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int i = 1; i < cli_argc; i++) {
+        const char *a = cli_argv[i];
+        if (!strcmp(a, "--shard") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "-j") ||
+            !strcmp(a, "--threads")) {
+            i++;
+            continue;
+        }
+        if (!strncmp(a, "--shard=", 8) || !strncmp(a, "--output=", 9) || !strncmp(a, "--threads=", 10) ||
+            (a[0] == '-' && a[1] == 'j' && a[2]) || (a[0] == '-' && a[1] == 'o' && a[2]))
+            continue;
+        h = ct_hash64(a, strlen(a) + 1, h);
+        struct stat st;
+        char *text;
+        size_t len;
+        ct_error_t err;
+        if (stat(a, &st) == 0 && S_ISREG(st.st_mode) && ct_read_text_file(a, &text, &len, &err) == CT_OK) {
+            h = ct_hash64(text, len, h);
+            free(text);
+        }
+    }
+    return h ? h : 1;
+}
+
 int cli_sweep_write(const char *kind, const char *path, size_t n, const ct_sweep_params_t *sp, char *const *texts)
 {
     ct_error_t err;
     if (!ct_sweep_is_writer())
         return 0;
-    if (sp && sp->shards > 1)
-        return ct_sweep_write_part(path, kind, n, sp, texts, &err) == CT_OK ? 0 : cli_fail(&err);
+    if (sp && sp->shards > 1) {
+        ct_sweep_params_t q = *sp;
+        q.run = run_identity();
+        return ct_sweep_write_part(path, kind, n, &q, texts, &err) == CT_OK ? 0 : cli_fail(&err);
+    }
     const char *header = cli_sweep_header(kind);
     if (!header)
         return write_lookup(path, n, texts);

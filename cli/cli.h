@@ -101,6 +101,8 @@ void cli_print_json_string(FILE *fp, const char *s);
 /** Prints root on stdout and frees it (NULL: out of memory); returns the
  *  exit code, 0 on success. */
 int cli_print_json(cJSON *root);
+/** The command line, for the run identity sweeps write into part files. */
+void cli_set_args(int argc, char **argv);
 /** The same on one line (the summaries scripts read line by line). */
 int cli_print_json_line(cJSON *root);
 

@@ -130,6 +130,7 @@ int main(int argc, char **argv)
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
+    cli_set_args(argc, argv);
 #ifdef CT_MPI
     MPI_Init(&argc, &argv);
     int rank = 0, rc = 0;

@@ -23,6 +23,7 @@
 #define CT_SWEEP_H
 
 #include "ct_base.h"
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,6 +37,8 @@ typedef struct {
     size_t shard, shards;   /**< own the points i % shards == shard (shards 0 or 1: all; default 0) */
     void (*progress)(size_t done, size_t total, void *ctx); /**< finished points of this process (may be NULL) */
     void *progress_ctx;
+    uint64_t run;           /**< the run's identity (inputs and options) in part files; merge refuses parts
+                                 whose runs differ (0: none, the default) */
 } ct_sweep_params_t;
 
 void ct_sweep_params_init(ct_sweep_params_t *p);
@@ -62,8 +65,8 @@ ct_status_t ct_sweep_write_part(const char *path, const char *kind, size_t n, co
                                 char *const *texts, ct_error_t *err);
 
 /**
- * Reads part files of one sweep: the same kind and points, shards 0..S-1
- * each exactly once. *kind (caller frees) and *n receive the sweep's, and
+ * Reads part files of one sweep: the same kind, points and run identity
+ * (when they carry one), shards 0..S-1 each exactly once. *kind (caller frees) and *n receive the sweep's, and
  * *texts (caller frees each and the array) every point's text.
  */
 ct_status_t ct_sweep_read_parts(char *const *paths, size_t nparts, char **kind, size_t *n, char ***texts,

@@ -233,6 +233,8 @@ ct_status_t ct_sweep_write_part(const char *path, const char *kind, size_t n, co
         return st;
     size_t shards = p->shards > 1 ? p->shards : 1, shard = p->shards > 1 ? p->shard : 0;
     fprintf(out.fp, "contend-part/1\nkind %s\npoints %zu\nshard %zu %zu\n", kind, n, shard, shards);
+    if (p->run) /* optional (parts from before it carry none) */
+        fprintf(out.fp, "run %016llx\n", (unsigned long long)p->run);
     for (size_t i = shard; i < n; i += shards) {
         const char *t = texts[i] ? texts[i] : "";
         size_t len = strlen(t);
@@ -283,8 +285,25 @@ static int cur_word(cursor_t *c, char *w, size_t cap)
 }
 
 /* One part: header fields and its points into texts (allocated on the first part). */
-static ct_status_t read_part(const char *path, char **kind, size_t *n, size_t *shards, unsigned char **seen,
-                             char ***texts, ct_error_t *err)
+/* "run HEX\n" at c, or 0 (and c unmoved) when the part has none. */
+static unsigned long long cur_run(cursor_t *c)
+{
+    if ((size_t)(c->end - c->p) < 21 || memcmp(c->p, "run ", 4) != 0 || c->p[20] != '\n')
+        return 0;
+    unsigned long long v = 0;
+    for (int i = 4; i < 20; i++) {
+        char ch = c->p[i];
+        int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+        if (d < 0)
+            return 0;
+        v = v << 4 | (unsigned long long)d;
+    }
+    c->p += 21;
+    return v;
+}
+
+static ct_status_t read_part(const char *path, const char **first, unsigned long long *run, char **kind, size_t *n,
+                             size_t *shards, unsigned char **seen, char ***texts, ct_error_t *err)
 {
     char *text;
     size_t len;
@@ -299,6 +318,16 @@ static ct_status_t read_part(const char *path, char **kind, size_t *n, size_t *s
         !cur_size(&c, &shs) || !cur_lit(&c, "\n")) {
         free(text);
         return ct_error_set(err, CT_EINPUT, "%s: not a contend part file (contend-part/1, from --shard I/N)", path);
+    }
+    unsigned long long r = cur_run(&c);
+    if (!*first) {
+        *first = path;
+        *run = r;
+    } else if (r != *run) {
+        free(text);
+        return ct_error_set(err, CT_EINPUT,
+                            "%s: run %016llx, %s's is %016llx: parts of different sweeps (inputs or options differ)",
+                            path, r, *first, *run);
     }
     if (pn > 100000000 || shs < 1 || shs > 100000 || sh >= shs) {
         free(text);
@@ -354,8 +383,10 @@ ct_status_t ct_sweep_read_parts(char *const *paths, size_t nparts, char **kind, 
     unsigned char *seen = NULL;
     size_t shards = 0;
     ct_status_t st = CT_OK;
+    const char *first = NULL;
+    unsigned long long run = 0;
     for (size_t k = 0; k < nparts && st == CT_OK; k++)
-        st = read_part(paths[k], kind, n, &shards, &seen, texts, err);
+        st = read_part(paths[k], &first, &run, kind, n, &shards, &seen, texts, err);
     for (size_t s = 0; st == CT_OK && s < shards; s++)
         if (!seen[s])
             st = ct_error_set(err, CT_EINPUT, "shard %zu/%zu is missing", s, shards);

@@ -40,8 +40,21 @@ done
 # merge's refusals.
 expect_error 2 "shard 2/3 is missing" -- $C merge "$T/nona.part0" "$T/nona.part1" -o "$T/out.json"
 expect_error 2 "given twice" -- $C merge "$T/nona.part0" "$T/nona.part0" "$T/nona.part1" "$T/nona.part2" -o "$T/out.json"
-expect_error 2 "a part of another sweep" -- $C merge "$T/nona.part0" "$T/sim.part1" -o "$T/out.json"
+expect_error 2 "parts of different sweeps" -- $C merge "$T/nona.part0" "$T/sim.part1" -o "$T/out.json"
 expect_error 2 "not a contend part file" -- $C merge "$T/nona-1.json" -o "$T/out.json"
+# Parts of two sweeps of the same shape (issue 31, item 8): a fig1 shard and
+# an n-shape shard, or the same scenario with another option, are refused.
+for k in 0 1; do
+    $C sim sweep data/scenarios/fig1.json --loads 0.2:0.4:0.2 --policies local --reps 2 --jobs 500 --shard $k/2 \
+        -o "$T/f.part$k" >/dev/null 2>&1 || fail "fig1 shard $k"
+    $C sim sweep data/scenarios/n-shape.json --loads 0.2:0.4:0.2 --policies local --reps 2 --jobs 500 --shard $k/2 \
+        -o "$T/n.part$k" >/dev/null 2>&1 || fail "n-shape shard $k"
+    $C sim sweep data/scenarios/fig1.json --loads 0.2:0.4:0.2 --policies local --reps 2 --jobs 600 --shard $k/2 \
+        -o "$T/g.part$k" >/dev/null 2>&1 || fail "fig1 --jobs 600 shard $k"
+done
+$C merge "$T/f.part1" "$T/f.part0" -o "$T/f.csv" || fail "merge of one sweep's parts"
+expect_error 2 "parts of different sweeps" -- $C merge "$T/f.part0" "$T/n.part1" -o "$T/out.json"
+expect_error 2 "parts of different sweeps" -- $C merge "$T/f.part0" "$T/g.part1" -o "$T/out.json"
 # Crafted part files (issue 31, item 2): a negative or SIZE_MAX point length
 # (used to abort in memcpy), a negative shard count (was "out of memory"),
 # bytes after the last point (were ignored).
