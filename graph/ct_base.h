@@ -31,6 +31,12 @@ extern "C" {
 #define CT_MAX_ID_BYTES 1024u                /* a task id or class name */
 #define CT_MAX_CLASSES 10000u                /* job classes per scenario */
 #define CT_MAX_GPUS 10000000u                /* GPUs of a training cluster: ids are 32-bit, workspaces tens of bytes each */
+/* Values: a finite number can still overflow what is computed from it
+ * (1e308 s of compute gives inf loads and nan waits), so inputs are
+ * bounded far beyond any real workload. */
+#define CT_MAX_SECONDS 1e9                   /* a task's time, a job's arrival (about 31 years) */
+#define CT_MAX_BYTES 1e18                    /* an edge's bytes */
+#define CT_MAX_COUNT 1e12                    /* iterations, batch sizes */
 
 /** Status codes. The CLI maps CT_EINPUT, CT_ELIMIT and CT_EUNSTABLE to exit
  *  status 2 (the user's input is at fault), everything else to 1. */

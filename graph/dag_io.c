@@ -153,9 +153,10 @@ ct_status_t ct_dag_parse_json(ct_dag_t *dag, const char *text, size_t len, const
             st = ct_error_set(err, CT_EINPUT, "%s: %s.id: empty task id", label, item);
             goto done;
         }
-        if (!isfinite(time) || time < 0) {
+        if (!isfinite(time) || time < 0 || time > CT_MAX_SECONDS) {
             st = ct_error_set(err, CT_EINPUT, "%s: %s.time: task '%s' has %s time %g s", label, item, id,
-                              isfinite(time) ? "negative" : "non-finite", time);
+                              !isfinite(time) ? "non-finite" : time < 0 ? "negative" : "an implausible (over 1e9 s)",
+                              time);
             goto done;
         }
         if (ct_dag_add_task(dag, id, time, NULL, err) != CT_OK) {

@@ -531,10 +531,11 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
         if (j->gpus > N)
             return ct_error_set(err, CT_EINPUT, "jobs[%zu].gpus: job '%s' needs %u GPUs, the cluster has %zu", i, j->id,
                                 j->gpus, N);
-        if (!(j->iterations > 0 && isfinite(j->iterations)) || !(j->arrival >= 0 && isfinite(j->arrival)) ||
-            !(j->batch >= 1 && isfinite(j->batch)))
-            return ct_error_set(err, CT_EINPUT, "jobs[%zu]: job '%s': expected arrival >= 0, batch >= 1, iterations > 0",
-                                i, j->id);
+        if (!(j->iterations > 0 && j->iterations <= CT_MAX_COUNT) ||
+            !(j->arrival >= 0 && j->arrival <= CT_MAX_SECONDS) || !(j->batch >= 1 && j->batch <= CT_MAX_COUNT))
+            return ct_error_set(err, CT_EINPUT,
+                                "jobs[%zu]: job '%s': expected arrival 0 .. %g s, batch 1 .. %g, iterations in (0, %g]",
+                                i, j->id, CT_MAX_SECONDS, CT_MAX_COUNT, CT_MAX_COUNT);
     }
     sim_t s;
     memset(&s, 0, sizeof s);

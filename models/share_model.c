@@ -208,7 +208,8 @@ ct_status_t ct_apps_validate(const ct_apps_t *a, const char *label, ct_error_t *
             return ct_error_set(err, CT_EINPUT, "%s: apps[%zu] '%s': iterations: expected 1 .. %d rows", label, i, nm,
                                 CT_APP_ITERS_MAX);
         for (size_t k = 0; k < p->n_iters; k++)
-            if (!(p->iters_batch[k] >= 1 && isfinite(p->iters_batch[k]) && p->iters[k] > 0 && isfinite(p->iters[k]) &&
+            if (!(p->iters_batch[k] >= 1 && p->iters_batch[k] <= CT_MAX_COUNT && p->iters[k] > 0 &&
+                  p->iters[k] <= CT_MAX_COUNT &&
                   (k == 0 || p->iters_batch[k] > p->iters_batch[k - 1])))
                 return ct_error_set(err, CT_EINPUT,
                                     "%s: apps[%zu] '%s': iterations[%zu]: expected [batch, iterations] > 0, batches "
@@ -966,16 +967,17 @@ ct_status_t ct_share_jobs_load(ct_share_jobs_t *js, const ct_apps_t *apps, const
         int a = ct_apps_find(apps, cells[col[2]]);
         if (!cells[col[0]][0] || strlen(cells[col[0]]) > CT_MAX_ID_BYTES)
             st = ct_error_set(err, CT_EINPUT, "%s: line %zu: name: expected 1 .. %u bytes", path, line, CT_MAX_ID_BYTES);
-        else if (!ct_csv_number(cells[col[1]], &t) || t < 0)
-            st = ct_error_set(err, CT_EINPUT, "%s: line %zu: time: expected seconds >= 0", path, line);
+        else if (!ct_csv_number(cells[col[1]], &t) || t < 0 || t > CT_MAX_SECONDS)
+            st = ct_error_set(err, CT_EINPUT, "%s: line %zu: time: expected 0 .. %g s", path, line, CT_MAX_SECONDS);
         else if (a < 0)
             st = ct_error_set(err, CT_EINPUT, "%s: line %zu: application: unknown '%s'", path, line, cells[col[2]]);
         else if (!ct_csv_number(cells[col[3]], &g) || g < 1 || g > 1e6 || g != floor(g))
             st = ct_error_set(err, CT_EINPUT, "%s: line %zu: num_replicas: expected a whole number >= 1", path, line);
-        else if (!ct_csv_number(cells[col[4]], &b) || b < 1)
-            st = ct_error_set(err, CT_EINPUT, "%s: line %zu: batch_size: expected a number >= 1", path, line);
-        else if (col[5] >= 0 && (!ct_csv_number(cells[col[5]], &it) || !(it > 0)))
-            st = ct_error_set(err, CT_EINPUT, "%s: line %zu: iterations: expected a number > 0", path, line);
+        else if (!ct_csv_number(cells[col[4]], &b) || b < 1 || b > CT_MAX_COUNT)
+            st = ct_error_set(err, CT_EINPUT, "%s: line %zu: batch_size: expected 1 .. %g", path, line, CT_MAX_COUNT);
+        else if (col[5] >= 0 && (!ct_csv_number(cells[col[5]], &it) || !(it > 0 && it <= CT_MAX_COUNT)))
+            st = ct_error_set(err, CT_EINPUT, "%s: line %zu: iterations: expected a number in (0, %g]", path, line,
+                              CT_MAX_COUNT);
         if (st != CT_OK)
             goto done;
         if (!(j->id = ct_strdup(cells[col[0]], err))) {

@@ -119,8 +119,8 @@ ct_status_t ct_train_jobs_validate(const ct_train_jobs_t *js, const char *label,
         double v[5] = { j->arrival, j->size, j->tf, j->tb, j->mem };
         static const char *const f[5] = { "arrival", "size", "forward", "backward", "memory" };
         for (int k = 0; k < 5; k++)
-            if (!(v[k] >= 0 && isfinite(v[k])))
-                return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].%s: must be >= 0 and finite", label, i, f[k]);
+            if (!(v[k] >= 0 && v[k] <= 1e12)) /* ms and MB: far past any trace, short of overflow */
+                return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu].%s: expected 0 .. 1e12", label, i, f[k]);
         if (!(j->tf + j->tb > 0))
             return ct_error_set(err, CT_EINPUT, "%s: jobs[%zu]: forward + backward must be positive", label, i);
     }

@@ -90,6 +90,14 @@ $C train run "$T/sw2.csv" --policy sjf-bsbf -o "$T/sres.csv" >/dev/null || fail 
 python3 -c 'import csv, sys
 ids = [r["id"] for r in csv.DictReader(open(sys.argv[1], newline=""))]
 assert "j,1 \"x\"" in ids, ids' "$T/sres.csv" || fail "train run CSV: the quoted job name does not read back"
+# Finite but absurd values (#31 item 13): refused at load, not run into inf / nan.
+printf '{"name": "x", "tasks": [{"id": "a", "time": 1e308}], "edges": []}' >"$T/t308.json"
+expect_error 2 "tasks[0].time: task 'a' has an implausible (over 1e9 s) time" -- $C dag check "$T/t308.json"
+printf '{"name": "x", "tasks": [{"id": "a", "time": 1}, {"id": "b", "time": 1}], "edges": [{"from": "a", "to": "b", "bytes": 1e300}]}' >"$T/b300.json"
+expect_error 2 "1e+300 bytes, expected 0 .. 1e+18" -- $C dag check "$T/b300.json"
+$C train share-workload --jobs 3 -o "$T/sw308.csv" >/dev/null || fail "share-workload"
+sed '2s/,[0-9.e+]*$/,1e308/' "$T/sw308.csv" >"$T/sw308b.csv"
+expect_error 2 "iterations: expected a number in (0, 1e+12]" -- $C train run "$T/sw308b.csv" --policy sjf-bsbf
 # A newline in a lookup's task id stays out of the (one-line) error (#31 item 10).
 $C nona solve data/scenarios/fig1.json -o "$T/nl.json" >/dev/null || fail "nona solve"
 sed 's/\[\["det"\]/[["det\\nx"]/' "$T/nl.json" >"$T/nl2.json"
