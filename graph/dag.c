@@ -64,8 +64,8 @@ ct_status_t ct_dag_add_task(ct_dag_t *dag, const char *id, double time, size_t *
         return ct_error_set(err, CT_ELIMIT, "more than %u tasks (the limit per DAG)", CT_MAX_TASKS);
     if (strlen(id) > CT_MAX_ID_BYTES)
         return ct_error_set(err, CT_ELIMIT, "task id of %zu bytes, over the limit of %u", strlen(id), CT_MAX_ID_BYTES);
-    if (!(time >= 0 && time <= CT_MAX_SECONDS))
-        return ct_error_set(err, CT_EINPUT, "task '%s': time %g s, expected 0 .. %g s", id, time, CT_MAX_SECONDS);
+    if (time > CT_MAX_SECONDS) /* (negative and non-finite: ct_dag_validate names them) */
+        return ct_error_set(err, CT_EINPUT, "task '%s': time %g s, over %g s", id, time, CT_MAX_SECONDS);
     if (dag->n_tasks == dag->cap_tasks) {
         size_t nc = dag->cap_tasks ? 2 * dag->cap_tasks : 16;
         if (grow((void **)&dag->ids, sizeof(char *), nc) || grow((void **)&dag->time, sizeof(double), nc))
@@ -92,9 +92,9 @@ ct_status_t ct_dag_add_edge(ct_dag_t *dag, size_t from, size_t to, double bytes,
 {
     if (dag->n_edges >= CT_MAX_EDGES)
         return ct_error_set(err, CT_ELIMIT, "more than %u edges (the limit per DAG)", CT_MAX_EDGES);
-    if (!(bytes >= 0 && bytes <= CT_MAX_BYTES))
-        return ct_error_set(err, CT_EINPUT, "edge %zu -> %zu: %g bytes, expected 0 .. %g", from, to, bytes,
-                            CT_MAX_BYTES);
+    if (bytes > CT_MAX_BYTES) /* (negative and non-finite: ct_dag_validate names them) */
+        return ct_error_set(err, CT_EINPUT, "edge %s -> %s: %g bytes, over %g", from < dag->n_tasks ? dag->ids[from] : "?",
+                            to < dag->n_tasks ? dag->ids[to] : "?", bytes, CT_MAX_BYTES);
     if (dag->n_edges == dag->cap_edges) {
         size_t nc = dag->cap_edges ? 2 * dag->cap_edges : 16;
         if (grow((void **)&dag->from, sizeof(size_t), nc) || grow((void **)&dag->to, sizeof(size_t), nc) ||

@@ -188,8 +188,10 @@ ct_status_t ct_dag_parse_json(ct_dag_t *dag, const char *text, size_t len, const
             st = ct_error_set(err, CT_EINPUT, "%s: %s.to: unknown task id '%s'", label, item, to);
             goto done;
         }
-        if ((st = ct_dag_add_edge(dag, u, v, bytes, err)) != CT_OK)
+        if ((st = ct_dag_add_edge(dag, u, v, bytes, err)) != CT_OK) {
+            ct_error_prefix(err, "%s: %s.bytes: ", label, item);
             goto done;
+        }
         i++;
     }
     if ((st = parse_members(dag, tasks, label, err)) != CT_OK)

@@ -94,7 +94,7 @@ assert "j,1 \"x\"" in ids, ids' "$T/sres.csv" || fail "train run CSV: the quoted
 printf '{"name": "x", "tasks": [{"id": "a", "time": 1e308}], "edges": []}' >"$T/t308.json"
 expect_error 2 "tasks[0].time: task 'a' has an implausible (over 1e9 s) time" -- $C dag check "$T/t308.json"
 printf '{"name": "x", "tasks": [{"id": "a", "time": 1}, {"id": "b", "time": 1}], "edges": [{"from": "a", "to": "b", "bytes": 1e300}]}' >"$T/b300.json"
-expect_error 2 "1e+300 bytes, expected 0 .. 1e+18" -- $C dag check "$T/b300.json"
+expect_error 2 "edges[0].bytes: edge a -> b: 1e+300 bytes, over 1e+18" -- $C dag check "$T/b300.json"
 $C train share-workload --jobs 3 -o "$T/sw308.csv" >/dev/null || fail "share-workload"
 sed '2s/,[0-9.e+]*$/,1e308/' "$T/sw308.csv" >"$T/sw308b.csv"
 expect_error 2 "iterations: expected a number in (0, 1e+12]" -- $C train run "$T/sw308b.csv" --policy sjf-bsbf

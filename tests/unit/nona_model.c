@@ -49,6 +49,57 @@ static size_t find_triplet(const ct_nona_model_t *m, size_t b, size_t q, size_t 
     return (size_t)-1;
 }
 
+/* Two classes by hand (the link model): the objective weights each class's
+ * mean JCT by its rate, and both classes' crossings load the one link.
+ * Class A (fig1, out edges 8 bytes, 200 jobs/s) half local, half with
+ * det_sparse away; class B (fig1, out edges 8 MB, 100 jobs/s) always with
+ * det_sparse away. */
+static void two_classes_by_hand(void)
+{
+    ct_dag_t d[2] = { fig1_dag(8), fig1_dag(8e6) };
+    double rates[2] = { 200, 100 };
+    ct_scenario_t s;
+    ct_nona_model_t m;
+    ct_error_t err;
+    scenario(&s, d, rates, 2, 1e10, 0.1, 1e-5);
+    ct_nona_model_params_t link_only;
+    ct_nona_model_params_init(&link_only);
+    link_only.server_model = 0;
+    CHECK(ct_nona_model_build(&s, &link_only, &m, &err) == CT_OK);
+    CHECK(m.n_blocks == 2 && m.n_vars == 10);
+    double *theta = calloc(m.n_vars, sizeof(double));
+    uint8_t same[2] = { 0, 0 }, split[2] = { 0, 1 };
+    for (size_t c = 0; c < 2; c++) {
+        const ct_segment_t *seg = &m.classes[c].split.segments[0];
+        size_t k_det = strcmp(m.classes[c].split.dag.ids[seg->inner[0]], "det") ? 1 : 0;
+        size_t local = find_triplet(&m, c, 1, 0, 0, same), away = find_triplet(&m, c, 2, k_det, k_det, split);
+        CHECK(local != (size_t)-1 && away != (size_t)-1);
+        if (local == (size_t)-1 || away == (size_t)-1)
+            return;
+        theta[local] = c == 0 ? 0.5 : 0.0;
+        theta[away] = c == 0 ? 0.5 : 1.0;
+    }
+    ct_nona_eval_t e;
+    double tau[2];
+    ct_nona_evaluate(&m, theta, &e, tau);
+    double S = 0.002, SoA = 8e-10, SoB = 8e-4;
+    double rho = 0.1 + 200 * 0.5 * (S + SoA) + 100 * (S + SoB);
+    double phi = (1e-5 + 200 * 0.5 * (S * S + SoA * SoA) + 100 * (S * S + SoB * SoB)) / (2 * (1 - rho));
+    double tauA = 0.002 + 0.5 * 0.020 + 0.5 * fmax(0.010, 0.010 + S + SoA + 2 * phi);
+    double tauB = 0.002 + fmax(0.010, 0.010 + S + SoB + 2 * phi);
+    CHECK_REL(e.rho, rho, 1e-12);
+    CHECK_REL(e.phi, phi, 1e-12);
+    CHECK_REL(tau[0], tauA, 1e-12);
+    CHECK_REL(tau[1], tauB, 1e-12);
+    CHECK_REL(e.J, 200 * tauA + 100 * tauB, 1e-12);
+    CHECK_REL(e.mean_jct, (200 * tauA + 100 * tauB) / 300, 1e-12);
+    free(theta);
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d[0]);
+    ct_dag_destroy(&d[1]);
+}
+
 static void fig1_by_hand(void)
 {
     ct_dag_t d = fig1_dag(8);
@@ -1730,6 +1781,7 @@ static void stall_stops_early(void)
 int main(void)
 {
     fig1_by_hand();
+    two_classes_by_hand();
     solvers_vs_exhaustive();
     server_model_vs_exhaustive();
     expected_max(3, 2);
