@@ -91,6 +91,10 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
+# The command finds its bundled data (data/share/apps.json...) installed:
+# beside itself (BIN/../share/contend), else under the DATADIR it was built for.
+$(BUILD)/cli/cli.o: MOREFLAGS += -DCT_DATADIR='"$(DATADIR)/contend"'
+
 -include $(wildcard $(BUILD)/*/*.d)
 
 $(LIBA): $(LIB_OBJ)
@@ -180,6 +184,8 @@ install: all ## install the command, libraries, headers, pkg-config files and th
 	install -d $(DESTDIR)$(PYTHONDIR) $(DESTDIR)$(DATADIR)/contend/examples
 	install -m 644 sampler/python/contend_sampler.py $(DESTDIR)$(PYTHONDIR)/
 	install -m 644 sampler/python/examples/ray_place.py $(DESTDIR)$(DATADIR)/contend/examples/
+	for d in $$(cd data && find . -type d); do install -d $(DESTDIR)$(DATADIR)/contend/data/$$d; done
+	for f in $$(cd data && find . -type f); do install -m 644 data/$$f $(DESTDIR)$(DATADIR)/contend/data/$$f; done
 
 print-pythondir: ## print where install puts the Python binding (PREFIX, PYTHON)
 	@echo $(PYTHONDIR)

@@ -368,6 +368,34 @@ static int write_lookup(const char *path, size_t n, char *const *texts)
     return rc;
 }
 
+#ifndef CT_DATADIR
+#define CT_DATADIR "/usr/local/share/contend"
+#endif
+
+const char *cli_data_file(const char *rel)
+{
+    static char installed[4096];
+    struct stat st;
+    if (stat(rel, &st) == 0)
+        return rel;
+    /* Beside the executable first (relocatable: DESTDIR staging, a moved
+     * prefix), then where the build said it would be installed. */
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            int w = snprintf(installed, sizeof installed, "%.3000s/../share/contend/%.1000s", exe, rel);
+            if (w > 0 && (size_t)w < sizeof installed && stat(installed, &st) == 0)
+                return installed;
+        }
+    }
+    snprintf(installed, sizeof installed, "%s/%s", CT_DATADIR, rel);
+    return stat(installed, &st) == 0 ? installed : rel;
+}
+
 static int cli_argc;
 static char **cli_argv;
 

@@ -101,6 +101,11 @@ void cli_print_json_string(FILE *fp, const char *s);
 /** Prints root on stdout and frees it (NULL: out of memory); returns the
  *  exit code, 0 on success. */
 int cli_print_json(cJSON *root);
+/** A bundled data file: rel (e.g. "data/share/apps.json") when it exists
+ *  from here (the source tree), else the installed copy under CT_DATADIR
+ *  (PREFIX/share/contend/), so an installed contend works from any
+ *  directory. Static storage for the installed path. */
+const char *cli_data_file(const char *rel);
 /** The command line, for the run identity sweeps write into part files. */
 void cli_set_args(int argc, char **argv);
 /** The same on one line (the summaries scripts read line by line). */

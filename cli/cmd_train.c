@@ -117,7 +117,7 @@ static int parse(int argc, char **argv, train_opts_t *o)
     o->scale = 1;
     o->accounting = "both";
     ct_share_params_init(&o->sp);
-    o->apps = "data/share/apps.json";
+    o->apps = NULL; /* the default: data/share/apps.json here, else the installed copy */
     o->policies = "fifo,sjf,tiresias,sjf-ffs,sjf-bsbf";
     o->mem_static = 0.25;
     o->njobs = 240;
@@ -439,11 +439,12 @@ static int apply_xi(const train_opts_t *o, ct_apps_t *a);
 static int load_apps(const train_opts_t *o, ct_apps_t *a)
 {
     ct_error_t err;
-    if (ct_apps_load(a, o->apps, &err) != CT_OK) {
-        if (err.code == CT_EIO) { /* say where the default comes from, on the same line */
+    const char *path = o->apps ? o->apps : cli_data_file("data/share/apps.json");
+    if (ct_apps_load(a, path, &err) != CT_OK) {
+        if (err.code == CT_EIO && !o->apps) { /* say where the default comes from, on the same line */
             size_t k = strlen(err.msg);
-            snprintf(err.msg + k, sizeof err.msg - k, " (give --apps FILE: the source tree bundles "
-                                                      "data/share/apps.json; 'contend train fit' makes one)");
+            snprintf(err.msg + k, sizeof err.msg - k, " (give --apps FILE: the source tree and an installed copy "
+                                                      "bundle data/share/apps.json; 'contend train fit' makes one)");
         }
         return cli_fail(&err);
     }

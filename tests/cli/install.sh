@@ -11,9 +11,18 @@ if [ "$B" != build ]; then
 fi
 make -s install DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>"$T/err" || { cat "$T/err"; fail "make install"; }
 for f in usr/bin/contend usr/lib/libcontend.so.0 usr/lib/libcontend-sampler.so.0 usr/include/contend/ct_sampler.h \
-    usr/lib/pkgconfig/contend.pc usr/lib/pkgconfig/contend-sampler.pc; do
+    usr/lib/pkgconfig/contend.pc usr/lib/pkgconfig/contend-sampler.pc usr/share/contend/data/share/apps.json \
+    usr/share/contend/data/scenarios/fig1.json; do
     [ -e "$T/root/$f" ] || fail "missing $f"
 done
+# The installed command works from any directory: its bundled data (the
+# sharing apps, the scenarios) is found beside it.
+mkdir -p "$T/elsewhere"
+(cd "$T/elsewhere" && "$T/root/usr/bin/contend" train share-workload --jobs 20 -o w.csv >/dev/null &&
+    "$T/root/usr/bin/contend" train run w.csv --policy sjf-bsbf >/dev/null 2>"$T/err") ||
+    fail "installed contend train run from another directory: $(cat "$T/err")"
+(cd "$T/elsewhere" && "$T/root/usr/bin/contend" sim "$T/root/usr/share/contend/data/scenarios/fig1.json" --jobs 500 \
+    --reps 1 >/dev/null 2>"$T/err") || fail "installed contend sim of an installed scenario: $(cat "$T/err")"
 cat >"$T/use.c" <<'C'
 #include <contend/ct_sampler.h> /* as README writes it (ct_sampler.h alone works too) */
 #include <stdio.h>
