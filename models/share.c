@@ -84,6 +84,7 @@ typedef struct {
     uint32_t *scratch, *srv_free, *srv_order;
     double *key;
     uint32_t *by_arrival, *rank; /* jobs by (arrival, index), and each job's place there */
+    uint32_t *sort_tmp;          /* n jobs: sort_by_key's buffer */
     size_t done;
     /* Candidates of a sharing decision. */
     struct cand {
@@ -294,18 +295,28 @@ static void release(sim_t *s, uint32_t j)
     remove_at(s->running, &s->nrunning, j);
 }
 
-/* Orders jobs by key ascending, ties by arrival order. */
+/* Orders jobs by key ascending, ties by arrival order: a merge sort
+ * (stable, O(n log n); the queue can hold thousands of jobs at every
+ * event, where the insertion sort it replaces took O(n^2)). tmp: n slots. */
+static int key_before(const sim_t *s, uint32_t a, uint32_t b)
+{
+    return s->key[a] < s->key[b] || (s->key[a] == s->key[b] && s->rank[a] < s->rank[b]);
+}
+
 static void sort_by_key(sim_t *s, uint32_t *v, uint32_t n)
 {
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t x = v[i];
-        uint32_t k = i;
-        while (k > 0 && (s->key[v[k - 1]] > s->key[x] ||
-                         (s->key[v[k - 1]] == s->key[x] && s->rank[v[k - 1]] > s->rank[x]))) {
-            v[k] = v[k - 1];
-            k--;
+    uint32_t *tmp = s->sort_tmp;
+    for (uint32_t w = 1; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = key_before(s, v[j], v[i]) ? v[j++] : v[i++];
+            while (i < mid)
+                tmp[k++] = v[i++];
+            while (j < hi)
+                tmp[k++] = v[j++];
         }
-        v[k] = x;
+        memcpy(v, tmp, n * sizeof(uint32_t));
     }
 }
 
@@ -452,6 +463,13 @@ static void schedule(sim_t *s)
             place_exclusive(s, j);
         else
             place_shared(s, j);
+        /* No GPU free (and, sharing, none with room for a second job): no
+         * later job can start; the rest of the queue waits unexamined. */
+        size_t room = 0;
+        for (size_t g = 0; g < s->N && !room; g++)
+            room += s->nocc[g] == 0 || (pol != CT_SHARE_SJF && s->nocc[g] == 1);
+        if (!room)
+            break;
     }
 }
 
@@ -488,6 +506,7 @@ static void sim_free(sim_t *s)
     free(s->cand);
     free(s->by_arrival);
     free(s->rank);
+    free(s->sort_tmp);
 }
 
 typedef struct {
@@ -559,9 +578,10 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
     s.cand = malloc((n ? n : 1) * sizeof(struct cand));
     s.by_arrival = malloc((n ? n : 1) * sizeof(uint32_t));
     s.rank = malloc((n ? n : 1) * sizeof(uint32_t));
+    s.sort_tmp = malloc((n ? n : 1) * sizeof(uint32_t));
     ct_status_t st = CT_OK;
     if (!out->jobs || !s.js || !s.occ || !s.nocc || !s.pending || !s.running || !s.scratch || !s.srv_free ||
-        !s.srv_order || !s.key || !s.cand || !s.by_arrival || !s.rank) {
+        !s.srv_order || !s.key || !s.cand || !s.by_arrival || !s.rank || !s.sort_tmp) {
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
     }
