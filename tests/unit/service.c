@@ -347,7 +347,7 @@ static void rotating_subsets(void)
     char msg[256], *all[8], *rest[7], node[4][32], moved[32], again[32];
     static const char *const tasks[] = { "sum", "det", "det_sparse", "add" };
     CHECK(ct_service_open(lookup_path, NULL, &s, msg, sizeof msg) == 0);
-    static char names[8][8];
+    static char names[8][16];
     for (int i = 0; i < 8; i++) {
         snprintf(names[i], sizeof names[i], "n%d", i);
         all[i] = names[i];
