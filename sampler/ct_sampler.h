@@ -61,6 +61,9 @@ double ct_sampler_scenario_scale(const ct_sampler_t *s, size_t scenario);
 /** Arrival rate (jobs/s) of class c in a scenario. */
 double ct_sampler_scenario_rate(const ct_sampler_t *s, size_t scenario, size_t c);
 
+/** The model's predicted mean JCT of class c in a scenario, seconds (0 when
+ *  the file does not give one). */
+double ct_sampler_predicted_jct(const ct_sampler_t *s, size_t scenario, size_t c);
 size_t ct_sampler_class_count(const ct_sampler_t *s);
 const char *ct_sampler_class_name(const ct_sampler_t *s, size_t c);
 /** Class number of a name, or -1. */

@@ -124,6 +124,7 @@ typedef struct {
 
 typedef struct {
     double rate;
+    double predicted_jct;   /* the model's mean JCT, s (0 when the file has none) */
     uint32_t n_root;
     uint32_t *root_tasks;
     uint32_t n_seg;
@@ -596,6 +597,8 @@ static int read_class(loader_t *L, size_t sc, size_t c, const cJSON *cj, class_t
         return fail(L, "%s.tasks: %s", where, tasks ? "expected an array" : "missing");
     if (read_number(L, cj, "arrival_rate", where, &ct->rate))
         return -1;
+    const cJSON *pj = get(cj, "predicted_mean_jct"); /* optional */
+    ct->predicted_jct = cJSON_IsNumber(pj) && pj->valuedouble > 0 && isfinite(pj->valuedouble) ? pj->valuedouble : 0;
     if (!(ct->rate > 0))
         return fail(L, "%s.arrival_rate: must be positive", where);
     size_t nt = (size_t)cJSON_GetArraySize(tasks);
@@ -879,6 +882,11 @@ double ct_sampler_scenario_scale(const ct_sampler_t *s, size_t sc)
 double ct_sampler_scenario_rate(const ct_sampler_t *s, size_t sc, size_t c)
 {
     return s->scenarios[sc].classes[c].rate;
+}
+
+double ct_sampler_predicted_jct(const ct_sampler_t *s, size_t sc, size_t c)
+{
+    return s->scenarios[sc].classes[c].predicted_jct;
 }
 
 size_t ct_sampler_class_count(const ct_sampler_t *s)

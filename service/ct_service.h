@@ -23,7 +23,10 @@
  *                       the job's draw gave the pod's task, 0 for the others.
  *                       A job is drawn once, over its first pod's candidate
  *                       nodes sorted by name, and remembered (a bounded cache,
- *                       oldest first out), so its tasks get one consistent draw.
+ *                       oldest first out), so its tasks get one consistent draw;
+ *                       its root by the table's rule (least loaded of d), loads
+ *                       being the tasks of jobs drawn less than their class's
+ *                       predicted mean JCT ago.
  *                       A later pod whose candidates exclude its task's node
  *                       (a rotating subset of a large cluster) moves the job's
  *                       tasks on that node to a candidate the job does not use.

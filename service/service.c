@@ -67,6 +67,18 @@ typedef struct {
     int32_t next;       /* bucket chain */
 } entry_t;
 
+/* A job /prioritize drew recently, for the table's root rule: its nodes
+ * and how many of its tasks each holds, counted as load until the model's
+ * mean JCT of its class has passed (Little's law: the jobs in flight). */
+typedef struct {
+    double expiry;      /* service clock, s */
+    uint32_t nnodes;
+    char **nodes;
+    uint32_t *tasks;    /* per node */
+} recent_t;
+
+#define RECENT_CAP 4096 /* jobs in flight remembered at most (older ones dropped) */
+
 struct ct_service {
     char *path;
     ct_service_params_t p;
@@ -78,6 +90,9 @@ struct ct_service {
     int32_t *buckets;
     size_t cap, nbuckets, tail, count;
     size_t bytes;           /* held by the entries: at most p.job_cache_bytes, but the newest entry always stays */
+    pthread_mutex_t recent_mu; /* guards recent */
+    recent_t recent[RECENT_CAP]; /* ring: nrecent records ending before recent_tail */
+    size_t recent_tail, nrecent;
     /* Metrics (relaxed atomics; see the file's comment). */
     atomic_ulong requests[N_EP][N_CODES + 1]; /* the last column: any other code */
     atomic_ulong latency[2][N_LAT];           /* /place, /prioritize: requests per bucket (not cumulative) */
@@ -115,6 +130,79 @@ static double unix_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The service's clock in seconds (params.clock, or CLOCK_MONOTONIC). */
+static double now_precise(const ct_service_t *s)
+{
+    if (s->p.clock)
+        return s->p.clock(s->p.clock_ctx);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void recent_clear(recent_t *r)
+{
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        free(r->nodes[i]);
+    free(r->nodes);
+    free(r->tasks);
+    memset(r, 0, sizeof *r);
+}
+
+static int cmp_name(const void *key, const void *elem)
+{
+    return strcmp((const char *)key, *(const char *const *)elem);
+}
+
+/* Tasks of jobs in flight at time t on each of the nn sorted candidates
+ * (loads, zeroed here), dropping the expired at the ring's front. */
+static void recent_loads(ct_service_t *s, double t, const char *const *sorted, int nn, uint32_t *loads)
+{
+    memset(loads, 0, (size_t)nn * sizeof *loads);
+    pthread_mutex_lock(&s->recent_mu);
+    while (s->nrecent && s->recent[(s->recent_tail + RECENT_CAP - s->nrecent) % RECENT_CAP].expiry <= t) {
+        recent_clear(&s->recent[(s->recent_tail + RECENT_CAP - s->nrecent) % RECENT_CAP]);
+        s->nrecent--;
+    }
+    for (size_t k = 0; k < s->nrecent; k++) {
+        const recent_t *r = &s->recent[(s->recent_tail + RECENT_CAP - s->nrecent + k) % RECENT_CAP];
+        if (r->expiry <= t) /* (expiries are not in ring order: classes' JCTs differ) */
+            continue;
+        for (uint32_t i = 0; i < r->nnodes; i++) {
+            const char *const *hit = bsearch(r->nodes[i], sorted, (size_t)nn, sizeof *sorted, cmp_name);
+            if (hit)
+                loads[hit - sorted] += r->tasks[i];
+        }
+    }
+    pthread_mutex_unlock(&s->recent_mu);
+}
+
+/* Remembers a drawn job (ent: its distinct nodes and tasks) until expiry.
+ * Out of memory: not remembered (its load is not counted). */
+static void recent_add(ct_service_t *s, const entry_t *ent, double expiry)
+{
+    recent_t r = { expiry, ent->nnodes, calloc(ent->nnodes ? ent->nnodes : 1, sizeof(char *)),
+                   calloc(ent->nnodes ? ent->nnodes : 1, sizeof(uint32_t)) };
+    int ok = r.nodes && r.tasks;
+    for (uint32_t i = 0; ok && i < ent->nnodes; i++)
+        ok = (r.nodes[i] = strdup(ent->nodes[i])) != NULL;
+    for (uint32_t t = 0; ok && t < ent->ntasks; t++)
+        r.tasks[ent->part[t]]++;
+    if (!ok) {
+        recent_clear(&r);
+        return;
+    }
+    pthread_mutex_lock(&s->recent_mu);
+    if (s->nrecent == RECENT_CAP) { /* full: the oldest goes */
+        recent_clear(&s->recent[s->recent_tail]);
+        s->nrecent--;
+    }
+    s->recent[s->recent_tail] = r;
+    s->recent_tail = (s->recent_tail + 1) % RECENT_CAP;
+    s->nrecent++;
+    pthread_mutex_unlock(&s->recent_mu);
 }
 
 static snap_t *snap_load(const ct_service_t *s, const char *path, char *errbuf, size_t errlen)
@@ -260,6 +348,7 @@ int ct_service_open(const char *lookup_path, const ct_service_params_t *p, ct_se
     }
     pthread_mutex_init(&s->mu, NULL);
     pthread_mutex_init(&s->cache_mu, NULL);
+    pthread_mutex_init(&s->recent_mu, NULL);
     atomic_init(&s->reloads, 0);
     atomic_init(&s->streams, 0);
     for (size_t e = 0; e < N_EP; e++)
@@ -299,6 +388,9 @@ void ct_service_free(ct_service_t *s)
     free(s->buckets);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->cache_mu);
+    for (size_t i = 0; i < RECENT_CAP; i++)
+        recent_clear(&s->recent[i]);
+    pthread_mutex_destroy(&s->recent_mu);
     free(s->path);
     free(s);
 }
@@ -761,7 +853,7 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
     char *key = NULL, *drawn = NULL;
     double *rates = NULL;
     const char **sorted = NULL;
-    uint32_t *out = NULL, *map = NULL, nt = 0;
+    uint32_t *out = NULL, *map = NULL, *loads = NULL, nt = 0;
     entry_t ent = { 0 };
     long c = ct_sampler_class_index(smp, cls);
     long t = -1;
@@ -791,14 +883,22 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
         goto oom;
     if (e < 0) { /* the job's first pod: draw over its candidates, sorted, from the scenario of the rates seen */
         if (!(sorted = malloc((size_t)nn * sizeof(char *))) || !(out = malloc((nt ? nt : 1) * sizeof(uint32_t))) ||
-            !(map = malloc((size_t)nn * sizeof(uint32_t))) ||
+            !(map = malloc((size_t)nn * sizeof(uint32_t))) || !(loads = malloc((size_t)nn * sizeof(uint32_t))) ||
             !(ent.part = malloc((nt ? nt : 1) * sizeof(uint32_t))) ||
             !(rates = malloc(ct_sampler_class_count(smp) * sizeof(double))))
             goto oom;
         memcpy(sorted, cand, (size_t)nn * sizeof(char *));
         qsort(sorted, (size_t)nn, sizeof(char *), cmp_str);
         size_t scen = snap_new_job(sn, (size_t)c, now_sec(s), rates);
-        if (ct_sampler_place(smp, scen, (size_t)c, (uint32_t)nn, thread_rng(s), out, NULL) != 0) {
+        /* The table's root rule: the least loaded of d candidates, loads being
+         * the tasks of the jobs this service drew that are still in flight
+         * (kube-scheduler sends no queue lengths). */
+        uint32_t d = ct_sampler_root_choices(smp, scen);
+        double t_now = now_precise(s);
+        if (d > 1)
+            recent_loads(s, t_now, sorted, nn, loads);
+        if (ct_sampler_place_loaded(smp, scen, (size_t)c, (uint32_t)nn, d > 1 ? loads : NULL, d, thread_rng(s), out,
+                                    NULL) != 0) {
             status = error_reply(o, 422, "%d candidate nodes are fewer than the %u parts this class's table may use",
                                  nn, ct_sampler_max_parts(smp, scen));
             goto done;
@@ -826,14 +926,17 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
             goto oom;
         if (!(ent.key = strdup(key)))
             goto oom;
+        double hold = ct_sampler_predicted_jct(smp, scen, (size_t)c);
         pthread_mutex_lock(&s->cache_mu);
-        if ((e = cache_find(s, key)) < 0) /* another pod of the job may have drawn meanwhile: first one wins */
+        if ((e = cache_find(s, key)) < 0) { /* another pod of the job may have drawn meanwhile: first one wins */
+            if (d > 1 && hold > 0) /* (lock order: cache_mu, then recent_mu) */
+                recent_add(s, &ent, t_now + hold);
             cache_insert(s, &ent);
-        else if ((uint32_t)t < s->entries[e].ntasks) {
-            char *d = strdup(s->entries[e].nodes[s->entries[e].part[t]]);
-            if (d) {
+        } else if ((uint32_t)t < s->entries[e].ntasks) {
+            char *mine = strdup(s->entries[e].nodes[s->entries[e].part[t]]);
+            if (mine) {
                 free(drawn);
-                drawn = d;
+                drawn = mine;
             }
         }
         pthread_mutex_unlock(&s->cache_mu);
@@ -853,6 +956,7 @@ done:
     free(sorted);
     free(out);
     free(map);
+    free(loads);
     free(cand);
     free(rates);
     snap_release(sn);

@@ -537,6 +537,57 @@ static void measured_rates(void)
     ct_service_free(s);
 }
 
+/* The table's root rule in /prioritize (d = 2 here): with the clock held
+ * (every job still in flight) each new job's root goes to the less loaded
+ * of two candidates, loads being the tasks of the jobs drawn before, so
+ * the tasks spread more evenly than with uniform roots (the same jobs with
+ * the clock moved past each job's predicted JCT: nothing in flight).
+ * Returns the variance of the tasks per node over 8 nodes. */
+static double task_spread(int hold_clock)
+{
+    ct_service_params_t p;
+    ct_service_t *s;
+    char msg[256], body[512], *o;
+    static const char *const tasks[] = { "sum", "det", "det_sparse", "add" };
+    ct_service_params_init(&p);
+    p.clock = fake_clock;
+    fake_now = 7000;
+    CHECK(ct_service_open(lookup_path, &p, &s, msg, sizeof msg) == 0);
+    int count[8] = { 0 };
+    for (int j = 0; j < 160; j++) {
+        if (!hold_clock)
+            fake_now += 10; /* every earlier job done */
+        for (int t = 0; t < 4; t++) {
+            snprintf(body, sizeof body,
+                     "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"fig1\", \"contend.io/job\": "
+                     "\"rr%d\", \"contend.io/task\": \"%s\"}}}, \"NodeNames\": [\"n0\", \"n1\", \"n2\", \"n3\", \"n4\", "
+                     "\"n5\", \"n6\", \"n7\"]}",
+                     j, tasks[t]);
+            CHECK(call(s, "POST", "/prioritize", body, &o) == 200);
+            const char *ten = strstr(o, "\"Score\": 10"), *h = ten;
+            while (h && h > o && strncmp(h, "\"Host\": \"n", 10))
+                h--;
+            if (h && ten)
+                count[h[10] - '0']++;
+            free(o);
+        }
+    }
+    ct_service_free(s);
+    double mean = 4 * 160 / 8.0, var = 0;
+    for (int k = 0; k < 8; k++)
+        var += (count[k] - mean) * (count[k] - mean) / 8;
+    return var;
+}
+
+static void root_rule(void)
+{
+    double held = task_spread(1), uniform = task_spread(0);
+    fprintf(stderr, "root rule: tasks' variance over 8 nodes %.3g with 160 jobs in flight, %.3g with none\n", held,
+            uniform);
+    CHECK_MSG(held < 0.5 * uniform, "tasks' variance over 8 nodes: %.3g with jobs in flight, %.3g without", held,
+              uniform);
+}
+
 int main(void)
 {
     snprintf(lookup_path, sizeof lookup_path, "/tmp/ct-service-%d.json", (int)getpid());
@@ -557,6 +608,7 @@ int main(void)
     ct_service_free(s);
     write_lookup(rates, 2); /* the reload test left a broken one */
     measured_rates();
+    root_rule();
     unlink(lookup_path);
     return ct_test_end();
 }
