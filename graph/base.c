@@ -491,9 +491,17 @@ ct_status_t ct_outfile_open(ct_outfile_t *out, const char *path, ct_error_t *err
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
         unsigned long tag = ((unsigned long)getpid() * 2654435761UL) ^ (++counter * 40503UL) ^ (unsigned long)attempt;
         snprintf(out->tmp_path, n + 16, "%s.tmp.%06lx", target, tag & 0xffffffUL);
+        /* Tracked before it exists: a signal between the two finds it. */
+        out->pending = pending_add(out->tmp_path) + 1;
         fd = open(out->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
+        if (fd < 0) {
+            int e = errno;
+            pending_drop(out->pending - 1);
+            out->pending = 0;
+            errno = e;
+            if (e != EEXIST)
+                break;
+        }
     }
     free(out->path);
     out->path = target; /* the rename's destination */
@@ -504,7 +512,6 @@ ct_status_t ct_outfile_open(ct_outfile_t *out, const char *path, ct_error_t *err
         ct_outfile_abort(out);
         return ct_error_set(err, CT_EOUTPUT, "%s: cannot create output: %s", path, strerror(e));
     }
-    out->pending = pending_add(out->tmp_path) + 1;
     out->fp = outfile_stream(out, fd);
     if (!out->fp) {
         int e = errno;
