@@ -10,7 +10,9 @@
 # GPL-3.0-or-later.
 pass=0 fail=0 skip=0
 out=$(mktemp) || exit 1
-trap 'rm -f "$out"' EXIT INT TERM
+trap 'rm -f "$out" "$out.err"' EXIT
+trap 'exit 130' INT # (a trap that only cleaned up would let the run go on after Ctrl-C)
+trap 'exit 143' TERM
 export CONTEND="${WRAP:+$WRAP }${CONTEND:-build/contend}"
 run_one() { # name, expected-output file or "", command...
     name=$1 expect=$2
