@@ -206,9 +206,13 @@ static stats_t drive(uint16_t to_port, const char *to_path, const char *to_body,
         c[k].next = start + gap * k / nconn;
     }
     double t0 = bench_now();
+    int started = 0; /* closed loop: connections that sent their first request */
     while (done_total < nconn * per_conn && !errors) {
         double now = bench_now(), wake = 1e300;
-        for (int k = 0; k < nconn; k++) { /* send what is due */
+        /* Open loop: send what is due. Closed loop (gap 0): every connection
+         * once here, then each sends again as its answer arrives (below), so
+         * the client's work per request does not grow with the connections. */
+        for (int k = 0; k < nconn && (gap > 0 || started < nconn); k++) {
             if (!c[k].busy && count[k] < per_conn && c[k].next <= now) {
                 c[k].sent = bench_now();
                 if (write(c[k].fd, req, (size_t)len) != len) {
@@ -219,6 +223,7 @@ static stats_t drive(uint16_t to_port, const char *to_path, const char *to_body,
                 c[k].got = 0;
                 c[k].hdr_end = NULL;
                 c[k].next += gap;
+                started += gap == 0 && count[k] == 0;
             }
             if (!c[k].busy && count[k] < per_conn && c[k].next < wake)
                 wake = c[k].next;
@@ -249,6 +254,14 @@ static stats_t drive(uint16_t to_port, const char *to_path, const char *to_body,
                 x->busy = 0;
                 count[evs[e].data.u32]++;
                 done_total++;
+                if (gap == 0 && count[evs[e].data.u32] < per_conn) { /* closed loop: the next request now */
+                    x->sent = bench_now();
+                    if (write(x->fd, req, (size_t)len) != len)
+                        errors++;
+                    x->busy = 1;
+                    x->got = 0;
+                    x->hdr_end = NULL;
+                }
             }
         }
     }
