@@ -44,24 +44,7 @@ static void put_list(FILE *f, const cJSON *arr, const char *sep)
         }
 }
 
-/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a
- * comma, a quote or a line break (class and task ids are free text). */
-static void put_field(FILE *f, const char *s, size_t n)
-{
-    if (strcspn(s, ",\"\r\n") >= n) {
-        fwrite(s, 1, n, f);
-        return;
-    }
-    fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"')
-            fputc('"', f);
-        fputc(s[i], f);
-    }
-    fputc('"', f);
-}
-
-/* A field assembled in memory (fb, then put_field). */
+/* A field assembled in memory (fb, then ct_csv_put_n). */
 typedef struct {
     char *b;
     size_t n;
@@ -81,7 +64,7 @@ static int field_put(field_t *fd, FILE *f)
         free(fd->b);
         return -1;
     }
-    put_field(f, fd->b, fd->n);
+    ct_csv_put_n(f, fd->b, fd->n);
     free(fd->b);
     return 0;
 }
@@ -110,7 +93,7 @@ static int write_csv(FILE *f, const cJSON *root)
                 for (const cJSON *t = cJSON_IsArray(trs) ? trs->child : NULL; t; t = t->next, ti++) {
                     const char *cn = cJSON_IsString(name) ? name->valuestring : "";
                     fprintf(f, "%zu,%.17g,", si, num(sc, "scale"));
-                    put_field(f, cn, strlen(cn));
+                    ct_csv_put(f, cn);
                     fprintf(f, ",%.17g,%zu,", num(c, "arrival_rate"), gi);
                     if (!field_open(&fd))
                         return -1;

@@ -151,19 +151,27 @@ char *ct_csv_quote(const char *s)
     return out;
 }
 
-void ct_csv_put(FILE *f, const char *s)
+void ct_csv_put_n(FILE *f, const char *s, size_t n)
 {
-    if (strcspn(s, ",\"\r\n") == strlen(s)) {
-        fputs(s, f);
+    size_t plain = 0;
+    while (plain < n && !strchr(",\"\r\n", s[plain]) && s[plain])
+        plain++;
+    if (plain == n) {
+        fwrite(s, 1, n, f);
         return;
     }
     fputc('"', f);
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
             fputc('"', f);
-        fputc(*p, f);
+        fputc(s[i], f);
     }
     fputc('"', f);
+}
+
+void ct_csv_put(FILE *f, const char *s)
+{
+    ct_csv_put_n(f, s, strlen(s));
 }
 
 int ct_csv_number(const char *cell, double *out)

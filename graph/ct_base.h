@@ -108,6 +108,8 @@ int ct_csv_number(const char *cell, double *out);
 char *ct_csv_quote(const char *s);
 /** Writes s to f as ct_csv_quote gives it. */
 void ct_csv_put(FILE *f, const char *s);
+/** The same for the n bytes at s (not NUL-terminated; a NUL byte is quoted). */
+void ct_csv_put_n(FILE *f, const char *s, size_t n);
 /** For each of names[0..n), its column among cells[0..nc) (or -1) in col. */
 void ct_csv_columns(char *const *cells, size_t nc, const char *const *names, size_t n, int *col);
 

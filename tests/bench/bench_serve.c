@@ -47,23 +47,53 @@ typedef struct {
     int n, errors, index;
 } client_t;
 
+/* The bench's POST of body to path, in req (its length). */
+static int format_request(char *req, size_t size, const char *to_path, const char *to_body)
+{
+    return snprintf(req, size,
+                    "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                    "%zu\r\n\r\n%s",
+                    to_path, strlen(to_body), to_body);
+}
+
+/* A TCP connection to 127.0.0.1:to_port with Nagle off, or -1. */
+static int connect_local(uint16_t to_port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(to_port) };
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* 1 when the answer read so far (resp, NUL-terminated, got bytes) is
+ * whole: its headers, then Content-Length bytes of body; *hdr_end and
+ * *need carry what was found between calls (start with NULL). */
+static int answer_whole(char *resp, size_t got, char **hdr_end, size_t *need)
+{
+    if (!*hdr_end && (*hdr_end = strstr(resp, "\r\n\r\n"))) {
+        char *cl = strstr(resp, "Content-Length: ");
+        if (!cl)
+            cl = strstr(resp, "content-length: ");
+        *need = (size_t)(*hdr_end + 4 - resp) + (cl ? strtoul(cl + 16, NULL, 10) : 0);
+    }
+    return *hdr_end && got >= *need;
+}
+
 static void *client(void *arg)
 {
     client_t *c = arg;
-    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
-    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+    int fd = connect_local(port);
+    if (fd < 0) {
         c->errors = c->n;
-        close(fd);
         return NULL;
     }
     char req[4096], resp[8192];
-    int len = snprintf(req, sizeof req,
-                       "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
-                       "%zu\r\n\r\n%s",
-                       path, strlen(body), body);
+    int len = format_request(req, sizeof req, path, body);
     double next = bench_now() + pace * c->index / n_clients; /* staggered starts */
     for (int i = 0; i < c->n; i++) {
         if (pace > 0) { /* open loop: wait for this request's slot */
@@ -90,13 +120,7 @@ static void *client(void *arg)
             }
             got += (size_t)r;
             resp[got] = '\0';
-            if (!hdr_end && (hdr_end = strstr(resp, "\r\n\r\n"))) {
-                char *cl = strstr(resp, "Content-Length: ");
-                if (!cl)
-                    cl = strstr(resp, "content-length: ");
-                need = (size_t)(hdr_end + 4 - resp) + (cl ? strtoul(cl + 16, NULL, 10) : 0);
-            }
-            if (hdr_end && got >= need)
+            if (answer_whole(resp, got, &hdr_end, &need))
                 break;
         }
         c->lat[i] = bench_now() - t0;
@@ -187,19 +211,11 @@ static stats_t drive(uint16_t to_port, const char *to_path, const char *to_body,
     double *lat = malloc(sizeof(double) * (size_t)nconn * (size_t)per_conn);
     int ep = epoll_create1(0), done_total = 0, errors = 0, nlat = 0;
     char req[4096];
-    int len = snprintf(req, sizeof req,
-                       "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
-                       "%zu\r\n\r\n%s",
-                       to_path, strlen(to_body), to_body);
+    int len = format_request(req, sizeof req, to_path, to_body);
     double gap = rate > 0 ? (double)nconn / rate : 0, start = bench_now() + 0.01;
     int *count = calloc((size_t)nconn, sizeof(int));
     for (int k = 0; k < nconn; k++) {
-        struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(to_port) };
-        int one = 1;
-        inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-        c[k].fd = socket(AF_INET, SOCK_STREAM, 0);
-        setsockopt(c[k].fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        if (connect(c[k].fd, (struct sockaddr *)&a, sizeof a) != 0)
+        if ((c[k].fd = connect_local(to_port)) < 0)
             errors++;
         struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)k };
         epoll_ctl(ep, EPOLL_CTL_ADD, c[k].fd, &ev);
@@ -241,13 +257,7 @@ static stats_t drive(uint16_t to_port, const char *to_path, const char *to_body,
             }
             x->got += (size_t)r;
             x->resp[x->got] = '\0';
-            if (!x->hdr_end && (x->hdr_end = strstr(x->resp, "\r\n\r\n"))) {
-                char *cl = strstr(x->resp, "Content-Length: ");
-                if (!cl)
-                    cl = strstr(x->resp, "content-length: ");
-                x->need = (size_t)(x->hdr_end + 4 - x->resp) + (cl ? strtoul(cl + 16, NULL, 10) : 0);
-            }
-            if (x->hdr_end && x->got >= x->need) {
+            if (answer_whole(x->resp, x->got, &x->hdr_end, &x->need)) {
                 lat[nlat++] = bench_now() - x->sent;
                 if (strncmp(x->resp, "HTTP/1.1 200", 12))
                     errors++;
