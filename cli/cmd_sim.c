@@ -34,11 +34,16 @@ void sim_usage(FILE *out)
             "  source), local (whole job on its root's server), fair (central ready queue: an idle\n"
             "  server takes a task of the job with the fewest running tasks), fair-delay (fair\n"
             "  with Spark's delay scheduling: a job passes on a server that holds none of its\n"
-            "  ready tasks' largest inputs until its locality wait runs out)\n"
+            "  ready tasks' largest inputs until its locality wait runs out), sparrow (batch\n"
+            "  sampling with late binding: the m tasks of a job that become ready together\n"
+            "  probe D x m uniform servers, each task runs on the first probed server to ask),\n"
+            "  sparrow-local (the same, each task's first probe on the server holding its\n"
+            "  largest input, and a server that asks takes the task with most input there)\n"
             "\n"
             "options:\n"
             "  --policy P            sim: the policy (default nona)\n"
-            "  --policies P,Q,...    sweep: policies (default all but nona-late and fair-delay)\n"
+            "  --policies P,Q,...    sweep: policies (default all but nona-late, fair-delay,\n"
+            "                        sparrow and sparrow-local)\n"
             "  --load L              compute load sum(rate x job compute) / servers, [0.001, 1) (0.5)\n"
             "  --loads A:B:STEP      sweep over loads, e.g. 0.1:0.9:0.1\n"
             "  --bandwidths A:B:STEP sweep over link bandwidths, bytes/s, at --load\n"
@@ -52,6 +57,8 @@ void sim_usage(FILE *out)
             "                        earliest-arriving job; what the Nona model assumes) or fifo\n"
             "                        (tasks in readiness order; each task re-queues at the back)\n"
             "  --locality-wait X     fair-delay: the wait in mean task times (> 0; default 5)\n"
+            "  --probes D            sparrow, sparrow-local: probes per ready task (1..64;\n"
+            "                        default 2, Sparrow's)\n"
             "  --fair-pick P         fair's idle server: recent (default, the most recently\n"
             "                        freed) or random (a uniform idle server)\n"
             "  --root-choices D      nona, nona-late, nona-star: put a job's root (nona-late: and\n"
@@ -91,7 +98,7 @@ void sim_usage(FILE *out)
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT };
+       OPT_LWAIT, OPT_PROBES };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -105,6 +112,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "json", no_argument, NULL, OPT_JSON }, { "help", no_argument, NULL, 'h' },
         { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
         { "locality-wait", required_argument, NULL, OPT_LWAIT },
+        { "probes", required_argument, NULL, OPT_PROBES },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
         { "parts", required_argument, NULL, OPT_PARTS }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
@@ -195,6 +203,13 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
                 return cli_usage("sim", "--locality-wait: expected a number of mean task times in (0, 1e6], got '%s'",
                                  optarg);
             break;
+        case OPT_PROBES: {
+            size_t v;
+            if (cli_parse_size(optarg, &v) || v < 1 || v > 64)
+                return cli_usage("sim", "--probes: expected 1..64, got '%s'", optarg);
+            o->ev.probes = (unsigned)v;
+            break;
+        }
         case OPT_FAIR:
             if (!strcmp(optarg, "recent"))
                 o->ev.fair_pick = CT_FAIR_RECENT;

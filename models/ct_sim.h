@@ -66,7 +66,16 @@ void ct_sim_classes_free(ct_sim_class_t *classes, size_t n);
 /* ------------------------------------------------------------------------ */
 /* Policies.                                                                 */
 
-typedef enum { CT_POLICY_PLACE, CT_POLICY_CENTRAL } ct_policy_kind_t;
+/** PLACE: place() binds every task when the job arrives (or gives it a
+ *  late-bound slot). CENTRAL: one scheduler with every server's state
+ *  hands ready tasks to idle servers. SAMPLE: Sparrow's batch sampling
+ *  with late binding (spec baselines.md): the m tasks of a job that become
+ *  ready at one event probe probes x m distinct uniform servers, each probe
+ *  a reservation in that server's queue; a reservation that reaches the
+ *  head of its queue takes one of the job's ready tasks not yet bound
+ *  (the server then fetches its inputs and runs it) or, if none is left,
+ *  is cancelled. Probes and requests take no time. */
+typedef enum { CT_POLICY_PLACE, CT_POLICY_CENTRAL, CT_POLICY_SAMPLE } ct_policy_kind_t;
 
 /** A placement policy. Write your own by filling name, kind, place (for
  *  CT_POLICY_PLACE) and destroy (may be NULL); state is yours. place()
@@ -95,6 +104,12 @@ typedef struct ct_policy {
      *  long (s) has passed since its last launch on a preferred server; 0:
      *  fair as the Nona paper runs it. */
     double locality_wait;
+    /** SAMPLE: probes per ready task (Sparrow's d, >= 1). */
+    unsigned probes;
+    /** SAMPLE: 1: each ready task's first probe goes to the server holding
+     *  its largest input, and a reservation takes the ready task with the
+     *  most input bytes on its server ("sparrow-local"); 0: as published. */
+    int probe_inputs;
 } ct_policy_t;
 
 /** Every task on a uniform server, independently. */
@@ -119,6 +134,13 @@ ct_status_t ct_policy_table(const char *name, const ct_sampler_t *sampler, const
 ct_status_t ct_policy_table_d(const char *name, const ct_sampler_t *sampler, const double *rates,
                               const ct_sim_class_t *classes, size_t n_classes, unsigned root_choices,
                               ct_policy_t **out, ct_error_t *err);
+/** Sparrow (Ousterhout et al., SOSP 2013) as published: batch sampling of
+ *  probes x m servers for m ready tasks, late binding, no locality
+ *  ("sparrow"; probes in 1..64, the paper's d = 2). */
+ct_status_t ct_policy_sparrow(unsigned probes, ct_policy_t **out, ct_error_t *err);
+/** Sparrow probing the input holder first (spec baselines.md's named
+ *  variant, "sparrow-local"; see probe_inputs). */
+ct_status_t ct_policy_sparrow_local(unsigned probes, ct_policy_t **out, ct_error_t *err);
 void ct_policy_free(ct_policy_t *p);
 
 /* ------------------------------------------------------------------------ */

@@ -68,6 +68,29 @@ ct_status_t ct_policy_fair_delay(double wait, ct_policy_t **out, ct_error_t *err
     return st;
 }
 
+ct_status_t ct_policy_sparrow(unsigned probes, ct_policy_t **out, ct_error_t *err)
+{
+    if (probes < 1 || probes > 64)
+        return ct_error_set(err, CT_EINPUT, "sparrow: probes per task: expected 1..64 (got %u)", probes);
+    *out = calloc(1, sizeof(ct_policy_t));
+    if (!*out)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    (*out)->name = "sparrow";
+    (*out)->kind = CT_POLICY_SAMPLE;
+    (*out)->probes = probes;
+    return CT_OK;
+}
+
+ct_status_t ct_policy_sparrow_local(unsigned probes, ct_policy_t **out, ct_error_t *err)
+{
+    ct_status_t st = ct_policy_sparrow(probes, out, err);
+    if (st == CT_OK) {
+        (*out)->name = "sparrow-local";
+        (*out)->probe_inputs = 1;
+    }
+    return st;
+}
+
 /* ------------------------------------------------------------------------ */
 
 typedef struct {

@@ -7,7 +7,11 @@
  * waiting for the link (FIFO) or a heap of active transfers keyed by their
  * virtual finish time (processor sharing: the link's virtual time advances at
  * 1/n per second with n transfers active), and for CENTRAL policies a list of
- * jobs with ready tasks and a list of idle servers.
+ * jobs with ready tasks and a list of idle servers. SAMPLE (Sparrow) keeps
+ * the servers' heaps, whose entries are then reservations (task RESERVATION)
+ * that bind one of their job's unbound ready tasks when they reach the head;
+ * a job's slot is released when it has ended and no reservation of it is
+ * left in any queue (so a stale reservation never meets a reused slot).
  *
  * Events: a class arrival, a background compute or transfer arrival, a
  * server finishing its task, the link finishing a transfer. A stale PS
@@ -34,12 +38,13 @@ typedef struct {
     uint32_t running;      /* CENTRAL: tasks fetching or running */
     uint32_t n_ready;      /* CENTRAL: entries in ready[] */
     uint32_t next_free;
+    uint32_t probes_out;   /* SAMPLE: its reservations still in servers' queues */
     int counted, in_ready_list;
     double arrival, bg_time;
     double local_since;    /* CENTRAL with a locality wait: its last launch on a preferred server (or arrival) */
     uint32_t *server;      /* per task (UINT32_MAX: not placed yet) */
     uint32_t *pending;     /* PLACE: inputs not yet here; CENTRAL: predecessors not done */
-    uint32_t *ready;       /* CENTRAL: ready tasks */
+    uint32_t *ready;       /* CENTRAL, SAMPLE: ready tasks not yet on a server */
     double *ready_at;      /* per task: when it became ready (by-task waits) */
     uint32_t *slot;        /* late-bound parts: per task its slot, or NO_SLOT */
     uint32_t *slot_server; /* per slot: its server (NO_SLOT: not bound yet), | SLOT_RESERVED while the
@@ -47,6 +52,7 @@ typedef struct {
 } job_t;
 
 #define NO_SLOT UINT32_MAX
+#define RESERVATION UINT32_MAX /* SAMPLE: a server-queue entry that is a job's reservation, not a task */
 #define SLOT_RESERVED 0x80000000u
 
 typedef struct {
@@ -84,6 +90,8 @@ struct ct_sim {
     uint64_t arrived, ready_seq;
     server_t *srv;
     uint32_t *loads;       /* per server: tasks queued or running */
+    uint32_t *perm;        /* SAMPLE: a permutation of the servers (partial shuffles draw probes) */
+    uint32_t *perm_pos;    /* SAMPLE: perm's inverse (perm[perm_pos[v]] == v) */
     /* link */
     transfer_t *lq;        /* FIFO ring, or PS heap */
     size_t lq_head, lq_n, lq_cap;
@@ -392,13 +400,20 @@ static void server_start(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
     push(s, s->now + t, EV_TASK_DONE, sv, 0);
 }
 
+static void sample_take(ct_sim_t *s, uint32_t sv, uint32_t job);
+static void sample_probe(ct_sim_t *s, uint32_t job, uint32_t m);
+static size_t central_pick(const ct_sim_t *s, const job_t *j, uint32_t sv, double *local);
+
 static void server_next(ct_sim_t *s, uint32_t sv)
 {
     server_t *x = &s->srv[sv];
-    if (x->busy || x->n == 0)
-        return;
-    uint64_t v = ready_pop(x);
-    server_start(s, sv, (uint32_t)(v >> 32), (uint32_t)v);
+    while (!x->busy && x->n > 0) { /* (a cancelled reservation lets the next entry go) */
+        uint64_t v = ready_pop(x);
+        if ((uint32_t)v == RESERVATION)
+            sample_take(s, sv, (uint32_t)(v >> 32));
+        else
+            server_start(s, sv, (uint32_t)(v >> 32), (uint32_t)v);
+    }
 }
 
 /* PLACE: a task whose inputs are all on its server joins the server's queue. */
@@ -604,7 +619,8 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
         return;
     }
     const ct_sim_class_t *c = &s->cfg.classes[j->cls];
-    int central = s->cfg.policy->kind == CT_POLICY_CENTRAL;
+    int central = s->cfg.policy->kind == CT_POLICY_CENTRAL, sample = s->cfg.policy->kind == CT_POLICY_SAMPLE;
+    uint32_t was_ready = j->n_ready;
     if (j->counted) {
         s->task_finish[s->task_off[j->cls] + task] += s->now - j->arrival;
         s->task_n[s->task_off[j->cls] + task]++;
@@ -615,11 +631,12 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
         uint32_t v = c->succ[k];
         if (j->slot && j->slot[v] != NO_SLOT && j->slot_server[j->slot[v]] == NO_SLOT)
             slot_bind(s, j, v); /* its first input leaves: the part is needed now */
-        if (central) {
+        if (central || sample) {
             if (--j->pending[v] == 0) {
                 j->ready_at[v] = s->now;
                 j->ready[j->n_ready++] = v;
-                ready_list_add(s, job);
+                if (central)
+                    ready_list_add(s, job);
             }
         } else if (j->server[v] == sv || c->succ_bytes[k] <= 0) {
             if (--j->pending[v] == 0)
@@ -628,12 +645,15 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
             link_submit(s, job, v, c->succ_bytes[k]);
         }
     }
+    if (sample && j->n_ready > was_ready)
+        sample_probe(s, job, j->n_ready - was_ready); /* the tasks ready at this event: one batch */
     if (--j->remaining == 0) {
         if (j->counted) {
             record(s, &s->jct[j->cls], s->now - j->arrival);
             record(s, &s->jct[s->cfg.n_classes], s->now - j->arrival);
         }
-        slot_release(s, job);
+        if (!sample || j->probes_out == 0) /* SAMPLE: the last reservation releases it */
+            slot_release(s, job);
     }
 }
 
@@ -662,7 +682,7 @@ static void link_finish(ct_sim_t *s, const transfer_t *t)
         return;
     }
     job_t *j = &s->jobs[t->job];
-    if (s->cfg.policy->kind == CT_POLICY_CENTRAL) {
+    if (s->cfg.policy->kind != CT_POLICY_PLACE) { /* a fetch: the server runs the task when its inputs are in */
         uint32_t sv = j->server[t->task];
         if (--s->srv[sv].fetching == 0)
             server_start(s, sv, t->job, t->task);
@@ -671,6 +691,8 @@ static void link_finish(ct_sim_t *s, const transfer_t *t)
     if (--j->pending[t->task] == 0)
         task_ready(s, t->job, t->task);
 }
+
+static void launch_on(ct_sim_t *s, uint32_t job, uint32_t task, uint32_t sv);
 
 /* CENTRAL: job ready_jobs[bi] starts its ready task ready[pick] on idle
  * server sv (popped from the idle list by the caller): it fetches the
@@ -687,15 +709,24 @@ static void central_launch(ct_sim_t *s, size_t bi, uint32_t sv, size_t pick)
         server_start(s, sv, job, 0);
         return;
     }
-    const ct_sim_class_t *c = &s->cfg.classes[j->cls];
     uint32_t task = j->ready[pick];
     j->ready[pick] = j->ready[--j->n_ready];
     if (j->n_ready == 0) {
         j->in_ready_list = 0;
         s->ready_jobs[bi] = s->ready_jobs[--s->n_ready_jobs];
     }
-    j->server[task] = sv;
     j->running++;
+    launch_on(s, job, task, sv);
+}
+
+/* CENTRAL, SAMPLE: task of job starts on server sv, free until now: it
+ * fetches the inputs that are elsewhere over the link (the server reserved
+ * meanwhile), then runs. */
+static void launch_on(ct_sim_t *s, uint32_t job, uint32_t task, uint32_t sv)
+{
+    job_t *j = &s->jobs[job];
+    const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+    j->server[task] = sv;
     server_t *x = &s->srv[sv];
     x->busy = 1; /* reserved while fetching */
     x->fetching = 0;
@@ -713,6 +744,83 @@ static void central_launch(ct_sim_t *s, size_t bi, uint32_t sv, size_t pick)
     for (uint32_t k = c->pred_start[task]; k < c->pred_start[task + 1]; k++)
         if (j->server[c->pred[k]] != sv && c->pred_bytes[k] > 0)
             link_submit(s, job, task, c->pred_bytes[k]);
+}
+
+/* SAMPLE: swaps positions i and r of perm, keeping its inverse. */
+static void perm_swap(ct_sim_t *s, uint32_t i, uint32_t r)
+{
+    uint32_t a = s->perm[i], b = s->perm[r];
+    s->perm[i] = b;
+    s->perm[r] = a;
+    s->perm_pos[b] = i;
+    s->perm_pos[a] = r;
+}
+
+/* The server holding the largest input of task of j (ties: the first
+ * such edge), or UINT32_MAX for a task without inputs. */
+static uint32_t input_holder(const ct_sim_t *s, const job_t *j, uint32_t task)
+{
+    const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+    uint32_t best = UINT32_MAX;
+    double most = -1;
+    for (uint32_t k = c->pred_start[task]; k < c->pred_start[task + 1]; k++)
+        if (c->pred_bytes[k] > most) {
+            most = c->pred_bytes[k];
+            best = j->server[c->pred[k]];
+        }
+    return best;
+}
+
+/* SAMPLE: the m tasks of job that just became ready (j->ready's last m)
+ * probe probes x m distinct uniform servers (all of them if fewer; with
+ * probe_inputs each task's input holder among them first): a reservation
+ * in each queue, ordered as a task of the job would be. O(probes m log
+ * queue). */
+static void sample_probe(ct_sim_t *s, uint32_t job, uint32_t m)
+{
+    job_t *j = &s->jobs[job];
+    uint64_t want = (uint64_t)s->cfg.policy->probes * m, n = s->cfg.servers;
+    uint32_t k = (uint32_t)(want < n ? want : n), i = 0;
+    double key = s->cfg.server_queue == CT_QUEUE_JOB_FIRST        ? j->arrival
+                 : s->cfg.server_queue == CT_QUEUE_CLASS_PRIORITY ? (double)j->cls
+                                                                  : 0.0;
+    for (uint32_t r = j->n_ready - m; s->cfg.policy->probe_inputs && r < j->n_ready && i < k; r++) {
+        uint32_t v = input_holder(s, j, j->ready[r]);
+        if (v != UINT32_MAX && s->perm_pos[v] >= i)
+            perm_swap(s, i++, s->perm_pos[v]);
+    }
+    for (; i < k; i++) /* a partial shuffle: the rest of the first k of a uniform permutation */
+        perm_swap(s, i, i + (uint32_t)ct_rng_below(&s->rng, n - i));
+    for (uint32_t p = 0; p < k && s->st == CT_OK; p++) {
+        uint32_t sv = s->perm[p];
+        ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | RESERVATION };
+        if (ready_push(&s->srv[sv], r) != 0) {
+            fail(s, CT_ENOMEM, "out of memory (server queue)");
+            return;
+        }
+        j->probes_out++;
+    }
+    for (uint32_t p = 0; p < k && s->st == CT_OK; p++)
+        server_next(s, s->perm[p]); /* idle servers ask at once */
+}
+
+/* SAMPLE: a reservation of job reached the head of sv's queue (sv free):
+ * it binds the job's earliest-ready unbound task to sv, or is cancelled.
+ * A job that has ended goes when its last reservation does. */
+static void sample_take(ct_sim_t *s, uint32_t sv, uint32_t job)
+{
+    job_t *j = &s->jobs[job];
+    j->probes_out--;
+    if (j->n_ready > 0) {
+        double local;
+        size_t pick = s->cfg.policy->probe_inputs ? central_pick(s, j, sv, &local) : 0;
+        uint32_t task = j->ready[pick];
+        memmove(j->ready + pick, j->ready + pick + 1, (size_t)(--j->n_ready - pick) * sizeof(uint32_t));
+        s->loads[sv]++;
+        launch_on(s, job, task, sv);
+    } else if (j->remaining == 0 && j->probes_out == 0) {
+        slot_release(s, job);
+    }
 }
 
 /* The ready task of j with the most input bytes already on sv (the first
@@ -872,6 +980,17 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
         central_dispatch(s);
         return CT_OK;
     }
+    if (s->cfg.policy->kind == CT_POLICY_SAMPLE) {
+        j->probes_out = 0;
+        for (size_t t = 0; t < c->n_tasks; t++) {
+            j->server[t] = UINT32_MAX;
+            j->ready_at[t] = s->now;
+            if (j->pending[t] == 0)
+                j->ready[j->n_ready++] = (uint32_t)t;
+        }
+        sample_probe(s, id, j->n_ready);
+        return CT_OK;
+    }
     if (servers)
         memcpy(j->server, servers, c->n_tasks * sizeof(uint32_t));
     else if (s->cfg.policy->place(s->cfg.policy, cls, c->n_tasks, (uint32_t)s->cfg.servers, s->loads, &s->rng,
@@ -904,7 +1023,8 @@ ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t 
 {
     *out = NULL;
     if (cfg->servers == 0 || cfg->servers > UINT32_MAX - 1 || !(cfg->bandwidth > 0) || !cfg->policy ||
-        (cfg->policy->kind == CT_POLICY_PLACE && !cfg->policy->place))
+        (cfg->policy->kind == CT_POLICY_PLACE && !cfg->policy->place) ||
+        (cfg->policy->kind == CT_POLICY_SAMPLE && cfg->policy->probes < 1))
         return ct_error_set(err, CT_EINPUT, "simulator: need servers >= 1, a positive bandwidth and a policy");
     ct_sim_t *s = calloc(1, sizeof *s);
     if (!s)
@@ -921,6 +1041,12 @@ ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t 
     s->jct = calloc(cfg->n_classes + 1, sizeof(ct_stats_t));
     s->idle = malloc(cfg->servers * sizeof(uint32_t));
     s->loads = calloc(cfg->servers, sizeof(uint32_t));
+    if (cfg->policy->kind == CT_POLICY_SAMPLE) {
+        s->perm = malloc(cfg->servers * sizeof(uint32_t));
+        s->perm_pos = malloc(cfg->servers * sizeof(uint32_t));
+        for (size_t v = 0; s->perm && s->perm_pos && v < cfg->servers; v++)
+            s->perm[v] = s->perm_pos[v] = (uint32_t)v;
+    }
     s->task_off = calloc(cfg->n_classes + 1, sizeof(size_t));
     if (s->task_off)
         for (size_t c = 0; c < cfg->n_classes; c++)
@@ -929,7 +1055,8 @@ ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t 
     s->task_wait = calloc(nt ? nt : 1, sizeof(double));
     s->task_finish = calloc(nt ? nt : 1, sizeof(double));
     s->task_n = calloc(nt ? nt : 1, sizeof(uint64_t));
-    if (!s->srv || !s->jct || !s->idle || !s->loads || !s->task_off || !s->task_wait || !s->task_finish || !s->task_n) {
+    if (!s->srv || !s->jct || !s->idle || !s->loads || !s->task_off || !s->task_wait || !s->task_finish || !s->task_n ||
+        (cfg->policy->kind == CT_POLICY_SAMPLE && (!s->perm || !s->perm_pos))) {
         ct_sim_free(s);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
@@ -969,6 +1096,8 @@ void ct_sim_free(ct_sim_t *s)
     free(s->ready_jobs);
     free(s->idle);
     free(s->loads);
+    free(s->perm);
+    free(s->perm_pos);
     for (size_t c = 0; s->jct && c <= s->cfg.n_classes; c++)
         ct_stats_free(&s->jct[c]);
     free(s->jct);
@@ -997,8 +1126,8 @@ ct_status_t ct_sim_inject(ct_sim_t *s, size_t cls, double t, const uint32_t *ser
 {
     if (cls >= s->cfg.n_classes || !(t >= s->now))
         return ct_error_set(err, CT_EINPUT, "simulator: bad injection (class %zu at t = %g, now %g)", cls, t, s->now);
-    if (servers && s->cfg.policy->kind == CT_POLICY_CENTRAL)
-        return ct_error_set(err, CT_EINPUT, "simulator: a central policy places tasks itself");
+    if (servers && s->cfg.policy->kind != CT_POLICY_PLACE)
+        return ct_error_set(err, CT_EINPUT, "simulator: policy %s places tasks itself", s->cfg.policy->name);
     /* Injected jobs travel as arrival events carrying their placement in a
      * job slot reserved now (b = slot + 1; 0 = ask the policy). */
     uint64_t b = 0;

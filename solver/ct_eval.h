@@ -18,7 +18,8 @@
  * with late-bound parts), fair-delay (fair with Spark's delay scheduling,
  * a locality wait of params.locality_wait mean task times), nona-star (one table solved at
  * star_load and the scenario's bandwidth, used everywhere), random,
- * opportunistic, local, fair. Placement-table policies draw through the
+ * opportunistic, local, fair, sparrow (batch sampling, late binding;
+ * params.probes per task). Placement-table policies draw through the
  * sampler library, as production schedulers would.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
@@ -52,6 +53,7 @@ typedef struct {
     ct_nona_row_t server_row; /**< nona tables: the wait LP's server row (default the solver's, CT_NONA_ROW_AUTO) */
     double locality_wait;     /**< fair-delay: the locality wait in mean task times (default 5; the mean
                                    over arriving jobs' tasks) */
+    unsigned probes;          /**< sparrow: probes per ready task (default 2, Sparrow's d; 1..64) */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

@@ -20,7 +20,7 @@
 #include <string.h>
 
 static const char *const policy_names[] = { "nona", "nona-late", "nona-star", "random", "opportunistic", "local", "fair",
-                                            "fair-delay", NULL };
+                                            "fair-delay", "sparrow", "sparrow-local", NULL };
 
 /* The mean time of an arriving job's task (s): sum rate x work over sum
  * rate x tasks. */
@@ -34,9 +34,22 @@ static double mean_task_time(const ct_sim_class_t *classes, size_t nc)
     return tasks > 0 ? work / tasks : 0;
 }
 
-static ct_status_t central_policy(const char *name, const ct_eval_params_t *p, const ct_sim_class_t *classes,
-                                  size_t nc, ct_policy_t **pol, ct_error_t *err)
+/* The policies that draw no table: random, fair, fair-delay, sparrow(-local). */
+static int tableless(const char *name)
 {
+    return !strcmp(name, "random") || !strcmp(name, "fair") || !strcmp(name, "fair-delay") ||
+           !strcmp(name, "sparrow") || !strcmp(name, "sparrow-local");
+}
+
+static ct_status_t tableless_policy(const char *name, const ct_eval_params_t *p, const ct_sim_class_t *classes,
+                                    size_t nc, ct_policy_t **pol, ct_error_t *err)
+{
+    if (!strcmp(name, "random"))
+        return ct_policy_random(pol, err);
+    if (!strcmp(name, "sparrow"))
+        return ct_policy_sparrow(p->probes, pol, err);
+    if (!strcmp(name, "sparrow-local"))
+        return ct_policy_sparrow_local(p->probes, pol, err);
     if (!strcmp(name, "fair-delay"))
         return ct_policy_fair_delay(p->locality_wait * mean_task_time(classes, nc), pol, err);
     return ct_policy_fair(pol, err);
@@ -72,6 +85,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
     p->gap = 0;
     p->server_row = CT_NONA_ROW_AUTO;
     p->locality_wait = 5; /* the best on most bundled scenarios; Spark's 3 s is "always wait" here */
+    p->probes = 2;        /* Sparrow's d */
 }
 
 void ct_eval_point_free(ct_eval_point_t *pt)
@@ -326,10 +340,8 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
     const char *name = ec->policies[pi];
     if (st != CT_OK)
         ;
-    else if (!strcmp(name, "random"))
-        st = ct_policy_random(&pol, err);
-    else if (!strcmp(name, "fair") || !strcmp(name, "fair-delay"))
-        st = central_policy(name, p, classes, nc, &pol, err);
+    else if (tableless(name))
+        st = tableless_policy(name, p, classes, nc, &pol, err);
     else if (!strcmp(name, "nona-star")) {
         st = ct_policy_table_d(name, ec->star, rates, classes, nc, 0, &pol, err);
         if (st == CT_OK) { /* what the star table predicts at this point */
@@ -381,10 +393,8 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
         if (p->rep_threads != 1 && R > 1 && (pols = calloc(R, sizeof(ct_policy_t *)))) {
             pols[0] = pol;
             for (size_t r = 1; r < R && st == CT_OK; r++) {
-                if (!strcmp(name, "random"))
-                    st = ct_policy_random(&pols[r], err);
-                else if (!strcmp(name, "fair") || !strcmp(name, "fair-delay"))
-                    st = central_policy(name, p, classes, nc, &pols[r], err);
+                if (tableless(name))
+                    st = tableless_policy(name, p, classes, nc, &pols[r], err);
                 else
                     st = ct_policy_table_d(name, !strcmp(name, "nona-star") ? ec->star : smp, rates, classes, nc,
                                            !strcmp(name, "nona-star") || solved_here(name) ? 0 : 1, &pols[r],
@@ -442,7 +452,8 @@ ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n
     for (size_t i = 0; i < n_policies; i++)
         if (!policy_known(policies[i]))
             return ct_error_set(err, CT_EINPUT, "--policies: unknown policy '%s' (known: nona, nona-late, nona-star, "
-                                "random, opportunistic, local, fair, fair-delay)", policies[i]);
+                                "random, opportunistic, local, fair, fair-delay, sparrow, sparrow-local)",
+                                policies[i]);
     ct_eval_plan_t *pl = calloc(1, sizeof *pl);
     if (!pl || !(pl->xs = malloc((n_x ? n_x : 1) * sizeof(double))) ||
         !(pl->policies = malloc((n_policies ? n_policies : 1) * sizeof(char *)))) {

@@ -148,6 +148,13 @@ $C sim data/scenarios/fig1.json --policy fair-delay --locality-wait 5 --load 0.5
 grep -q "^all  *0.022  " "$T/fd.txt" || fail "fair-delay on fig1: $(cat "$T/fd.txt")"
 expect_error 2 "--locality-wait: expected a number of mean task times" -- $C sim data/scenarios/fig1.json \
     --policy fair-delay --locality-wait 0
+# Sparrow: ignores locality as published (fig1's transfers then saturate the link: unstable at 0.5);
+# sparrow-local probes the input holders; both in a sweep's CSV.
+$C sim sweep data/scenarios/ensemble.json --loads 0.3:0.3:0.1 --policies sparrow,sparrow-local,fair --reps 1 \
+    --jobs 2000 --probes 2 -o "$T/sp.csv" >/dev/null || fail "sim sweep --policies sparrow,sparrow-local"
+[ "$(grep -c '^sparrow' "$T/sp.csv")" -ge 2 ] && grep -q '^sparrow-local,' "$T/sp.csv" ||
+    fail "sparrow rows: $(cat "$T/sp.csv")"
+expect_error 2 "--probes: expected 1..64" -- $C sim data/scenarios/fig1.json --policy sparrow --probes 0
 expect_error 2 "--binding: expected early or late" -- $C nona solve data/scenarios/fig1.json --binding lazy
 expect_error 2 "--policy: expected nona or nona-late" -- $C sim check data/scenarios/fig1.json --policy fair
 finish

@@ -288,7 +288,7 @@ static void queueing_theory(void)
         ct_sim_class_t *cls;
         size_t nc;
         CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
-        ct_policy_t pol = { "by-index", CT_POLICY_PLACE, place_by_index, NULL, NULL, 0, 0 };
+        ct_policy_t pol = { "by-index", CT_POLICY_PLACE, place_by_index, NULL, NULL, 0, 0, 0, 0 };
         for (int q = 0; q < 2; q++) {
             ct_sim_config_t cfg = { fork ? 2 : 1, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 7, 0,
                                     q ? CT_QUEUE_JOB_FIRST : CT_QUEUE_FIFO, CT_FAIR_RECENT, 1 };
@@ -330,7 +330,7 @@ static void cobham(void)
     ct_sim_class_t *cls;
     size_t nc;
     CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
-    ct_policy_t pol = { "by-index", CT_POLICY_PLACE, place_by_index, NULL, NULL, 0, 0 };
+    ct_policy_t pol = { "by-index", CT_POLICY_PLACE, place_by_index, NULL, NULL, 0, 0, 0, 0 };
     ct_sim_config_t cfg = { 1, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 11, 0, CT_QUEUE_CLASS_PRIORITY,
                             CT_FAIR_RECENT, 1 };
     ct_sim_run_params_t p;
@@ -610,6 +610,102 @@ static void delay_scheduling(void)
     ct_dag_destroy(&d[1]);
 }
 
+/* Sparrow (CT_POLICY_SAMPLE) against queueing theory and by hand.
+ * Single-task jobs with exponential times: one probe per job (d = 1, four
+ * servers) splits the Poisson stream uniformly, four M/M/1 queues at
+ * lambda / 4 (mean response 1 / (mu - lambda / 4)); two probes on two
+ * servers (every job probes both) with late binding is one central queue
+ * served by two, M/M/2 (Erlang C: P(wait) = 2 rho^2 / (1 + rho), mean
+ * response 1 / mu + P(wait) / (2 mu - lambda)), under both disciplines: the
+ * first free server takes the oldest job and its other reservation is
+ * cancelled. Early binding to the shorter of two queues could not reach
+ * M/M/2. Then a chain with a large edge: sparrow-local probes the input's
+ * server, so the job never moves its input; published Sparrow moves it
+ * when its one probe lands elsewhere. */
+static void sparrow(void)
+{
+    ct_error_t err;
+    double mu = 100;
+    for (int two = 0; two < 2; two++) {
+        double lambda = two ? 100 : 200, rho = lambda / (two ? 2 * mu : 4 * mu);
+        size_t servers = two ? 2 : 4;
+        ct_dag_t d;
+        ct_dag_init(&d);
+        ct_dag_add_task(&d, "x", 1 / mu, NULL, &err);
+        ct_scenario_t s;
+        scenario_of(&s, &d, &lambda, 1, servers, 1e9);
+        ct_sim_class_t *cls;
+        size_t nc;
+        CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+        ct_policy_t *pol;
+        CHECK(ct_policy_sparrow(two ? 2 : 1, &pol, &err) == CT_OK);
+        for (int q = 0; q < 2; q++) {
+            ct_sim_config_t cfg = { servers, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 5, 0,
+                                    q ? CT_QUEUE_JOB_FIRST : CT_QUEUE_FIFO, CT_FAIR_RECENT, 1 };
+            ct_sim_run_params_t p;
+            ct_sim_run_params_init(&p);
+            p.reps = 10;
+            p.jobs = 100000;
+            ct_sim_summary_t sum;
+            CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+            double want = two ? 1 / mu + 2 * rho * rho / (1 + rho) / (2 * mu - lambda) : 1 / (mu - lambda / 4);
+            CHECK_MSG(fabs(sum.mean[1] - want) <= sum.ci95[1] + 0.015 * want,
+                      "sparrow, %s, %s servers: mean response %.6g +- %.2g s, theory %.6g s",
+                      two ? "d = 2 on two servers (M/M/2)" : "d = 1 (M/M/1 each)", q ? "job-first" : "FIFO",
+                      sum.mean[1], sum.ci95[1], want);
+            CHECK(fabs(sum.server_util - rho) <= 0.02 * rho);
+            ct_sim_summary_free(&sum);
+        }
+        ct_policy_free(pol);
+        ct_sim_classes_free(cls, nc);
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d);
+    }
+    /* root (1 s) -> a (1 s) over 10 bytes at 1 B/s, three servers, jobs 100 s apart. */
+    ct_dag_t d;
+    size_t r, a;
+    ct_dag_init(&d);
+    CHECK(ct_dag_add_task(&d, "root", 1, &r, &err) == CT_OK);
+    CHECK(ct_dag_add_task(&d, "a", 1, &a, &err) == CT_OK);
+    CHECK(ct_dag_add_edge(&d, r, a, 10, &err) == CT_OK);
+    double rate = 1;
+    ct_scenario_t s;
+    scenario_of(&s, &d, &rate, 1, 3, 1.0);
+    ct_sim_class_t *cls;
+    size_t nc;
+    CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+    for (int local = 0; local < 2; local++) {
+        ct_policy_t *pol;
+        CHECK((local ? ct_policy_sparrow_local(1, &pol, &err) : ct_policy_sparrow(1, &pol, &err)) == CT_OK);
+        ct_sim_config_t cfg = { 3, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 3, 0, CT_QUEUE_JOB_FIRST,
+                                CT_FAIR_RECENT, 0 };
+        ct_sim_t *sim;
+        CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
+        for (int k = 0; k < 60; k++)
+            CHECK(ct_sim_inject(sim, 0, 100.0 * k, NULL, &err) == CT_OK);
+        uint32_t placed[2] = { 0, 0 };
+        CHECK(ct_sim_inject(sim, 0, 0.0, placed, &err) == CT_EINPUT); /* it places tasks itself */
+        CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+        ct_sim_result_t res;
+        ct_sim_result_get(sim, &res);
+        CHECK(res.jct[0].n == 60);
+        if (local) /* every job: 2 s, its input never moves */
+            CHECK_MSG(fabs(res.jct[0].mean - 2) < 1e-12 && fabs(res.jct[0].max - 2) < 1e-12,
+                      "sparrow-local chain: mean JCT %g, max %g, want 2", res.jct[0].mean, res.jct[0].max);
+        else /* moved in about 2 of 3 jobs: 2 s or 12 s */
+            CHECK_MSG(res.jct[0].mean > 4 && res.jct[0].mean < 11 && fabs(res.jct[0].max - 12) < 1e-12,
+                      "sparrow chain: mean JCT %g, max %g", res.jct[0].mean, res.jct[0].max);
+        ct_sim_free(sim);
+        ct_policy_free(pol);
+    }
+    ct_policy_t *pol;
+    CHECK(ct_policy_sparrow(0, &pol, &err) == CT_EINPUT);
+    CHECK(ct_policy_sparrow(65, &pol, &err) == CT_EINPUT);
+    ct_sim_classes_free(cls, nc);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
+}
+
 /* A table solved for late-bound parts: remote parts wait as roots do in the
  * model, the table records the rule, the sampler and the table policy
  * follow it; early tables say nothing (as before). */
@@ -757,7 +853,7 @@ static void load_tracking(void)
         size_t nc;
         CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
         load_seen_t ls = { 0, 0, 0 };
-        ct_policy_t pol = { "recording", CT_POLICY_PLACE, place_recording, NULL, &ls, 0, 0 };
+        ct_policy_t pol = { "recording", CT_POLICY_PLACE, place_recording, NULL, &ls, 0, 0, 0, 0 };
         ct_sim_config_t cfg = { 4, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 11, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0 };
         ct_sim_run_params_t p;
         ct_sim_run_params_init(&p);
@@ -792,6 +888,7 @@ int main(void)
     placement_rules();
     pooled_roots();
     delay_scheduling();
+    sparrow();
     late_table();
     late_binding();
     determinism_and_memory();
