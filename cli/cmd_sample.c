@@ -167,18 +167,24 @@ int cmd_sample(int argc, char **argv)
     ct_rng_t rng;
     ct_rng_seed(&rng, seed);
     size_t nt = ct_sampler_task_count(s, (size_t)ci);
+    uint32_t late = ct_sampler_late_parts(s, scenario); /* parts left to bind when needed */
     if (json)
     {
         printf("{\"class\": ");
         cli_print_json_string(stdout, cls);
-        printf(", \"scenario\": %zu, \"scale\": %.17g, \"placements\": [", scenario, ct_sampler_scenario_scale(s, scenario));
+        printf(", \"scenario\": %zu, \"scale\": %.17g, ", scenario, ct_sampler_scenario_scale(s, scenario));
+        if (late)
+            printf("\"bind_choices\": %u, ", ct_sampler_root_choices(s, scenario));
+        printf("\"placements\": [");
     }
     else
-        printf("# class %s, scenario %zu (scale %g), %zu servers\n", cls, scenario,
-               ct_sampler_scenario_scale(s, scenario), servers);
+        printf("# class %s, scenario %zu (scale %g), %zu servers%s\n", cls, scenario,
+               ct_sampler_scenario_scale(s, scenario), servers,
+               late ? "; late:i = late-bound part i, bound when needed to the least loaded of the table's d" : "");
     for (size_t k = 0; k < count; k++) {
-        if (ct_sampler_place_loaded(s, scenario, (size_t)ci, (uint32_t)servers, loads,
-                                    ct_sampler_root_choices(s, scenario), &rng, place, NULL) != 0) {
+        if ((late ? ct_sampler_place_late : ct_sampler_place_loaded)(s, scenario, (size_t)ci, (uint32_t)servers, loads,
+                                                                     ct_sampler_root_choices(s, scenario), &rng, place,
+                                                                     NULL) != 0) {
             fprintf(stderr, "contend: --servers: %zu servers are too few for a triplet of class '%s'\n", servers, cls);
             rc = 2;
             break;
@@ -189,9 +195,15 @@ int cmd_sample(int argc, char **argv)
             if (json) {
                 printf("%s", t ? ", " : "");
                 cli_print_json_string(stdout, ct_sampler_task_id(s, (size_t)ci, t));
-                printf(": %u", place[t]);
-            } else
+                if (place[t] & CT_SAMPLER_LATE)
+                    printf(": null");
+                else
+                    printf(": %u", place[t]);
+            } else if (place[t] & CT_SAMPLER_LATE) {
+                printf("%s%s=late:%u", t ? " " : "", ct_sampler_task_id(s, (size_t)ci, t), place[t] & ~CT_SAMPLER_LATE);
+            } else {
                 printf("%s%s=%u", t ? " " : "", ct_sampler_task_id(s, (size_t)ci, t), place[t]);
+            }
         }
         printf(json ? "}" : "\n");
     }

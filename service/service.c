@@ -38,8 +38,8 @@
 
 /* Metrics: the endpoints and codes requests are counted by, and the
  * latency histogram's upper bounds in seconds (the last bucket is +Inf). */
-enum { EP_HEALTHZ, EP_PLACE, EP_PRIORITIZE, EP_RELOAD, EP_METRICS, EP_OTHER, N_EP };
-static const char *const ep_names[N_EP] = { "healthz", "place", "prioritize", "reload", "metrics", "other" };
+enum { EP_HEALTHZ, EP_PLACE, EP_PRIORITIZE, EP_RELOAD, EP_METRICS, EP_BIND, EP_OTHER, N_EP };
+static const char *const ep_names[N_EP] = { "healthz", "place", "prioritize", "reload", "metrics", "bind", "other" };
 static const int codes[] = { 200, 400, 404, 405, 413, 422, 500 };
 #define N_CODES (sizeof codes / sizeof *codes)
 static const double lat_bounds[] = { 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 1e-2, 1e-1, 1 };
@@ -565,6 +565,61 @@ static int error_reply(buf_t *o, int status, const char *fmt, ...)
 /* ------------------------------------------------------------------------ */
 /* /place.                                                                   */
 
+/* The request's "servers" (a count or an array of names) in *n: 0, or the
+ * error reply's status. */
+static int parse_servers(const cJSON *srv, uint32_t *n, buf_t *o)
+{
+    if (cJSON_IsNumber(srv)) {
+        double v = srv->valuedouble;
+        if (!(v >= 1 && v <= MAX_SERVERS && v == floor(v)))
+            return error_reply(o, 400, "servers: expected a whole number 1 .. %u or an array of names", MAX_SERVERS);
+        *n = (uint32_t)v;
+    } else if (cJSON_IsArray(srv)) {
+        int k = cJSON_GetArraySize(srv);
+        if (k < 1 || k > (int)MAX_SERVERS)
+            return error_reply(o, 400, "servers: expected 1 .. %u names", MAX_SERVERS);
+        for (const cJSON *x = srv->child; x; x = x->next)
+            if (!cJSON_IsString(x))
+                return error_reply(o, 400, "servers: expected an array of strings");
+        *n = (uint32_t)k;
+    } else
+        return error_reply(o, 400, "servers: expected a whole number or an array of names");
+    return 0;
+}
+
+/* The request's "queue_lengths" (n numbers >= 0) as a malloc'd array in
+ * *loads (NULL when absent): 0, the error reply's status, or -1 out of
+ * memory. */
+static int parse_loads(const cJSON *ql, uint32_t n, uint32_t **loads, buf_t *o)
+{
+    *loads = NULL;
+    if (!ql)
+        return 0;
+    if (!cJSON_IsArray(ql) || (uint32_t)cJSON_GetArraySize(ql) != n)
+        return error_reply(o, 400, "queue_lengths: expected an array of %u numbers (one per server)", n);
+    if (!(*loads = malloc(n * sizeof(uint32_t))))
+        return -1;
+    uint32_t k = 0;
+    for (const cJSON *x = ql->child; x; x = x->next, k++) {
+        if (!cJSON_IsNumber(x) || !(x->valuedouble >= 0 && x->valuedouble <= 4e9)) {
+            free(*loads);
+            *loads = NULL;
+            return error_reply(o, 400, "queue_lengths[%u]: expected a number >= 0", k);
+        }
+        (*loads)[k] = (uint32_t)x->valuedouble;
+    }
+    return 0;
+}
+
+/* A server as the request named them: its name, or its index. */
+static void put_server(buf_t *o, const cJSON *srv, uint32_t v)
+{
+    if (cJSON_IsArray(srv))
+        put_string(o, cJSON_GetArrayItem(srv, (int)v)->valuestring);
+    else
+        putf(o, "%u", v);
+}
+
 static int handle_place(ct_service_t *s, const cJSON *req, buf_t *o)
 {
     if (!cJSON_IsObject(req))
@@ -576,25 +631,11 @@ static int handle_place(ct_service_t *s, const cJSON *req, buf_t *o)
     if (!cJSON_IsString(cls))
         return error_reply(o, 400, "class: expected a string");
     uint32_t n;
-    if (cJSON_IsNumber(srv)) {
-        double v = srv->valuedouble;
-        if (!(v >= 1 && v <= MAX_SERVERS && v == floor(v)))
-            return error_reply(o, 400, "servers: expected a whole number 1 .. %u or an array of names", MAX_SERVERS);
-        n = (uint32_t)v;
-    } else if (cJSON_IsArray(srv)) {
-        int k = cJSON_GetArraySize(srv);
-        if (k < 1 || k > (int)MAX_SERVERS)
-            return error_reply(o, 400, "servers: expected 1 .. %u names", MAX_SERVERS);
-        for (const cJSON *x = srv->child; x; x = x->next)
-            if (!cJSON_IsString(x))
-                return error_reply(o, 400, "servers: expected an array of strings");
-        n = (uint32_t)k;
-    } else
-        return error_reply(o, 400, "servers: expected a whole number or an array of names");
+    int bad = parse_servers(srv, &n, o);
+    if (bad)
+        return bad;
     if (rates && !cJSON_IsObject(rates))
         return error_reply(o, 400, "rates: expected an object {class: jobs/s}");
-    if (ql && (!cJSON_IsArray(ql) || (uint32_t)cJSON_GetArraySize(ql) != n))
-        return error_reply(o, 400, "queue_lengths: expected an array of %u numbers (one per server)", n);
     snap_t *sn = snap_acquire(s);
     const ct_sampler_t *smp = sn->smp;
     int status = 200;
@@ -625,23 +666,20 @@ static int handle_place(ct_service_t *s, const cJSON *req, buf_t *o)
         }
         scen = ct_sampler_nearest(smp, rv);
     }
-    if (ql) {
-        if (!(loads = malloc(n * sizeof(uint32_t))))
+    if ((bad = parse_loads(ql, n, &loads, o)) != 0) {
+        if (bad < 0)
             goto oom;
-        uint32_t k = 0;
-        for (const cJSON *x = ql->child; x; x = x->next, k++) {
-            if (!cJSON_IsNumber(x) || !(x->valuedouble >= 0 && x->valuedouble <= 4e9)) {
-                status = error_reply(o, 400, "queue_lengths[%u]: expected a number >= 0", k);
-                goto done;
-            }
-            loads[k] = (uint32_t)x->valuedouble;
-        }
+        status = bad;
+        goto done;
     }
     size_t nt = ct_sampler_task_count(smp, (size_t)c);
     if (!(out = malloc((nt ? nt : 1) * sizeof(uint32_t))))
         goto oom;
-    if (ct_sampler_place_loaded(smp, scen, (size_t)c, n, loads, ct_sampler_root_choices(smp, scen), thread_rng(s),
-                                out, NULL) != 0) {
+    /* A table solved for late-bound parts: the parts away from their
+     * source's server are left for POST /bind when they are needed. */
+    uint32_t d = ct_sampler_root_choices(smp, scen), late = ct_sampler_late_parts(smp, scen);
+    if ((late ? ct_sampler_place_late : ct_sampler_place_loaded)(smp, scen, (size_t)c, n, loads, d, thread_rng(s),
+                                                                 out, NULL) != 0) {
         status = error_reply(o, 422, "servers: %u is fewer than the %u parts this class's table may use", n,
                              ct_sampler_max_parts(smp, scen));
         goto done;
@@ -650,18 +688,38 @@ static int handle_place(ct_service_t *s, const cJSON *req, buf_t *o)
     puts_(o, "{\"class\": ");
     put_string(o, cls->valuestring);
     putf(o, ", \"scenario\": %zu, \"scale\": %.17g, \"placement\": {", scen, ct_sampler_scenario_scale(smp, scen));
-    const cJSON *names = cJSON_IsArray(srv) ? srv : NULL;
+    uint32_t parts = 0; /* late: slots drawn, numbered 0 .. parts - 1 */
     for (size_t t = 0; t < nt; t++) {
         if (t)
             puts_(o, ", ");
         put_string(o, ct_sampler_task_id(smp, (size_t)c, t));
         puts_(o, ": ");
-        if (names)
-            put_string(o, cJSON_GetArrayItem(names, (int)out[t])->valuestring);
-        else
-            putf(o, "%u", out[t]);
+        if (out[t] & CT_SAMPLER_LATE) {
+            puts_(o, "null");
+            if ((out[t] & ~CT_SAMPLER_LATE) + 1 > parts)
+                parts = (out[t] & ~CT_SAMPLER_LATE) + 1;
+        } else {
+            put_server(o, srv, out[t]);
+        }
     }
-    puts_(o, "}}\n");
+    puts_(o, "}");
+    if (late) { /* each late part's tasks, to bind together */
+        puts_(o, ", \"late_parts\": [");
+        for (uint32_t i = 0; i < parts; i++) {
+            puts_(o, i ? ", [" : "[");
+            int first = 1;
+            for (size_t t = 0; t < nt; t++)
+                if (out[t] == (CT_SAMPLER_LATE | i)) {
+                    if (!first)
+                        puts_(o, ", ");
+                    put_string(o, ct_sampler_task_id(smp, (size_t)c, t));
+                    first = 0;
+                }
+            puts_(o, "]");
+        }
+        putf(o, "], \"bind_choices\": %u", d);
+    }
+    puts_(o, "}\n");
     goto done;
 oom:
     o->oom = 1;
@@ -669,6 +727,51 @@ done:
     free(rv);
     free(loads);
     free(out);
+    snap_release(sn);
+    return status;
+}
+
+/* POST /bind: a late-bound part is needed now: the least loaded of d
+ * uniform servers under the queue lengths of this moment, d the table's
+ * choices (the scenario's, as /place gave it; the rule the table was
+ * solved for). */
+static int handle_bind(ct_service_t *s, const cJSON *req, buf_t *o)
+{
+    if (!cJSON_IsObject(req))
+        return error_reply(o, 400, "body: expected a JSON object");
+    const cJSON *srv = cJSON_GetObjectItemCaseSensitive(req, "servers");
+    const cJSON *ql = cJSON_GetObjectItemCaseSensitive(req, "queue_lengths");
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(req, "scenario");
+    uint32_t n, *loads = NULL;
+    int bad = parse_servers(srv, &n, o);
+    if (bad)
+        return bad;
+    if (!ql)
+        return error_reply(o, 400, "queue_lengths: required (one number per server: binding picks the least loaded)");
+    snap_t *sn = snap_acquire(s);
+    size_t scen = 0;
+    int status = 200;
+    if (sc && (!cJSON_IsNumber(sc) || !(sc->valuedouble >= 0) || sc->valuedouble != floor(sc->valuedouble) ||
+               !(sc->valuedouble < (double)ct_sampler_scenario_count(sn->smp)))) {
+        status = error_reply(o, 400, "scenario: expected a whole number 0 .. %zu (as /place answered)",
+                             ct_sampler_scenario_count(sn->smp) - 1);
+        goto done;
+    }
+    if (sc)
+        scen = (size_t)sc->valuedouble;
+    if ((bad = parse_loads(ql, n, &loads, o)) != 0) {
+        if (bad < 0)
+            o->oom = 1;
+        else
+            status = bad;
+        goto done;
+    }
+    uint32_t d = ct_sampler_root_choices(sn->smp, scen);
+    puts_(o, "{\"server\": ");
+    put_server(o, srv, ct_sampler_least_loaded(n, loads, d, thread_rng(s)));
+    putf(o, ", \"choices\": %u}\n", d);
+done:
+    free(loads);
     snap_release(sn);
     return status;
 }
@@ -1137,7 +1240,7 @@ const char *ct_service_allow(const char *path)
     endpoint(path, ep, sizeof ep);
     if (!strcmp(ep, "/healthz") || !strcmp(ep, "/metrics"))
         return "GET, HEAD";
-    if (!strcmp(ep, "/reload") || !strcmp(ep, "/place") || !strcmp(ep, "/prioritize"))
+    if (!strcmp(ep, "/reload") || !strcmp(ep, "/place") || !strcmp(ep, "/prioritize") || !strcmp(ep, "/bind"))
         return "POST";
     return NULL;
 }
@@ -1214,11 +1317,11 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
             putf(&o, "{\"status\": \"reloaded\", \"reloads\": %lu}\n", (unsigned long)atomic_load(&s->reloads));
             status = 200;
         }
-    } else if (!strcmp(path, "/place") || !strcmp(path, "/prioritize")) {
+    } else if (!strcmp(path, "/place") || !strcmp(path, "/prioritize") || !strcmp(path, "/bind")) {
         cJSON *req = NULL;
         const char *end = NULL, *why;
         size_t at = 0;
-        epi = path[1] == 'p' && path[2] == 'l' ? EP_PLACE : EP_PRIORITIZE;
+        epi = path[1] == 'b' ? EP_BIND : path[2] == 'l' ? EP_PLACE : EP_PRIORITIZE;
         t0 = mono_now();
         if (!post)
             status = error_reply(&o, 405, "%s: use POST", path);
@@ -1232,11 +1335,13 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
             status = error_reply(&o, 400, "body: data after the JSON value");
         else if (epi == EP_PLACE)
             status = handle_place(s, req, &o);
+        else if (epi == EP_BIND)
+            status = handle_bind(s, req, &o);
         else
             status = handle_prioritize(s, req, &o);
         cJSON_Delete(req);
     } else
-        status = error_reply(&o, 404, "%s: no such endpoint (GET /healthz, /metrics, POST /place, /prioritize, /reload)",
+        status = error_reply(&o, 404, "%s: no such endpoint (GET /healthz, /metrics, POST /place, /bind, /prioritize, /reload)",
                              full);
     count_request(s, epi, o.oom ? 0 : status, t0 > 0 ? mono_now() - t0 : 0);
     if (o.oom) {

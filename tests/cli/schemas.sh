@@ -59,6 +59,10 @@ $C train run "$T/sw.csv" --policy sjf-bsbf -o "$T/sres.csv" --json >"$T/srun.jso
 $C train table "$T/sw.csv" -o "$T/stable.csv" >/dev/null && ok share-table-csv-v1 "$T/stable.csv"
 ok share-apps-v1 data/share/apps.json data/share/cx-wait/apps.json
 $C export "$T/lookup.json" --format csv -o "$T/export.csv" && ok export-csv-v1 "$T/export.csv"
+# A table solved for late-bound parts: sample prints their tasks as null.
+$C nona solve data/scenarios/ensemble.json --binding late -o "$T/late.json" >/dev/null &&
+    $C sample "$T/late.json" --class ensemble --servers 8 --count 3 --json >"$T/ls.json" &&
+    grep -q 'null' "$T/ls.json" && ok sample-json-v1 "$T/ls.json" || fail "sample of a late table: $(cat "$T/ls.json")"
 # The service's answers (without a socket: contend serve is tested in serve_cli.sh).
 if command -v curl >/dev/null 2>&1; then
     $C serve "$T/lookup.json" --listen 127.0.0.1:0 >"$T/serve.out" 2>&1 &
@@ -76,6 +80,21 @@ if command -v curl >/dev/null 2>&1; then
         ok service-prioritize-v1 "$T/pr.json"
     curl -s -X POST "$U/place" -d '{"class": "x"}' >"$T/e.json" && ok service-error-v1 "$T/e.json"
     curl -s -X POST "$U/reload" >"$T/r.json" && ok service-reload-v1 "$T/r.json"
+    curl -s -X POST "$U/bind" -d '{"servers": ["a", "b"], "queue_lengths": [3, 0]}' >"$T/b.json" &&
+        ok service-bind-v1 "$T/b.json"
+    kill $pid
+    wait $pid 2>/dev/null
+    # A table for late-bound parts: /place leaves the parts away from the root unbound.
+    $C serve "$T/late.json" --listen 127.0.0.1:0 >"$T/serve2.out" 2>&1 &
+    pid=$!
+    for i in $(seq 1 200); do
+        port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/serve2.out" 2>/dev/null)
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    curl -s -X POST "http://127.0.0.1:$port/place" -d '{"class": "ensemble", "servers": 8}' >"$T/pl.json" &&
+        grep -q '"late_parts"' "$T/pl.json" && ok service-place-v1 "$T/pl.json" ||
+        fail "a late table's /place answer: $(cat "$T/pl.json")"
     kill $pid
     wait $pid 2>/dev/null
 fi

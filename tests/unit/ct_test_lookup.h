@@ -9,14 +9,18 @@
 #include "ct_json.h"
 #include "ct_nona_table.h"
 
-/* Solves data/examples/fig1.json-like inputs at the given rates into a
- * lookup file text with one scenario per rate. */
-static inline char *make_lookup(const double *rates, size_t n)
+/* Solves scenario file path at the given rates of its first class into a
+ * lookup file text with one scenario per rate; late: tables for late-bound
+ * parts. */
+static inline char *make_lookup_of(const char *path, const double *rates, size_t n, int late)
 {
     ct_error_t err;
     ct_scenario_t base;
+    ct_nona_model_params_t mp;
+    ct_nona_model_params_init(&mp);
+    mp.late_parts = late;
     ct_scenario_init(&base);
-    if (ct_scenario_load(&base, "data/scenarios/fig1.json", &err) != CT_OK) {
+    if (ct_scenario_load(&base, path, &err) != CT_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return NULL;
     }
@@ -26,7 +30,7 @@ static inline char *make_lookup(const double *rates, size_t n)
         ct_nona_model_t m;
         ct_nona_solution_t sol;
         CHECK(ct_scenario_scaled(&base, rates[i] / base.classes[0].rate, &s, &err) == CT_OK);
-        CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
+        CHECK(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK);
         CHECK(ct_nona_solve(&m, NULL, &sol, &err) == CT_OK);
         CHECK(ct_nona_table_entry(&s, rates[i] / base.classes[0].rate, &m, &sol, &entries[i], &err) == CT_OK);
         ct_nona_solution_free(&sol);
@@ -41,6 +45,12 @@ static inline char *make_lookup(const double *rates, size_t n)
     free(entries);
     ct_scenario_destroy(&base);
     return text;
+}
+
+/* data/scenarios/fig1.json at the given rates (early binding). */
+static inline char *make_lookup(const double *rates, size_t n)
+{
+    return make_lookup_of("data/scenarios/fig1.json", rates, n, 0);
 }
 
 #endif
