@@ -112,11 +112,17 @@ int cli_parse_waits(const char *cmd, const char *s, int *job_first)
         *job_first = 4;
         return 0;
     }
+    if (!strcmp(s, "job-first-aged")) { /* merged, and a re-entry waits by its task's age (ct_nona.h) */
+        *job_first = 5;
+        return 0;
+    }
     if (!strcmp(s, "job-first") || !strcmp(s, "pieces")) {
         *job_first = !strcmp(s, "job-first");
         return 0;
     }
-    return cli_usage(cmd, "--waits: expected job-first, job-first-spread, job-first-merged, stretched or pieces, got '%s'", s);
+    return cli_usage(cmd, "--waits: expected job-first, job-first-spread, job-first-merged, job-first-aged, stretched or "
+                     "pieces, got '%s'",
+                     s);
 }
 
 int cli_parse_server_row(const char *cmd, const char *s, ct_nona_row_t *row)

@@ -107,6 +107,18 @@
  *    W for split jobs is then about the simulated one on deep DAGs; the
  *    linearised row bounds it loosely (a certified solve keeps tables
  *    local), so it is meant with the pieces cut (--server-row pieces).
+ *  - aged waits (reentry_waits 5, --waits job-first-aged; merged visits
+ *    and, not the default): a re-entry into task v goes after the later
+ *    tasks of older jobs and before every younger job's, a class of a
+ *    non-preemptive priority queue: R(v) = R / (1 - sigma(v)), sigma(v) the
+ *    servers' load from tasks whose earliest start in their job (no waits,
+ *    no transfers) is later than v's (every class; the jobs older than this
+ *    one, now doing those tasks). Cobham's R0 / ((1 - sigma_{k-1})(1 -
+ *    sigma_k)) with the lower-priority factor dropped: with a full factor
+ *    the tables kept local where splits pay. A constant per task, so the
+ *    certificate is unchanged. Early tasks of deep DAGs wait up to R / (1 -
+ *    rho_s), the last ones R: on generated layered workloads the simulator's
+ *    per-task waits fall the same way with age (`--by-task`).
  * Late-bound parts (params.late_parts): a part that leaves its source's
  * server is bound when it is first needed (its first input is sent, or the
  * job arrives for a part fed by the source) to the least loaded of d
@@ -203,6 +215,8 @@ typedef struct {
     double base;            /**< root + sinks compute time, s */
     double work;            /**< W_j: all compute of one job, s */
     size_t block_start, n_blocks;
+    double *reentry_at;     /**< aged waits: per task of split.dag, R for a re-entry into it, s; NULL: the
+                                 model's reentry_wait for every task */
 } ct_model_class_t;
 
 /** The model of a scenario. Owns everything in it. */
@@ -229,6 +243,8 @@ typedef struct {
     int reentry_stretched;  /**< 1: R = m2_task / (2 (1 - rho_s)), the first version's (--waits stretched) */
     double reentry_wait;    /**< R, the wait of a re-entering task, s (0 when reentry is 0) */
     int reentry_merged;     /**< 1: a part's visits to its server are one piece of W (--waits job-first-merged) */
+    int reentry_aged;       /**< 1 (with reentry_merged): a re-entry waits by its task's age in the job,
+                                 classes' reentry_at (--waits job-first-aged) */
     int reentry_spread;     /**< 1: inner re-entries and further first visits are independent random waits
                                  (--waits job-first-spread); 0: at their means, a constant on the branch */
     double m2s_task;        /**< m2_s if every original task were a piece of its own, s: no placement's
@@ -261,7 +277,8 @@ typedef struct {
                                  stretched by 1 / (1 - rho_s), the first version; 3: as 1 with inner
                                  re-entries and further first visits as independent random waits
                                  (spread, see "Job-first waits"); 4: as 1 with a part's visits to
-                                 its server one piece of W (merged visits); 0: the earlier
+                                 its server one piece of W (merged visits); 5: as 4 with each
+                                 re-entry's wait by its task's age in the job (aged waits); 0: the earlier
                                  model, where only the root and the first task of a remote part wait) */
     int late_parts;         /**< with the server model: parts that leave their source's server bind when
                                  first needed to the least loaded of root_choices servers (1), or when

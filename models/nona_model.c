@@ -109,6 +109,8 @@ void ct_nona_model_free(ct_nona_model_t *m)
             ct_split_free(&m->classes[j].split);
         if (m->class_names)
             free(m->class_names[j]);
+        if (m->classes)
+            free(m->classes[j].reentry_at);
     }
     for (size_t b = 0; m->blocks && b < m->n_blocks; b++) {
         ct_partitions_free(&m->blocks[b].parts);
@@ -188,6 +190,14 @@ static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x)
     *cnt = (uint8_t)keep;
 }
 
+/* R for a re-entry into task v of block b's class (aged waits: by the
+ * task's place in its job, ct_nona.h). */
+static double reentry_wait_at(const ct_nona_model_t *m, const ct_block_t *b, size_t v)
+{
+    const double *r = m->classes[b->cls].reentry_at;
+    return r ? r[v] : m->reentry_wait;
+}
+
 static void paths_shift(ct_branch_t *set, uint8_t cnt, double a, double n, double r)
 {
     for (size_t i = 0; i < cnt; i++) {
@@ -237,12 +247,13 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                 if (bytes <= 0)
                     continue;
                 if (lf == CT_SEG_SOURCE) {
-                    direct = (ct_branch_t){ c + m->reentry_wait, 1.0, 0, 0.0, 0.0 };
+                    direct = (ct_branch_t){ c + reentry_wait_at(m, b, seg->sink), 1.0, 0, 0.0, 0.0 };
                     has_direct = 1;
                 } else {
                     paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], c, 1.0, 0.0);
                     if (!to_sink[pf]) { /* the sink re-enters its server once per sending part */
-                        paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], m->reentry_wait, 0.0, 0.0);
+                        paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], reentry_wait_at(m, b, seg->sink), 0.0,
+                                    0.0);
                         to_sink[pf] = 1;
                     }
                 }
@@ -267,7 +278,8 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
         if (t < n) {
             size_t p = assign[t];
             if (reenter && started[p]) /* a part's first task waits X (remote) or continues the source */
-                paths_shift(part + p * CT_NONA_PATHS, n_part[p], m->reentry_wait, 0.0, m->reentry_spread ? 1.0 : 0.0);
+                paths_shift(part + p * CT_NONA_PATHS, n_part[p], reentry_wait_at(m, b, seg->inner[t]), 0.0,
+                            m->reentry_spread ? 1.0 : 0.0);
             started[p] = 1;
             paths_shift(part + p * CT_NONA_PATHS, n_part[p], g->time[seg->inner[t]] / m->speed, 0.0, 0.0);
             memcpy(paths + t * CT_NONA_PATHS, part + p * CT_NONA_PATHS, n_part[p] * sizeof(ct_branch_t));
@@ -445,6 +457,7 @@ const char *ct_nona_waits_name(const ct_nona_model_t *m)
     return !m->reentry              ? "pieces"
            : m->reentry_stretched   ? "stretched"
            : m->reentry_spread      ? "job-first-spread"
+           : m->reentry_aged        ? "job-first-aged"
            : m->reentry_merged      ? "job-first-merged"
                                     : "job-first";
 }
@@ -532,7 +545,8 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
         }
         br[branch].a += transfer_time(m, S, batch[from]);
         if (lt == CT_SEG_SINK && m->reentry_wait > 0 && !sink_wait[branch]) {
-            br[branch].a += m->reentry_wait; /* the sink joins its server anew (once per sending branch) */
+            br[branch].a += reentry_wait_at(m, b, seg->sink); /* the sink joins its server anew (once per
+                                                                  sending branch) */
             sink_wait[branch] = 1;
         }
         if (!m->link_batches)
@@ -701,6 +715,110 @@ static ct_status_t seed_partitions(const ct_segment_t *seg, ct_partitions_t *pt,
     return CT_OK;
 }
 
+typedef struct {
+    double start, load; /* a task's earliest start in its job, s; its share of a server's time */
+} aged_task_t;
+
+static int aged_cmp(const void *x, const void *y)
+{
+    double a = ((const aged_task_t *)x)->start, b = ((const aged_task_t *)y)->start;
+    return (a > b) - (a < b);
+}
+
+/* Aged waits (reentry_waits 5, ct_nona.h): a re-entry into a task that
+ * starts at age tau of its job (earliest start, no waits or transfers) goes
+ * after the older jobs' later tasks and before every younger job's, so it
+ * waits R / (1 - sigma(tau)), sigma(tau) the servers' load from tasks that
+ * start at ages above tau (over every class). Sets each class's reentry_at.
+ * O(T log T + E), T tasks and E edges over the classes. */
+static ct_status_t aged_waits(ct_nona_model_t *m, double speed, double servers, ct_error_t *err)
+{
+    size_t n = 0, e_max = 0, at = 0;
+    for (size_t j = 0; j < m->n_classes; j++) {
+        n += m->classes[j].split.dag.n_tasks;
+        if (m->classes[j].split.dag.n_edges > e_max)
+            e_max = m->classes[j].split.dag.n_edges;
+    }
+    aged_task_t *all = malloc((n ? n : 1) * sizeof *all);
+    double *est = malloc((n ? n : 1) * sizeof *est), *above = malloc((n + 1) * sizeof *above);
+    size_t *order = malloc((n ? n : 1) * sizeof *order), *pos = malloc((n ? n : 1) * sizeof *pos);
+    size_t *by_from = malloc((e_max ? e_max : 1) * sizeof *by_from);
+    ct_status_t st = CT_OK;
+    if (!all || !est || !above || !order || !pos || !by_from) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t j = 0; j < m->n_classes && st == CT_OK; j++) {
+        ct_model_class_t *mc = &m->classes[j];
+        const ct_dag_t *g = &mc->split.dag;
+        if (!(mc->reentry_at = malloc((g->n_tasks ? g->n_tasks : 1) * sizeof(double)))) {
+            st = ct_error_set(err, CT_ENOMEM, "out of memory");
+            break;
+        }
+        if ((st = ct_dag_topo_order(g, order, m->class_names[j], err)) != CT_OK)
+            break;
+        /* Edges by their source's topological position (a counting sort),
+         * then relaxed in that order: every task's start is final before it
+         * is read. */
+        for (size_t i = 0; i < g->n_tasks; i++)
+            pos[order[i]] = i;
+        size_t *cnt = calloc(g->n_tasks + 1, sizeof(size_t));
+        if (!cnt) {
+            st = ct_error_set(err, CT_ENOMEM, "out of memory");
+            break;
+        }
+        for (size_t x = 0; x < g->n_edges; x++)
+            cnt[pos[g->from[x]] + 1]++;
+        for (size_t i = 0; i < g->n_tasks; i++)
+            cnt[i + 1] += cnt[i];
+        for (size_t x = 0; x < g->n_edges; x++)
+            by_from[cnt[pos[g->from[x]]]++] = x;
+        free(cnt);
+        double *e = est + at;
+        for (size_t v = 0; v < g->n_tasks; v++)
+            e[v] = 0;
+        for (size_t i = 0; i < g->n_edges; i++) {
+            size_t x = by_from[i], u = g->from[x];
+            if (e[g->to[x]] < e[u] + g->time[u] / speed)
+                e[g->to[x]] = e[u] + g->time[u] / speed;
+        }
+        for (size_t v = 0; v < g->n_tasks; v++)
+            all[at + v] = (aged_task_t){ e[v], m->beta[j] * g->time[v] / speed / servers };
+        at += g->n_tasks;
+    }
+    if (st != CT_OK)
+        goto done;
+    qsort(all, n, sizeof *all, aged_cmp);
+    above[n] = 0; /* above[i]: the load of all[i..n) */
+    for (size_t i = n; i > 0; i--)
+        above[i - 1] = above[i] + all[i - 1].load;
+    at = 0;
+    for (size_t j = 0; j < m->n_classes; j++) {
+        ct_model_class_t *mc = &m->classes[j];
+        for (size_t v = 0; v < mc->split.dag.n_tasks; v++) {
+            size_t lo = 0, hi = n; /* the first task starting later than this one */
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (all[mid].start > est[at + v])
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            double sigma = above[lo] < 1 ? above[lo] : 1 - 1e-9;
+            mc->reentry_at[v] = m->reentry_wait / (1.0 - sigma);
+        }
+        at += mc->split.dag.n_tasks;
+    }
+done:
+    free(all);
+    free(est);
+    free(above);
+    free(order);
+    free(pos);
+    free(by_from);
+    return st;
+}
+
 ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_params_t *p, ct_nona_model_t *m,
                                 ct_error_t *err)
 {
@@ -802,7 +920,8 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     ct_nona_model_set_root_share(m, 1.0);
     m->m2s_row = m->m2s_local; /* the linearised server row until a solver tunes the cut */
     m->reentry_spread = m->reentry && p->reentry_waits == 3;
-    m->reentry_merged = m->reentry && p->reentry_waits == 4;
+    m->reentry_merged = m->reentry && (p->reentry_waits == 4 || p->reentry_waits == 5);
+    m->reentry_aged = m->reentry && p->reentry_waits == 5;
     gsl_integration_glfixed_table *glt = gsl_integration_glfixed_table_alloc(GL_POINTS);
     gl_nodes_t *gl = malloc(sizeof *gl);
     if (!glt || !gl) {
@@ -886,6 +1005,10 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
             b->post = mc->work - pre - inner;
             pre += inner + sp->dag.time[seg->sink] / s->speed;
         }
+    }
+    if (m->reentry_aged && (st = aged_waits(m, s->speed, (double)s->servers, err)) != CT_OK) {
+        ct_nona_model_free(m);
+        return st;
     }
     if ((st = fill_triplets(m, err)) != CT_OK) {
         ct_nona_model_free(m);
