@@ -59,6 +59,10 @@ typedef struct {
     double attained;        /* GPU-seconds held (Tiresias) */
     uint32_t level;         /* Tiresias queue */
     double pend_since, queued, start, comm;
+    double mem_used;        /* while running: its memory share of a GPU (ct_app_mem at local / steps) */
+    double alone;           /* s per iteration alone, packed, without extra accumulation (t_alone) */
+    uint32_t solo, solo_first; /* while running: its GPUs it holds alone, and the lowest of them (UINT32_MAX
+                                  if none); kept by solo_update as GPUs change hands */
     int started;
     /* SJF-BSBF, while pending: Algorithm 2's options on one server [0] and
      * several [1] (ct_share_options), computed once at arrival. */
@@ -79,6 +83,7 @@ typedef struct {
     jst_t *js;
     int32_t (*occ)[2];
     uint8_t *nocc;
+    size_t nfree, nsingle;          /* GPUs with nocc 0, with nocc 1 */
     uint32_t *pending, npending;    /* arrival order */
     uint32_t *running, nrunning;
     uint32_t *scratch, *srv_free, *srv_order;
@@ -135,6 +140,19 @@ static double t_alone(const sim_t *s, uint32_t j)
     const ct_share_job_t *x = &s->jobs->jobs[j];
     double local = x->batch / x->gpus;
     return ct_app_iter(app_of(s, j), local, ct_app_min_steps(app_of(s, j), local), x->gpus, servers_needed(s, x->gpus));
+}
+
+/* Recounts running job r's GPUs held alone (jst_t.solo, solo_first). */
+static void solo_update(sim_t *s, uint32_t r)
+{
+    jst_t *rs = &s->js[r];
+    rs->solo = 0;
+    rs->solo_first = UINT32_MAX;
+    for (uint32_t q = 0; q < s->jobs->jobs[r].gpus; q++)
+        if (s->nocc[rs->gpu[q]] == 1) {
+            rs->solo++;
+            rs->solo_first = rs->solo_first < rs->gpu[q] ? rs->solo_first : rs->gpu[q];
+        }
 }
 
 static double job_end_time(const sim_t *s, uint32_t j)
@@ -263,11 +281,18 @@ static void start_job(sim_t *s, uint32_t j, const uint32_t *gpus, uint32_t steps
     memcpy(st->gpu, gpus, x->gpus * sizeof(uint32_t));
     for (uint32_t k = 0; k < x->gpus; k++) {
         uint32_t g = gpus[k];
+        s->nfree -= s->nocc[g] == 0;
+        s->nsingle += s->nocc[g] == 0 ? 1 : -1;
         s->occ[g][s->nocc[g]++] = (int32_t)j;
     }
+    for (uint32_t k = 0; k < x->gpus; k++) /* its GPUs' holders (itself too) recount */
+        for (int o = 0; o < s->nocc[gpus[k]]; o++)
+            if (s->occ[gpus[k]][o] != (int32_t)j)
+                solo_update(s, (uint32_t)s->occ[gpus[k]][o]);
     st->servers = count_servers(s, gpus, x->gpus);
     st->steps = steps;
     st->t_iter = ct_app_iter(app_of(s, j), st->local, steps, x->gpus, st->servers);
+    st->mem_used = ct_app_mem(app_of(s, j), st->local / steps);
     st->slow = 1;
     st->hold_until = s->now + s->p->restart;
     st->queued += s->now - st->pend_since;
@@ -276,6 +301,7 @@ static void start_job(sim_t *s, uint32_t j, const uint32_t *gpus, uint32_t steps
         st->start = s->now;
     }
     st->phase = PH_RUNNING;
+    solo_update(s, j);
     free(st->opt); /* a job never returns to pending under SJF-BSBF */
     st->opt = NULL;
     remove_at(s->pending, &s->npending, j);
@@ -291,7 +317,12 @@ static void release(sim_t *s, uint32_t j)
             s->occ[g][0] = s->occ[g][1];
         s->occ[g][1] = -1;
         s->nocc[g]--;
+        s->nfree += s->nocc[g] == 0;
+        s->nsingle += s->nocc[g] == 1 ? 1 : -1;
     }
+    for (uint32_t k = 0; k < s->jobs->jobs[j].gpus; k++) /* a partner left holds its GPUs alone now */
+        if (s->nocc[st->gpu[k]] == 1)
+            solo_update(s, (uint32_t)s->occ[st->gpu[k]][0]);
     remove_at(s->running, &s->nrunning, j);
 }
 
@@ -343,29 +374,19 @@ static int place_shared(sim_t *s, uint32_t j)
     const ct_share_job_t *x = &s->jobs->jobs[j];
     const ct_app_t *app = app_of(s, j);
     const size_t na = s->apps->n;
-    size_t nfree = 0, nsingle = 0;
-    for (size_t g = 0; g < s->N; g++) {
-        nfree += s->nocc[g] == 0;
-        nsingle += s->nocc[g] == 1;
-    }
-    if (nfree >= x->gpus)
+    if (s->nfree >= x->gpus)
         return place_exclusive(s, j);
-    if (nfree + nsingle < x->gpus)
+    if (s->nfree + s->nsingle < x->gpus)
         return 0;
-    uint32_t s0 = ct_app_min_steps(app, s->js[j].local), nc = 0;
+    /* (SJF-BSBF's options computed it at arrival) */
+    uint32_t s0 = s->js[j].opt ? s->js[j].opt->s0 : ct_app_min_steps(app, s->js[j].local), nc = 0;
     for (uint32_t k = 0; k < s->nrunning; k++) {
         uint32_t r = s->running[k];
         const jst_t *rs = &s->js[r];
-        uint32_t solo = 0, first = UINT32_MAX;
-        for (uint32_t q = 0; q < s->jobs->jobs[r].gpus; q++)
-            if (s->nocc[rs->gpu[q]] == 1) {
-                solo++;
-                first = first < rs->gpu[q] ? first : rs->gpu[q];
-            }
+        uint32_t solo = rs->solo, first = rs->solo_first;
         if (!solo)
             continue;
-        const ct_app_t *ra = app_of(s, r);
-        double mem_used = ct_app_mem(ra, rs->local / rs->steps);
+        double mem_used = rs->mem_used;
         if (s->p->policy == CT_SHARE_SJF_FFS) {
             uint32_t st = s0; /* the job's own split; ffs_fit: halve the micro-batch until it fits */
             while (s->p->ffs_fit && mem_used + ct_app_mem(app, s->js[j].local / st) > 1.0 + 1e-12 &&
@@ -454,7 +475,7 @@ static void schedule(sim_t *s)
     for (uint32_t k = 0; k < s->npending; k++) {
         uint32_t j = s->pending[k];
         order[n++] = j;
-        s->key[j] = t_alone(s, j) * s->js[j].rem;
+        s->key[j] = s->js[j].alone * s->js[j].rem;
     }
     sort_by_key(s, order, n);
     for (uint32_t k = 0; k < n; k++) {
@@ -465,10 +486,7 @@ static void schedule(sim_t *s)
             place_shared(s, j);
         /* No GPU free (and, sharing, none with room for a second job): no
          * later job can start; the rest of the queue waits unexamined. */
-        size_t room = 0;
-        for (size_t g = 0; g < s->N && !room; g++)
-            room += s->nocc[g] == 0 || (pol != CT_SHARE_SJF && s->nocc[g] == 1);
-        if (!room)
+        if (!s->nfree && (pol == CT_SHARE_SJF || !s->nsingle))
             break;
     }
 }
@@ -569,6 +587,7 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
     s.js = calloc(n ? n : 1, sizeof(jst_t));
     s.occ = malloc(N * sizeof *s.occ);
     s.nocc = calloc(N, 1);
+    s.nfree = N;
     s.pending = malloc((n ? n : 1) * sizeof(uint32_t));
     s.running = malloc((n ? n : 1) * sizeof(uint32_t));
     s.scratch = malloc((N + n + 1) * sizeof(uint32_t));
@@ -609,6 +628,7 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
         s.js[i].rem = j->iterations;
         s.js[i].local = j->batch / j->gpus;
         s.js[i].steps = 1;
+        s.js[i].alone = t_alone(&s, (uint32_t)i);
         out->jobs[i].id = j->id;
         out->jobs[i].ngpus = j->gpus;
         out->jobs[i].arrival = 1e3 * j->arrival;
