@@ -109,7 +109,7 @@ $C sim "$T/saved/layered-5.json" --load 0.3 --reps 1 --jobs 1000 >/dev/null || f
 expect_error 2 "check: give SCENARIO files, --generate N, or both" -- $C sim check
 expect_error 2 "--stages: expected MIN:MAX" -- $C sim check --generate 1 --stages 5:2
 expect_error 2 "--gbps" -- $C sim check --generate 1 --gbps 0
-expect_error 2 "--waits: expected job-first, job-first-spread, job-first-merged, stretched or pieces" -- $C nona solve data/scenarios/fig1.json --waits fast
+expect_error 2 "--waits: expected job-first, job-first-spread, job-first-merged, job-first-aged, stretched or pieces" -- $C nona solve data/scenarios/fig1.json --waits fast
 # Spread waits inside a part (an option): recorded in the table and the JSON summary.
 $C nona solve "$T/saved/layered-5.json" --waits job-first-spread -o "$T/spread.json" >/dev/null ||
     fail "nona solve --waits job-first-spread"

@@ -37,16 +37,21 @@ static void expect_answer(ct_service_t *s, const char *method, const char *path,
     free(o);
 }
 
-static void write_lookup(const double *rates, size_t n)
+/* Writes text (malloc'd; freed here) to path. */
+static void write_text(const char *path, char *text)
 {
-    char *text = make_lookup(rates, n);
-    FILE *f = fopen(lookup_path, "w");
+    FILE *f = fopen(path, "w");
     CHECK(f && text);
     if (f && text)
         fputs(text, f);
     if (f)
         fclose(f);
     free(text);
+}
+
+static void write_lookup(const double *rates, size_t n)
+{
+    write_text(lookup_path, make_lookup(rates, n));
 }
 
 static void basics(ct_service_t *s)
@@ -591,14 +596,7 @@ static void late_parts(void)
     char path[64];
     snprintf(path, sizeof path, "/tmp/ct-service-late-%d.json", (int)getpid());
     double rate = 1000;
-    char *text = make_lookup_of("data/scenarios/ensemble.json", &rate, 1, 1);
-    FILE *f = fopen(path, "w");
-    CHECK(f && text);
-    if (f && text)
-        fputs(text, f);
-    if (f)
-        fclose(f);
-    free(text);
+    write_text(path, make_lookup_of("data/scenarios/ensemble.json", &rate, 1, 1));
     ct_service_t *s;
     char msg[256], *o;
     CHECK(ct_service_open(path, NULL, &s, msg, sizeof msg) == 0);

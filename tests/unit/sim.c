@@ -263,6 +263,21 @@ static int place_by_index(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_
     return 0;
 }
 
+/* A theory check's run: 10 replications of 100,000 jobs with exponential
+ * task times, FIFO (q 0) or job-first (q 1) servers. */
+static void theory_run(const ct_sim_class_t *cls, size_t nc, size_t servers, ct_policy_t *pol, uint64_t seed, int q,
+                       ct_sim_summary_t *sum)
+{
+    ct_error_t err;
+    ct_sim_config_t cfg = { servers, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, seed, 0,
+                            q ? CT_QUEUE_JOB_FIRST : CT_QUEUE_FIFO, CT_FAIR_RECENT, 1 };
+    ct_sim_run_params_t p;
+    ct_sim_run_params_init(&p);
+    p.reps = 10;
+    p.jobs = 100000;
+    CHECK(ct_sim_replicate(&cfg, &p, sum, &err) == CT_OK);
+}
+
 /* Queueing theory beyond one queue, with exponential task times
  * (exp_service): an M/M/1 server (mean response 1 / (mu - lambda)), and
  * the two-way fork-join of M/M/1 queues, whose mean response time is
@@ -290,14 +305,8 @@ static void queueing_theory(void)
         CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
         ct_policy_t pol = { "by-index", CT_POLICY_PLACE, place_by_index, NULL, NULL, 0, 0, 0, 0 };
         for (int q = 0; q < 2; q++) {
-            ct_sim_config_t cfg = { fork ? 2 : 1, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 7, 0,
-                                    q ? CT_QUEUE_JOB_FIRST : CT_QUEUE_FIFO, CT_FAIR_RECENT, 1 };
-            ct_sim_run_params_t p;
-            ct_sim_run_params_init(&p);
-            p.reps = 10;
-            p.jobs = 100000;
             ct_sim_summary_t sum;
-            CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+            theory_run(cls, nc, fork ? 2 : 1, &pol, 7, q, &sum);
             double want = (fork ? (12 - rho) / 8 : 1.0) / (mu - lambda), got = sum.mean[1], ci = sum.ci95[1];
             CHECK_MSG(fabs(got - want) <= ci + 0.015 * want, "%s, %s servers: mean response %.6g +- %.2g s, theory %.6g s",
                       fork ? "fork-join of two M/M/1" : "M/M/1", q ? "job-first" : "FIFO", got, ci, want);
@@ -640,14 +649,8 @@ static void sparrow(void)
         ct_policy_t *pol;
         CHECK(ct_policy_sparrow(two ? 2 : 1, &pol, &err) == CT_OK);
         for (int q = 0; q < 2; q++) {
-            ct_sim_config_t cfg = { servers, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 5, 0,
-                                    q ? CT_QUEUE_JOB_FIRST : CT_QUEUE_FIFO, CT_FAIR_RECENT, 1 };
-            ct_sim_run_params_t p;
-            ct_sim_run_params_init(&p);
-            p.reps = 10;
-            p.jobs = 100000;
             ct_sim_summary_t sum;
-            CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+            theory_run(cls, nc, servers, pol, 5, q, &sum);
             double want = two ? 1 / mu + 2 * rho * rho / (1 + rho) / (2 * mu - lambda) : 1 / (mu - lambda / 4);
             CHECK_MSG(fabs(sum.mean[1] - want) <= sum.ci95[1] + 0.015 * want,
                       "sparrow, %s, %s servers: mean response %.6g +- %.2g s, theory %.6g s",
