@@ -69,18 +69,31 @@ static const char lookup[] =
     "\t\t}]\n"
     "}\n";
 
-static ct_service_t *svc;
+static ct_service_t *svc, *svc_late; /* the table, and the same solved for late-bound parts */
 
 static void setup(void)
 {
-    const char *path = fuzz_file((const uint8_t *)lookup, sizeof lookup - 1, ".lookup.json");
+    static const char at[] = "\t\t\t\t\"root_choices\":\t2,\n", late[] = "\t\t\t\t\"part_binding\":\t\"late\",\n";
+    const char *cut = strstr(lookup, at);
+    char *text = malloc(sizeof lookup + sizeof late);
+    if (!cut || !text)
+        abort();
+    size_t head = (size_t)(cut - lookup) + sizeof at - 1;
+    memcpy(text, lookup, head);
+    memcpy(text + head, late, sizeof late - 1);
+    memcpy(text + head + sizeof late - 1, lookup + head, sizeof lookup - head); /* with the NUL */
     ct_service_params_t p;
     ct_service_params_init(&p);
     p.job_cache = 4;
     p.job_cache_bytes = 2048;
     char msg[256];
+    const char *path = fuzz_file((const uint8_t *)lookup, sizeof lookup - 1, ".lookup.json");
     if (!path || ct_service_open(path, &p, &svc, msg, sizeof msg) != 0)
         abort();
+    path = fuzz_file((const uint8_t *)text, strlen(text), ".late.json");
+    if (!path || ct_service_open(path, &p, &svc_late, msg, sizeof msg) != 0)
+        abort();
+    free(text);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -89,16 +102,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         setup();
     if (size < 1)
         return 0;
-    static const char *const paths[] = { "/prioritize", "/place", "/healthz", "/metrics", "/x/prioritize", "/nope" };
+    static const char *const paths[] = { "/prioritize", "/place", "/healthz", "/metrics", "/x/prioritize", "/nope",
+                                         "/bind", "/place", "/prioritize", "/bind" }; /* the last 3: late table */
     const char *method = data[0] & 0x80 ? "GET" : "POST";
-    const char *path = paths[(data[0] & 0x7f) % (sizeof paths / sizeof *paths)];
+    size_t which = (data[0] & 0x7f) % (sizeof paths / sizeof *paths);
+    const char *path = paths[which];
+    ct_service_t *to = which >= 7 ? svc_late : svc;
     char *body = malloc(size);
     if (!body)
         return 0;
     memcpy(body, data + 1, size - 1);
     char *out;
     size_t outlen;
-    int st = ct_service_handle(svc, method, path, size > 1 ? body : NULL, size - 1, &out, &outlen);
+    int st = ct_service_handle(to, method, path, size > 1 ? body : NULL, size - 1, &out, &outlen);
     if (st != 0 && st != 200 && st != 400 && st != 404 && st != 405 && st != 413 && st != 422)
         abort();
     if (st && (!out || strlen(out) != outlen))
