@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-/* Limits on input, checked before memory is committed (README "Limits").
+/* Limits on input, checked before memory is committed (docs/limits.md).
  * A file larger than CT_MAX_FILE_BYTES is refused before it is read. */
 #define CT_MAX_FILE_BYTES ((size_t)1 << 30) /* 1 GiB */
 #define CT_MAX_TASKS 10000000u               /* tasks per DAG */

@@ -2,7 +2,7 @@
  * ct_dag.h - the task DAG of one inference job class, its file formats and
  * its validation.
  *
- * JSON DAG format ("contend-dag", documented in README.md):
+ * JSON DAG format ("contend-dag", documented in docs/formats.md):
  *   {"name": "resnet18",                         optional
  *    "tasks": [{"id": "conv1", "time": 0.0123,   seconds at reference speed
  *               "members": ["conv1", "bn1"]}],   optional: original task ids

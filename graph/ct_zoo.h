@@ -7,7 +7,7 @@
  * Concat, Size, View, Linear, Dropout, ...), so contraction behaves as on the
  * real profiles (alexnet 23, vgg16 41, resnet18 71, densenet121 429 tasks).
  *
- * Assumptions (also in README.md):
+ * Assumptions (also in docs/model-zoo.md):
  *  - task time = FLOPs / flops_per_s + bytes moved / mem_bytes_per_s, where
  *    bytes moved = input activations + output activation + weights (a
  *    roofline-style sum: compute-bound and memory-bound layers both cost);

@@ -1,7 +1,7 @@
 /*
  * dag_io.c - reading and writing DAG files: the JSON DAG format and the
  * PipeDream profiler graph.txt format (both described in ct_dag.h and
- * README.md).
+ * docs/formats.md).
  *
  * Every loader reports the first problem as "FILE: ITEM: reason" and leaves
  * the DAG empty on failure. cJSON is used defensively: parse with an explicit

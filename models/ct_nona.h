@@ -83,8 +83,7 @@
  *    generated DAGs it brings the model closer to the simulator on the
  *    tables it chooses, but paths that share a wait are treated as
  *    independent, which over-prices splits with many dependent paths: its
- *    tables simulate worse at some points (README "Model against
- *    simulation");
+ *    tables simulate worse at some points (docs/model-checks.md);
  *  - W's second moment is that of the job's real pieces: visits are runs
  *    of a part's tasks cut at re-entries; the job's open piece on its
  *    current server runs on through segments that stay local and closes
@@ -128,7 +127,7 @@
  * under job-first waits): r_part = r_root.
  * The root keeps r_root W. On generated layered workloads (contend sim
  * check --generate) this removes most of the piece model's optimism at
- * depth; README "Model against simulation" gives the figures.
+ * depth; docs/model-checks.md gives the figures.
  * Pooled roots: the root goes to the least loaded of d sampled servers, the
  * other parts to uniform ones; for d > 1 a mean-field M/M/1 approximation
  * (a share a of the work arrives through the root rule; the fraction of

@@ -71,7 +71,7 @@ void ct_rar_jobs_free(ct_rar_jobs_t *j);
 ct_status_t ct_rar_cluster_validate(const ct_rar_cluster_t *c, const char *label, ct_error_t *err);
 ct_status_t ct_rar_jobs_validate(const ct_rar_jobs_t *j, const char *label, ct_error_t *err);
 
-/** Loads a cluster file (JSON; format in README) and validates it. *c is
+/** Loads a cluster file (JSON; format in docs/formats.md) and validates it. *c is
  *  overwritten (free what it held first); on error it is left empty. */
 ct_status_t ct_rar_cluster_load(ct_rar_cluster_t *c, const char *path, ct_error_t *err);
 /** Loads a job file (*j overwritten, as above): JSON ({"jobs": [...]}) or CSV (header

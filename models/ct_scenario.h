@@ -2,7 +2,7 @@
  * ct_scenario.h - a Nona scenario: cluster, background link traffic and job
  * classes with their DAGs and Poisson arrival rates.
  *
- * File format (JSON, documented in README.md):
+ * File format (JSON, documented in docs/formats.md):
  *   {"cluster": {"servers": 80,               identical servers (integer >= 1)
  *                "link_bandwidth": 1.25e9,    bottleneck link, bytes/s
  *                "speed": 1.0},               task takes time/speed seconds

@@ -90,7 +90,7 @@ void ct_apps_free(ct_apps_t *a);
 ct_status_t ct_apps_validate(const ct_apps_t *a, const char *label, ct_error_t *err);
 /** Index of an app by name, or -1. */
 int ct_apps_find(const ct_apps_t *a, const char *name);
-/** Loads / writes the apps JSON (see README "Sharing apps file"). */
+/** Loads / writes the apps JSON (see docs/formats.md). */
 ct_status_t ct_apps_load(ct_apps_t *a, const char *path, ct_error_t *err);
 ct_status_t ct_apps_write(const ct_apps_t *a, const char *path, ct_error_t *err);
 

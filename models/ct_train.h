@@ -26,7 +26,7 @@
  * every time AdaDUAL reads a running transfer's remaining size, it credits
  * that transfer with one more step (1 ms) of progress, and waiting
  * candidates are re-examined every 1 ms, as in their slotted loop. It also
- * keeps their bookkeeping (README, "--compat"): LWF's workload as their
+ * keeps their bookkeeping (docs/training-cluster.md, "--compat"): LWF's workload as their
  * running per-GPU float sum, their server order kept across sorts, the
  * remaining work counted per pass with ties in placement order, and their
  * late release of finished jobs' memory.
@@ -61,7 +61,7 @@ typedef struct {
  *  a = 0, b = 0.856, eta = 0.235 ms/MB (10 GbE), lwf_comm = 7.8125. */
 void ct_train_cluster_init(ct_train_cluster_t *c);
 ct_status_t ct_train_cluster_validate(const ct_train_cluster_t *c, const char *label, ct_error_t *err);
-/** Loads a cluster file (JSON; fields as the struct, see README); absent
+/** Loads a cluster file (JSON; fields as the struct, see docs/formats.md); absent
  *  fields keep the paper's values. */
 ct_status_t ct_train_cluster_load(ct_train_cluster_t *c, const char *path, ct_error_t *err);
 

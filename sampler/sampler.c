@@ -144,7 +144,7 @@ typedef struct {
     class_table_t *classes; /* n_classes */
 } scenario_t;
 
-/* Limits on hostile lookup files (README "Limits"). */
+/* Limits on hostile lookup files (docs/limits.md). */
 #define SAMPLER_MAX_FILE_BYTES ((size_t)1 << 30)
 #define SAMPLER_MAX_ID_BYTES 1024u
 #define SAMPLER_MAX_TASKS 10000000u

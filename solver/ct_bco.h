@@ -96,7 +96,7 @@ void ct_bco_result_free(ct_bco_result_t *r);
 ct_status_t ct_bco_schedule(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jobs, const ct_bco_params_t *p,
                             ct_bco_result_t *out, ct_error_t *err);
 
-/** Writes a schedule ("contend-schedule/2", see README) atomically: per job
+/** Writes a schedule ("contend-schedule/2", see docs/formats.md) atomically: per job
  *  its GPUs, the re-simulated start and completion, and the plan beside
  *  them (planned start, estimated completion). */
 ct_status_t ct_bco_write_schedule(const ct_rar_cluster_t *c, const ct_rar_jobs_t *jobs, const ct_bco_params_t *p,

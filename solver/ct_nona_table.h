@@ -3,7 +3,7 @@
  *
  * A lookup file is one JSON document holding one or more scenarios (a sweep
  * of arrival-rate scale factors); a single table is a lookup file with one.
- * Layout (units: seconds, bytes/s, jobs/s; README.md has the full text):
+ * Layout (units: seconds, bytes/s, jobs/s; docs/formats.md has the full text):
  *   {"format": "contend-table/1", "generator": "contend 0.1.0",
  *    "scenarios": [{
  *      "scale": 1.0, "hash": "16 hex digits of the inputs",

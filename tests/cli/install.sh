@@ -24,7 +24,7 @@ mkdir -p "$T/elsewhere"
 (cd "$T/elsewhere" && "$T/root/usr/bin/contend" sim "$T/root/usr/share/contend/data/scenarios/fig1.json" --jobs 500 \
     --reps 1 >/dev/null 2>"$T/err") || fail "installed contend sim of an installed scenario: $(cat "$T/err")"
 cat >"$T/use.c" <<'C'
-#include <contend/ct_sampler.h> /* as README writes it (ct_sampler.h alone works too) */
+#include <contend/ct_sampler.h> /* as docs/formats.md writes it (ct_sampler.h alone works too) */
 #include <stdio.h>
 int main(int argc, char **argv)
 {

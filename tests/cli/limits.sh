@@ -1,5 +1,5 @@
 #!/bin/sh
-# limits.sh - documented limits on hostile or huge input (README "Limits"):
+# limits.sh - documented limits on hostile or huge input (docs/limits.md):
 # refused with exit 2 and a one-line message before the input is read or
 # memory is committed.
 set -u

@@ -57,7 +57,7 @@ for bad in "--server-queue lifo" "--fair-pick oldest" "--root-choices 0" "--mode
     $C sim data/scenarios/fig1.json $bad >/dev/null 2>"$T/e"
     [ $? -eq 2 ] && grep -q -- "${bad%% *}" "$T/e" || fail "$bad not refused"
 done
-# Parts that feed each other (README, "Where the paper's model is wrong"):
+# Parts that feed each other (docs/model-checks.md):
 # on the N-shaped segment the solver puts d on another server than a, which
 # feeds it. The paper's independent branches (--parts independent) predict
 # far less than the simulator measures, with either model; the default

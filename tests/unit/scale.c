@@ -5,7 +5,7 @@
  * four-times-larger input must take well under the sixteen times a
  * quadratic step would (best of three runs each, so a noisy machine does
  * not decide). Absolute times are `make bench`'s business. Also the limits
- * on hostile input (README "Limits").
+ * on hostile input (docs/limits.md).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ct_contract.h"

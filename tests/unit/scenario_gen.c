@@ -94,7 +94,7 @@ static void shape(void)
  * milliseconds) at loads 0.3 and 0.6: every point
  * within 20% of the simulated mean, give or take the simulation's own 95%
  * interval (the bar of issue #32; `contend sim check --generate` runs
- * larger families, README quotes them). CT_TEST_QUICK (make valgrind):
+ * larger families, docs/model-checks.md quotes them). CT_TEST_QUICK (make valgrind):
  * one workload at one load. The piece waits are shown beside. */
 static void model_vs_sim(void)
 {
