@@ -8,9 +8,14 @@ doc=docs/walkthrough.md
 # The sh blocks, joined into one script (set -e: a failing step stops it).
 awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on' "$doc" >"$T/steps.sh"
 [ "$(grep -c "^contend " "$T/steps.sh")" -ge 7 ] || fail "too few steps extracted: $(cat "$T/steps.sh")"
-bin=$(cd "$(dirname "$C")" && pwd)/$(basename "$C")
+# `contend` on PATH runs $C (its last word the program, any words before it
+# a wrapper such as valgrind), from any directory.
+prog=${C##* } wrap=
+[ "$prog" = "$C" ] || wrap=${C% *}
+prog=$(cd "$(dirname "$prog")" && pwd)/$(basename "$prog")
 mkdir "$T/run" "$T/bin"
-ln -s "$bin" "$T/bin/contend"
+printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$wrap" "$prog" >"$T/bin/contend"
+chmod +x "$T/bin/contend"
 (cd "$T/run" && PATH="$T/bin:$PATH" sh -e ../steps.sh) >"$T/out" 2>"$T/err" || fail "a step failed: $(tail -5 "$T/err")"
 grep -q "predicted mean JCT" "$T/out" || fail "nona solve printed no prediction: $(head -5 "$T/out")"
 for f in docs-table.json docs-compare.csv docs-lookup.json docs-configmap.yaml docs-tables.csv; do
