@@ -10,6 +10,7 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
 PYTHON     ?= python3
 # Where the system's python3 looks: Debian's searches /usr/lib/python3/dist-packages
 # and, for other prefixes, PREFIX/lib/python3.X/dist-packages (X: its minor version).
@@ -77,7 +78,7 @@ SMPSO    := $(BUILD)/libcontend-sampler.so.$(SOVERSION)
 SVCA     := $(BUILD)/libcontend-service.a
 CLI      := $(BUILD)/contend
 
-.PHONY: all test check bench install uninstall asan ubsan valgrind clean help print-pythondir data deps demo fuzz notebooks test-mpi
+.PHONY: all test check bench install uninstall asan ubsan valgrind clean help print-pythondir data deps demo fuzz notebooks test-mpi man
 
 ifneq ($(filter-out deps help clean,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes),yes)
@@ -172,7 +173,10 @@ data: $(CLI) ## regenerate the bundled model DAGs in data/dags (GPU) and data/da
 	  $(CLI) dag zoo $$m -o data/dags/$$m.json || exit 1; \
 	  $(CLI) dag zoo $$m --flops 1e11 --mem-bw 2e10 -o data/dags-cpu/$$m.json || exit 1; done
 
-install: all ## install the command, libraries, headers, pkg-config files and the Python binding (PREFIX, DESTDIR)
+man: $(CLI) ## manual pages contend(1) and contend-COMMAND(1) from the command's own --help (build/man/)
+	@sh docs/man/make-man.sh $(CLI) $(BUILD)/man $(VERSION)
+
+install: all man ## install the command, libraries, headers, pkg-config files, manual pages and the Python binding (PREFIX, DESTDIR)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/contend $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/contend
 	install -m 644 $(LIBA) $(SMPA) $(DESTDIR)$(LIBDIR)/
@@ -181,6 +185,8 @@ install: all ## install the command, libraries, headers, pkg-config files and th
 	ln -sf libcontend-sampler.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcontend-sampler.so
 	install -m 644 $(LIB_HDR) $(SMP_HDR) $(DESTDIR)$(INCLUDEDIR)/contend/
 	install -m 644 $(BUILD)/contend.pc $(BUILD)/contend-sampler.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -d $(DESTDIR)$(PYTHONDIR) $(DESTDIR)$(DATADIR)/contend/examples
 	install -m 644 sampler/python/contend_sampler.py $(DESTDIR)$(PYTHONDIR)/
 	install -m 644 sampler/python/examples/ray_place.py $(DESTDIR)$(DATADIR)/contend/examples/
@@ -198,6 +204,7 @@ uninstall: ## remove what install put in place
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/contend.pc $(DESTDIR)$(PKGCONFIGDIR)/contend-sampler.pc
 	rm -f $(DESTDIR)$(PYTHONDIR)/contend_sampler.py
 	rm -rf $(DESTDIR)$(DATADIR)/contend
+	rm -f $(DESTDIR)$(MANDIR)/man1/contend.1 $(DESTDIR)$(MANDIR)/man1/contend-*.1
 
 asan: ## build and run the tests with AddressSanitizer + UndefinedBehaviorSanitizer
 	$(MAKE) BUILD=build/asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \

@@ -12,9 +12,15 @@ fi
 make -s install DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>"$T/err" || { cat "$T/err"; fail "make install"; }
 for f in usr/bin/contend usr/lib/libcontend.so.0 usr/lib/libcontend-sampler.so.0 usr/include/contend/ct_sampler.h \
     usr/lib/pkgconfig/contend.pc usr/lib/pkgconfig/contend-sampler.pc usr/share/contend/data/share/apps.json \
-    usr/share/contend/data/scenarios/fig1.json; do
+    usr/share/contend/data/scenarios/fig1.json usr/share/man/man1/contend.1 usr/share/man/man1/contend-sim.1; do
     [ -e "$T/root/$f" ] || fail "missing $f"
 done
+# The manual pages say what --help says, and render without warnings.
+grep -q -- '--probes D' "$T/root/usr/share/man/man1/contend-sim.1" || fail "contend-sim.1 lacks sim's options"
+if command -v man >/dev/null 2>&1; then
+    w=$(MANWIDTH=100 man --warnings -E UTF-8 -l "$T/root/usr/share/man/man1/contend-nona.1" 2>&1 >/dev/null)
+    [ -z "$w" ] || fail "contend-nona.1 renders with warnings: $w"
+fi
 # The installed command works from any directory: its bundled data (the
 # sharing apps, the scenarios) is found beside it.
 mkdir -p "$T/elsewhere"
