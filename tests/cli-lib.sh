@@ -22,3 +22,19 @@ expect_error() {
     return 0
 }
 finish() { [ "$fails" -eq 0 ]; }
+# serve_start OUT LOOKUP [ARGS...]: starts `contend serve LOOKUP` on a free
+# loopback port, its stdout in OUT (stderr in OUT.err); sets pid, port ("" if
+# it never said which) and U (its URL). Waits up to 30 s (valgrind starts slowly).
+serve_start() {
+    out=$1 lookup=$2
+    shift 2
+    $C serve "$lookup" --listen 127.0.0.1:0 "$@" >"$out" 2>"$out.err" &
+    pid=$!
+    port=""
+    for i in $(seq 1 300); do
+        port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$out" 2>/dev/null)
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    U="http://127.0.0.1:$port"
+}

@@ -64,20 +64,8 @@ $C nona solve data/scenarios/ensemble.json --binding late -o "$T/late.json" >/de
     $C sample "$T/late.json" --class ensemble --servers 8 --count 3 --json >"$T/ls.json" &&
     grep -q 'null' "$T/ls.json" && ok sample-json-v1 "$T/ls.json" || fail "sample of a late table: $(cat "$T/ls.json")"
 # The service's answers (without a socket: contend serve is tested in serve_cli.sh).
-# serve FILE: starts contend serve on FILE (pid, U: its URL).
-serve() {
-    $C serve "$1" --listen 127.0.0.1:0 >"$T/serve.out" 2>&1 &
-    pid=$!
-    port=""
-    for i in $(seq 1 200); do
-        port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/serve.out" 2>/dev/null)
-        [ -n "$port" ] && break
-        sleep 0.1
-    done
-    U="http://127.0.0.1:$port"
-}
 if command -v curl >/dev/null 2>&1; then
-    serve "$T/lookup.json"
+    serve_start "$T/serve.out" "$T/lookup.json"
     curl -s "$U/healthz" >"$T/h.json" && ok service-healthz-v1 "$T/h.json"
     curl -s -X POST "$U/place" -d '{"class": "fig1", "servers": ["a", "b", "c"]}' >"$T/p.json" &&
         ok service-place-v1 "$T/p.json"
@@ -90,7 +78,7 @@ if command -v curl >/dev/null 2>&1; then
     kill $pid
     wait $pid 2>/dev/null
     # A table for late-bound parts: /place leaves the parts away from the root unbound.
-    serve "$T/late.json"
+    serve_start "$T/serve.out" "$T/late.json"
     curl -s -X POST "$U/place" -d '{"class": "ensemble", "servers": 8}' >"$T/pl.json" &&
         grep -q '"late_parts"' "$T/pl.json" && ok service-place-v1 "$T/pl.json" ||
         fail "a late table's /place answer: $(cat "$T/pl.json")"

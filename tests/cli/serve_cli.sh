@@ -12,16 +12,8 @@ if ! command -v curl >/dev/null 2>&1; then
     exit 77
 fi
 $C nona sweep data/scenarios/fig1.json --scale 0.5:1.5:0.5 -o "$T/lookup.json" >/dev/null 2>&1 || fail "nona sweep"
-$C serve "$T/lookup.json" --listen 127.0.0.1:0 --threads 2 --log json >"$T/serve.out" 2>"$T/serve.err" &
-pid=$!
-port=""
-for i in $(seq 1 200); do # valgrind starts slowly
-    port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/serve.out" 2>/dev/null)
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-[ -n "$port" ] || { fail "no port: $(cat "$T/serve.out" "$T/serve.err")"; kill $pid; finish; exit 1; }
-U="http://127.0.0.1:$port"
+serve_start "$T/serve.out" "$T/lookup.json" --threads 2 --log json
+[ -n "$port" ] || { fail "no port: $(cat "$T/serve.out" "$T/serve.out.err")"; kill $pid; finish; exit 1; }
 post() { curl -s -o "$T/body" -w '%{http_code}' -X POST -H 'Content-Type: application/json' "$@"; }
 [ "$(curl -s -o "$T/body" -w '%{http_code}' "$U/healthz")" = 200 ] || fail "healthz"
 grep -q '"scenarios": 3' "$T/body" || fail "healthz body: $(cat "$T/body")"
@@ -109,7 +101,7 @@ kill -TERM $pid
 wait $pid || fail "serve did not exit 0 on SIGTERM"
 # --log json: every line on stderr is one JSON object; a start, the requests
 # with their status, the SIGHUP reloads and the stop are there.
-python3 - "$T/serve.err" <<'PY' || fail "--log json: $(head -3 "$T/serve.err")"
+python3 - "$T/serve.out.err" <<'PY' || fail "--log json: $(head -3 "$T/serve.out.err")"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 ev = [l["event"] for l in lines]
@@ -175,21 +167,9 @@ expect_error 2 "notalookup.json" -- $C export "$T/notalookup.json" --format csv 
 # Two services: the connection limit with a long deadline (a slow run, under
 # valgrind, must not see the held connections dropped at the deadline), and
 # the 1 s deadline.
-start_serve() { # start_serve OUT ARGS...: starts contend serve (sets pid and port)
-    out=$1
-    shift
-    $C serve "$T/lookup2.json" --listen 127.0.0.1:0 "$@" >"$out" 2>&1 &
-    pid=$!
-    port=""
-    for i in $(seq 1 300); do
-        port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$out" 2>/dev/null)
-        [ -n "$port" ] && break
-        sleep 0.1
-    done
-}
-start_serve "$T/serve2.out" --max-client-connections 5 --request-timeout 60
+serve_start "$T/serve2.out" "$T/lookup2.json" --max-client-connections 5 --request-timeout 60
 pid2=$pid port2=$port
-start_serve "$T/serve3.out" --request-timeout 1
+serve_start "$T/serve3.out" "$T/lookup2.json" --request-timeout 1
 pid3=$pid port3=$port
 python3 - "$port2" "$port3" <<'PY' >"$T/hard.out" 2>&1 || fail "hardening: $(cat "$T/hard.out")"
 import socket, sys, time
