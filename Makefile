@@ -47,6 +47,20 @@ CORE_LIBS  := $(shell pkg-config --libs igraph gsl libcjson 2>/dev/null) -lglpk 
 CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
 
+# ONNX import (graph/onnx_import.c) reads models with protobuf-c, from C code
+# generated at build time out of ONNX's own onnx.proto (Debian:
+# protobuf-c-compiler, libprotobuf-c-dev, libonnx-dev). Without them the rest
+# builds and `contend dag import onnx` says what to install.
+ONNX_PROTO ?= /usr/include/onnx/onnx.proto
+ONNX := $(shell command -v protoc-c >/dev/null 2>&1 && test -f $(ONNX_PROTO) && pkg-config --exists libprotobuf-c 2>/dev/null && echo 1)
+ifeq ($(ONNX),1)
+ONNX_OBJ    := $(BUILD)/gen/onnx.pb-c.o
+ONNX_CFLAGS := -DCT_HAVE_ONNX -I$(BUILD)/gen $(shell pkg-config --cflags libprotobuf-c)
+ONNX_LIBS   := $(shell pkg-config --libs libprotobuf-c)
+PKG_LIBS    += $(ONNX_LIBS)
+CORE_LIBS   += $(ONNX_LIBS)
+endif
+
 INCDIRS  := -Igraph -Imodels -Isolver -Isampler -Iservice
 ALL_CFLAGS = -std=c11 -fPIC $(WARNINGS) $(CFLAGS) $(INCDIRS) $(PKG_CFLAGS) $(MPI_FLAGS) $(MOREFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(MOREFLAGS)
@@ -62,7 +76,7 @@ TEST_SRC := $(wildcard tests/unit/*.c)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(ONNX_OBJ)
 SMP_OBJ  := $(SMP_SRC:%.c=$(BUILD)/%.o)
 SVC_OBJ  := $(SVC_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -95,6 +109,19 @@ $(BUILD)/%.o: %.c
 # The command finds its bundled data (data/share/apps.json...) installed:
 # beside itself (BIN/../share/contend), else under the DATADIR it was built for.
 $(BUILD)/cli/cli.o: MOREFLAGS += -DCT_DATADIR='"$(DATADIR)/contend"'
+
+ifeq ($(ONNX),1)
+$(BUILD)/gen/onnx.pb-c.h: $(ONNX_PROTO)
+	@mkdir -p $(BUILD)/gen
+	protoc-c --proto_path=$(dir $(ONNX_PROTO)) --c_out=$(BUILD)/gen $(ONNX_PROTO)
+$(BUILD)/gen/onnx.pb-c.c: $(BUILD)/gen/onnx.pb-c.h
+	@test -f $@ || { rm -f $<; $(MAKE) --no-print-directory $<; }
+# generated code: compiled without the project's warnings
+$(ONNX_OBJ): $(BUILD)/gen/onnx.pb-c.c
+	$(CC) -std=c11 -fPIC $(CFLAGS) $(ONNX_CFLAGS) $(MOREFLAGS) -c $< -o $@
+$(BUILD)/graph/onnx_import.o: $(BUILD)/gen/onnx.pb-c.h
+$(BUILD)/graph/onnx_import.o: MOREFLAGS += $(ONNX_CFLAGS)
+endif
 
 -include $(wildcard $(BUILD)/*/*.d)
 
@@ -146,7 +173,7 @@ $(BUILD)/contend.pc: Makefile $(PC_STAMP)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(PC_LIBDIR)' 'includedir=$(PC_INCDIR)' '' \
 	  'Name: contend' 'Description: precomputed scheduling policies for GPU clusters with network contention' \
 	  'Version: $(VERSION)' 'Requires.private: igraph gsl libcjson' \
-	  'Libs: -L$${libdir} -lcontend -lcontend-sampler' 'Libs.private: -lglpk -lm -lpthread' 'Cflags: -I$${includedir}/contend -I$${includedir}' > $@
+	  'Libs: -L$${libdir} -lcontend -lcontend-sampler' 'Libs.private: -lglpk -lm -lpthread $(ONNX_LIBS)' 'Cflags: -I$${includedir}/contend -I$${includedir}' > $@
 
 $(BUILD)/contend-sampler.pc: Makefile $(PC_STAMP)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(PC_LIBDIR)' 'includedir=$(PC_INCDIR)' '' \
@@ -168,10 +195,11 @@ bench: $(CLI) $(BENCH_BIN) ## run the benchmarks (ratios against baselines, in o
 	  $(CLI) nona solve data/scenarios/five-models.json -o $(BUILD)/bench-five.json >/dev/null && \
 	  CONTEND_SAMPLER_LIB=$(SMPSO) PYTHONPATH=sampler/python python3 tests/bench/python_binding.py $(BUILD)/bench-five.json; fi
 
-data: $(CLI) ## regenerate the bundled model DAGs in data/dags (GPU) and data/dags-cpu from the zoo generator
+data: $(CLI) ## regenerate the bundled model DAGs (data/dags, data/dags-cpu); export torchvision models to ONNX and import them (build/onnx)
 	@for m in alexnet vgg16 resnet18 densenet121 gpt2; do \
 	  $(CLI) dag zoo $$m -o data/dags/$$m.json || exit 1; \
 	  $(CLI) dag zoo $$m --flops 1e11 --mem-bw 2e10 -o data/dags-cpu/$$m.json || exit 1; done
+	@sh data/onnx/import_models.sh $(CLI) $(BUILD)/onnx
 
 man: $(CLI) ## manual pages contend(1) and contend-COMMAND(1) from the command's own --help (build/man/)
 	@sh docs/man/make-man.sh $(CLI) $(BUILD)/man $(VERSION)

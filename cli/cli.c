@@ -385,7 +385,8 @@ const char *cli_data_file(const char *rel)
     if (stat(rel, &st) == 0)
         return rel;
     /* Beside the executable first (relocatable: DESTDIR staging, a moved
-     * prefix), then where the build said it would be installed. */
+     * prefix; or the source tree of an uninstalled build/contend), then
+     * where the build said it would be installed. */
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
@@ -394,6 +395,9 @@ const char *cli_data_file(const char *rel)
         if (slash) {
             *slash = '\0';
             int w = snprintf(installed, sizeof installed, "%.3000s/../share/contend/%.1000s", exe, rel);
+            if (w > 0 && (size_t)w < sizeof installed && stat(installed, &st) == 0)
+                return installed;
+            w = snprintf(installed, sizeof installed, "%.3000s/../%.1000s", exe, rel);
             if (w > 0 && (size_t)w < sizeof installed && stat(installed, &st) == 0)
                 return installed;
         }

@@ -3,15 +3,17 @@
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "cli.h"
 #include "ct_contract.h"
 #include "ct_dag.h"
 #include "ct_json.h"
+#include "ct_onnx.h"
 #include "ct_split.h"
 #include "ct_zoo.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,9 @@ static void dag_usage(FILE *out)
             "\n"
             "subcommands:\n"
             "  import pipedream FILE -o DAG.json   convert a PipeDream profiler graph.txt\n"
+            "  import onnx MODEL.onnx -o DAG.json  one task per ONNX node, edges with the bytes\n"
+            "                                      of the tensors between them, times from a\n"
+            "                                      roofline (docs/formats.md, \"ONNX import\")\n"
             "  check FILE                          validate a DAG file and print its size\n"
             "  contract FILE [-o OUT.json]         contract the DAG (Nona technique 1)\n"
             "  split FILE                          bottleneck tasks and each segment's tasks\n"
@@ -40,6 +45,17 @@ static void dag_usage(FILE *out)
             "  --segment I              partitions: only segment I (0-based)\n"
             "  --max-triplets N         partitions: refuse segments needing more than N\n"
             "                           triplets (default 100000)\n"
+            "  onnx: --device NAME      roofline preset from data/onnx/devices.json: a100\n"
+            "                           (default), h100, v100, t4, xeon-8380\n"
+            "       --flops F           peak FLOP/s for 32/64-bit tensors (overrides the device)\n"
+            "       --fp16-flops F      peak FLOP/s for 16/8-bit tensors (overrides the device)\n"
+            "       --mem-bw B          memory bandwidth, bytes/s (overrides the device)\n"
+            "       --batch N           size of a symbolic batch dimension (default 1)\n"
+            "  import: --scenario FILE  also write a one-class scenario for the DAG, ready for\n"
+            "                           'contend nona solve': --servers N (default 8),\n"
+            "                           --link-bandwidth B bytes/s (default 1.25e9, 10 Gbit/s),\n"
+            "                           and --rate R jobs/s or --load L, the servers' busy\n"
+            "                           fraction (default 0.5: R = L x N / the DAG's total time)\n"
             "  zoo: --batch N           batch size (default 1)\n"
             "       --flops F           reference compute throughput, FLOP/s (default 1e13)\n"
             "       --mem-bw B          reference memory bandwidth, bytes/s (default 5e11)\n"
@@ -57,9 +73,15 @@ typedef struct {
     int have_segment;
     ct_partition_params_t part;
     ct_zoo_params_t zoo;
+    const char *device;          /* onnx: preset name (NULL: a100) */
+    double fp16_flops;           /* onnx: 0 = the device's */
+    int have_flops, have_membw, have_batch;
+    const char *scenario;        /* import: also write a scenario here */
+    size_t servers;
+    double link_bw, rate, busy;   /* busy: --load, the servers' busy fraction */
 } dag_opts_t;
 
-enum { OPT_FORMAT = 256, OPT_KEEP, OPT_JSON, OPT_RAW, OPT_SEGMENT, OPT_MAXT, OPT_BATCH, OPT_FLOPS, OPT_MEMBW, OPT_SEQ };
+enum { OPT_FORMAT = 256, OPT_KEEP, OPT_JSON, OPT_RAW, OPT_SEGMENT, OPT_MAXT, OPT_BATCH, OPT_FLOPS, OPT_MEMBW, OPT_SEQ, OPT_DEVICE, OPT_FP16, OPT_SCENARIO, OPT_SERVERS, OPT_LINK, OPT_RATE, OPT_LOAD };
 
 static int parse_opts(int argc, char **argv, dag_opts_t *o)
 {
@@ -74,6 +96,14 @@ static int parse_opts(int argc, char **argv, dag_opts_t *o)
         { "batch", required_argument, NULL, OPT_BATCH },
         { "flops", required_argument, NULL, OPT_FLOPS },
         { "mem-bw", required_argument, NULL, OPT_MEMBW },
+        { "mem-bandwidth", required_argument, NULL, OPT_MEMBW },
+        { "device", required_argument, NULL, OPT_DEVICE },
+        { "fp16-flops", required_argument, NULL, OPT_FP16 },
+        { "scenario", required_argument, NULL, OPT_SCENARIO },
+        { "servers", required_argument, NULL, OPT_SERVERS },
+        { "link-bandwidth", required_argument, NULL, OPT_LINK },
+        { "rate", required_argument, NULL, OPT_RATE },
+        { "load", required_argument, NULL, OPT_LOAD },
         { "seq-len", required_argument, NULL, OPT_SEQ },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -82,6 +112,9 @@ static int parse_opts(int argc, char **argv, dag_opts_t *o)
     ct_dag_load_params_init(&o->load);
     ct_partition_params_init(&o->part);
     ct_zoo_params_init(&o->zoo);
+    o->servers = 8;
+    o->link_bw = 1.25e9;
+    o->busy = 0.5;
     optind = 1;
     opterr = 0;
     int c;
@@ -111,14 +144,39 @@ static int parse_opts(int argc, char **argv, dag_opts_t *o)
         case OPT_BATCH:
             if (cli_parse_size(optarg, &o->zoo.batch) || o->zoo.batch == 0)
                 return cli_usage("dag", "--batch: expected a positive integer, got '%s'", optarg);
+            o->have_batch = 1;
             break;
         case OPT_FLOPS:
             if (cli_parse_double(optarg, &o->zoo.flops_per_s) || o->zoo.flops_per_s <= 0)
                 return cli_usage("dag", "--flops: expected a positive FLOP/s value, got '%s'", optarg);
+            o->have_flops = 1;
             break;
         case OPT_MEMBW:
             if (cli_parse_double(optarg, &o->zoo.mem_bytes_per_s) || o->zoo.mem_bytes_per_s <= 0)
                 return cli_usage("dag", "--mem-bw: expected a positive bytes/s value, got '%s'", optarg);
+            o->have_membw = 1;
+            break;
+        case OPT_DEVICE: o->device = optarg; break;
+        case OPT_SCENARIO: o->scenario = optarg; break;
+        case OPT_SERVERS:
+            if (cli_parse_size(optarg, &o->servers) || o->servers == 0 || o->servers > 1000000)
+                return cli_usage("dag", "--servers: expected 1 .. 1000000, got '%s'", optarg);
+            break;
+        case OPT_LINK:
+            if (cli_parse_double(optarg, &o->link_bw) || !(o->link_bw > 0))
+                return cli_usage("dag", "--link-bandwidth: expected a positive bytes/s value, got '%s'", optarg);
+            break;
+        case OPT_RATE:
+            if (cli_parse_double(optarg, &o->rate) || !(o->rate > 0))
+                return cli_usage("dag", "--rate: expected a positive jobs/s value, got '%s'", optarg);
+            break;
+        case OPT_LOAD:
+            if (cli_parse_double(optarg, &o->busy) || !(o->busy > 0 && o->busy < 1))
+                return cli_usage("dag", "--load: expected a fraction in (0, 1), got '%s'", optarg);
+            break;
+        case OPT_FP16:
+            if (cli_parse_double(optarg, &o->fp16_flops) || !(o->fp16_flops > 0))
+                return cli_usage("dag", "--fp16-flops: expected a positive FLOP/s value, got '%s'", optarg);
             break;
         case OPT_SEQ:
             if (cli_parse_size(optarg, &o->zoo.seq_len) || o->zoo.seq_len == 0)
@@ -129,6 +187,123 @@ static int parse_opts(int argc, char **argv, dag_opts_t *o)
         }
     }
     return 0;
+}
+
+/* `dag import --scenario`: one class of the DAG just written to o->output
+ * (named in the scenario relative to the scenario's folder, or absolute). */
+static ct_status_t write_scenario(const ct_dag_t *d, const dag_opts_t *o, ct_error_t *err)
+{
+    double total = 0;
+    for (size_t i = 0; i < d->n_tasks; i++)
+        total += d->time[i];
+    double rate = o->rate > 0 ? o->rate : total > 0 ? o->busy * (double)o->servers / total : 0;
+    if (!(rate > 0) || !isfinite(rate))
+        return ct_error_set(err, CT_EINPUT, "%s: the DAG's tasks take no time: give --rate", o->output);
+    char *dag_path = NULL, *sdir = strdup(o->scenario), *ddir = strdup(o->output);
+    if (!sdir || !ddir) {
+        free(sdir);
+        free(ddir);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    char *ss = strrchr(sdir, '/'), *ds = strrchr(ddir, '/');
+    if (ss)
+        ss[1] = '\0';
+    else
+        sdir[0] = '\0';
+    if (ds)
+        ds[1] = '\0';
+    else
+        ddir[0] = '\0';
+    if (!strcmp(sdir, ddir))
+        dag_path = strdup(o->output + strlen(ddir));
+    else if (o->output[0] == '/')
+        dag_path = strdup(o->output);
+    else
+        dag_path = realpath(o->output, NULL);
+    free(sdir);
+    free(ddir);
+    if (!dag_path)
+        return ct_error_set(err, CT_EOUTPUT, "%s: cannot name it from the scenario", o->output);
+    cJSON *root = cJSON_CreateObject(), *cl = cJSON_CreateObject(), *classes = cJSON_CreateArray(),
+          *c = cJSON_CreateObject();
+    int bad = !root || !cl || !classes || !c;
+    bad |= ct_json_add_number(cl, "servers", (double)o->servers);
+    bad |= ct_json_add_number(cl, "link_bandwidth", o->link_bw);
+    char fallback[256]; /* an unnamed DAG: the class is named after its file */
+    const char *base = strrchr(o->output, '/') ? strrchr(o->output, '/') + 1 : o->output;
+    size_t blen = strlen(base);
+    if (blen > 5 && !strcmp(base + blen - 5, ".json"))
+        blen -= 5;
+    snprintf(fallback, sizeof fallback, "%.*s", (int)(blen < 255 ? blen : 255), base);
+    bad |= ct_json_put(c, "name", cJSON_CreateString(d->name && d->name[0] ? d->name : fallback[0] ? fallback : "model"));
+    bad |= ct_json_put(c, "dag", cJSON_CreateString(dag_path));
+    bad |= ct_json_add_number(c, "arrival_rate", rate);
+    bad |= ct_json_put(classes, NULL, c); /* classes owns c, or c is freed */
+    c = NULL;
+    bad |= ct_json_put(root, "cluster", cl);
+    cl = NULL;
+    bad |= ct_json_put(root, "classes", classes);
+    classes = NULL;
+    free(dag_path);
+    ct_status_t st = bad ? ct_error_set(err, CT_ENOMEM, "out of memory") : ct_json_write_file(root, o->scenario, err);
+    cJSON_Delete(root);
+    return st;
+}
+
+/* `dag import onnx`: the device preset, then the overrides; a note on
+ * stderr for ops costed without a FLOP formula. */
+static int do_import_onnx(const char *path, const dag_opts_t *o)
+{
+    ct_onnx_params_t p;
+    ct_onnx_info_t info;
+    ct_error_t err;
+    ct_onnx_params_init(&p);
+    if (ct_onnx_device_load(cli_data_file("data/onnx/devices.json"), o->device ? o->device : "a100", &p, &err) != CT_OK)
+        return cli_fail(&err);
+    if (o->have_flops)
+        p.flops_per_s = o->zoo.flops_per_s;
+    if (o->fp16_flops > 0)
+        p.fp16_flops_per_s = o->fp16_flops;
+    if (o->have_membw)
+        p.mem_bytes_per_s = o->zoo.mem_bytes_per_s;
+    p.batch = o->zoo.batch;
+    ct_dag_t d;
+    ct_dag_init(&d);
+    if (ct_onnx_load(&d, path, &p, &info, &err) != CT_OK)
+        return cli_fail(&err);
+    /* named after the file: exporters name every graph alike ("torch_jit", "main_graph") */
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char name[256];
+    size_t len = strlen(base);
+    if (len > 5 && !strcmp(base + len - 5, ".onnx"))
+        len -= 5;
+    snprintf(name, sizeof name, "%.*s", (int)(len < 255 ? len : 255), base);
+    if (name[0] && ct_dag_set_name(&d, name, &err) != CT_OK) {
+        ct_dag_destroy(&d);
+        return cli_fail(&err);
+    }
+    if (o->have_batch && !info.symbolic_batch) {
+        ct_dag_destroy(&d);
+        fprintf(stderr, "contend: %s: --batch: the model has no symbolic batch dimension (its shapes are static; "
+                "export it with a dynamic batch axis)\n", path);
+        return 2;
+    }
+    ct_status_t st = ct_dag_write_json(&d, o->output, &err);
+    if (st == CT_OK && o->scenario && write_scenario(&d, o, &err) != CT_OK) {
+        ct_dag_destroy(&d);
+        return cli_fail(&err);
+    }
+    if (st == CT_OK) {
+        fprintf(stderr, "%s: %zu nodes (opset %lld) -> %zu tasks, %zu edges; %.4g GFLOP, %.6g s of compute\n", path,
+                info.nodes, (long long)info.opset, d.n_tasks, d.n_edges, info.flops / 1e9, info.time);
+        if (info.constants)
+            fprintf(stderr, "  %zu nodes taken as weights (Constant, or computed from weights alone)\n", info.constants);
+        if (info.generic)
+            fprintf(stderr, "  note: %zu nodes costed as memory-bound (no FLOP formula): %s\n", info.generic,
+                    info.generic_ops);
+    }
+    ct_dag_destroy(&d);
+    return st == CT_OK ? 0 : cli_fail(&err);
 }
 
 /* Loads FILE and, unless raw, contracts it. */
@@ -411,10 +586,14 @@ int cmd_dag(int argc, char **argv)
     int nargs = argc - 1 - optind;
     char **args = argv + 1 + optind;
     if (!strcmp(sub, "import")) {
-        if (nargs != 2 || strcmp(args[0], "pipedream"))
-            return cli_usage("dag", "import: expected 'pipedream FILE'");
+        if (nargs != 2 || (strcmp(args[0], "pipedream") && strcmp(args[0], "onnx")))
+            return cli_usage("dag", "import: expected 'pipedream FILE' or 'onnx MODEL.onnx'");
         if (!o.output)
             return cli_usage("dag", "import: -o DAG.json is required");
+        if (o.scenario && !strcmp(o.output, "-"))
+            return cli_usage("dag", "import: --scenario names the DAG file: -o must be a file, not '-'");
+        if (!strcmp(args[0], "onnx"))
+            return do_import_onnx(args[1], &o);
         o.load.format = CT_DAG_FORMAT_PIPEDREAM;
         ct_dag_t d;
         ct_error_t err;
@@ -422,6 +601,8 @@ int cmd_dag(int argc, char **argv)
         if (ct_dag_load(&d, args[1], &o.load, &err) != CT_OK)
             return cli_fail(&err);
         ct_status_t st = ct_dag_write_json(&d, o.output, &err);
+        if (st == CT_OK && o.scenario)
+            st = write_scenario(&d, &o, &err);
         ct_dag_destroy(&d);
         return st == CT_OK ? 0 : cli_fail(&err);
     }

@@ -37,7 +37,7 @@ static const subcommand_t commands[] = {
     { "train", cmd_train, "online training cluster: LWF-kappa / AdaDUAL / Ada-SRSF, GPU sharing (SJF-BSBF); workloads" },
     { "merge", cmd_merge, "join the part files of a sharded sweep (--shard I/N) into one run's file" },
     { "export", cmd_export, "a lookup file as a flat CSV or a Kubernetes ConfigMap for the placement service" },
-    { "serve", cmd_serve, "placement service over HTTP: /place, /reload, /healthz, Kubernetes extender /prioritize" },
+    { "serve", cmd_serve, "placement service over HTTP: /place, /bind, /reload, /healthz, Kubernetes extender /prioritize" },
     { "sim", cmd_sim, "simulate the cluster under placement policies; sweep loads or bandwidths" },
 };
 

@@ -10,8 +10,9 @@
  * jobs with ready tasks and a list of idle servers. SAMPLE (Sparrow) keeps
  * the servers' heaps, whose entries are then reservations (task RESERVATION)
  * that bind one of their job's unbound ready tasks when they reach the head;
- * a job's slot is released when it has ended and no reservation of it is
- * left in any queue (so a stale reservation never meets a reused slot).
+ * a job stops counting in flight when it ends, but its slot is freed only
+ * when no reservation of it is left in any queue (so a stale reservation
+ * never meets a reused slot).
  *
  * Events: a class arrival, a background compute or transfer arrival, a
  * server finishing its task, the link finishing a transfer. A stale PS
@@ -323,12 +324,24 @@ static uint32_t slot_alloc(ct_sim_t *s)
     return id;
 }
 
-static void slot_release(ct_sim_t *s, uint32_t id)
+/* A job has ended: it no longer counts in flight (its slot may stay in
+ * use a while, see slot_free). */
+static void flight_end(ct_sim_t *s)
 {
     backlog_update(s);
+    s->in_flight--;
+}
+
+static void slot_free(ct_sim_t *s, uint32_t id)
+{
     s->jobs[id].next_free = s->free_head;
     s->free_head = id;
-    s->in_flight--;
+}
+
+static void slot_release(ct_sim_t *s, uint32_t id)
+{
+    flight_end(s);
+    slot_free(s, id);
 }
 
 static int ready_before(const ready_t *a, const ready_t *b)
@@ -652,8 +665,9 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
             record(s, &s->jct[j->cls], s->now - j->arrival);
             record(s, &s->jct[s->cfg.n_classes], s->now - j->arrival);
         }
-        if (!sample || j->probes_out == 0) /* SAMPLE: the last reservation releases it */
-            slot_release(s, job);
+        flight_end(s);
+        if (!sample || j->probes_out == 0) /* SAMPLE: the last reservation frees the slot */
+            slot_free(s, job);
     }
 }
 
@@ -819,7 +833,7 @@ static void sample_take(ct_sim_t *s, uint32_t sv, uint32_t job)
         s->loads[sv]++;
         launch_on(s, job, task, sv);
     } else if (j->remaining == 0 && j->probes_out == 0) {
-        slot_release(s, job);
+        slot_free(s, job); /* ended earlier: flight_end ran then */
     }
 }
 

@@ -128,3 +128,29 @@ if __name__ == "__main__":
     save(branches(), "no_shapes.onnx", infer=False)
     save(residual("N"), "dynamic.onnx")
     save(control_flow(), "control_flow.onnx")
+    # The fuzz harness's seeds (tests/fuzz/corpus/onnx): the same models
+    # without the weights' values (the import reads only their shapes), and
+    # subgraphs nested 40 deep, which the import refuses before unpacking.
+    corpus = os.path.join(HERE, "..", "..", "tests", "fuzz", "corpus", "onnx")
+    if os.path.isdir(corpus):
+        for name in ["residual", "branches", "attention", "no_shapes", "dynamic", "control_flow"]:
+            m = onnx.load(os.path.join(HERE, name + ".onnx"))
+            for t in m.graph.initializer:
+                t.ClearField("raw_data")
+                t.ClearField("float_data")
+            with open(os.path.join(corpus, name + ".onnx"), "wb") as f:
+                f.write(m.SerializeToString())
+
+        def wrap(num, body):
+            n, head = len(body), bytearray([num << 3 | 2])
+            while True:
+                head.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+                n >>= 7
+                if not n:
+                    return bytes(head) + body
+
+        deep = b""
+        for _ in range(40):  # GraphProto.node / NodeProto.attribute / AttributeProto.g
+            deep = wrap(1, wrap(5, wrap(6, deep)))
+        with open(os.path.join(corpus, "deep_subgraphs.onnx"), "wb") as f:
+            f.write(wrap(7, deep))  # ModelProto.graph
