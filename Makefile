@@ -121,6 +121,8 @@ $(ONNX_OBJ): $(BUILD)/gen/onnx.pb-c.c
 	$(CC) -std=c11 -fPIC $(CFLAGS) $(ONNX_CFLAGS) $(MOREFLAGS) -c $< -o $@
 $(BUILD)/graph/onnx_import.o: $(BUILD)/gen/onnx.pb-c.h
 $(BUILD)/graph/onnx_import.o: MOREFLAGS += $(ONNX_CFLAGS)
+$(BUILD)/bench/bench_onnx: $(BUILD)/gen/onnx.pb-c.h
+$(BUILD)/bench/bench_onnx: MOREFLAGS += $(ONNX_CFLAGS)
 endif
 
 -include $(wildcard $(BUILD)/*/*.d)
