@@ -171,37 +171,67 @@ int cli_parse_range(const char *s, double **vals, size_t *n)
     return 0;
 }
 
+static double monotonic_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* "1h02m", "3m05s", "12s" */
+static void fmt_duration(char *buf, size_t n, double s)
+{
+    long t = s > 0 && s < 1e9 ? (long)(s + 0.5) : 0;
+    if (t >= 3600)
+        snprintf(buf, n, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else if (t >= 60)
+        snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(buf, n, "%lds", t);
+}
+
 void cli_progress_start(cli_progress_t *p, const char *what, size_t total)
 {
     p->what = what;
     p->total = total;
-    p->enabled = isatty(STDERR_FILENO) && total > 0;
-    cli_progress_update(p, 0);
+    const char *off = getenv("CONTEND_NO_PROGRESS"); /* opt-out, for logs that want none */
+    p->enabled = total == 0 || (off && *off && strcmp(off, "0")) ? 0 : isatty(STDERR_FILENO) ? 1 : 2;
+    p->start = p->last = monotonic_seconds();
+    if (p->enabled == 1)
+        cli_progress_update(p, 0);
 }
 
 void cli_progress_update(cli_progress_t *p, size_t done)
 {
     if (!p->enabled)
         return;
+    double now = monotonic_seconds(), el = now - p->start;
+    if (p->enabled == 2 && (now - p->last < 30 || done >= p->total))
+        return; /* logs: a line every 30 s at most; the end says itself */
+    p->last = now;
+    char e[32], r[32] = "?";
+    fmt_duration(e, sizeof e, el);
+    if (done > 0)
+        fmt_duration(r, sizeof r, el * (double)(p->total - done) / (double)done);
+    if (p->enabled == 2) {
+        fprintf(stderr, "%s: %zu/%zu (%.0f%%), %s elapsed, about %s left\n", p->what, done, p->total,
+                100.0 * (double)done / (double)p->total, e, r);
+        fflush(stderr);
+        return;
+    }
     int width = 30, fill = (int)((double)width * (double)done / (double)p->total);
     fprintf(stderr, "\r%s [", p->what);
     for (int i = 0; i < width; i++)
         fputc(i < fill ? '#' : '.', stderr);
-    fprintf(stderr, "] %zu/%zu", done, p->total);
+    fprintf(stderr, "] %zu/%zu, %s elapsed%s%s%s\033[K", done, p->total, e, done ? ", about " : "", done ? r : "",
+            done ? " left" : "");
     fflush(stderr);
 }
 
 void cli_progress_end(cli_progress_t *p)
 {
-    if (p->enabled)
+    if (p->enabled == 1)
         fputc('\n', stderr);
-}
-
-static double monotonic_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 void cli_status_start(cli_status_t *st)

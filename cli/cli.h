@@ -73,11 +73,14 @@ int cli_sweep_run(const char *what, const char *kind, const char *path, size_t n
 /** Parses "A:B:STEP" into a list of values (caller frees *vals). */
 int cli_parse_range(const char *s, double **vals, size_t *n);
 
-/** A progress bar on stderr, drawn only when stderr is a terminal. */
+/** Progress on stderr with the elapsed time and an estimate of what is
+ *  left: a bar redrawn in place on a terminal; on a log (stderr not a
+ *  terminal) a line at most every 30 s, so long runs show they move. */
 typedef struct {
     const char *what;
     size_t total;
-    int enabled;
+    int enabled;            /* 1: terminal bar; 2: log lines */
+    double start, last;     /* monotonic seconds: started, last log line */
 } cli_progress_t;
 
 void cli_progress_start(cli_progress_t *p, const char *what, size_t total);

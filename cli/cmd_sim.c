@@ -528,14 +528,18 @@ static int run(const char *path, sim_opts_t *o, int sweep)
                             "the arrivals); kept as stable: use --jobs %d or more to decide\n",
                     (unsigned long long)o->ev.run.jobs, 100 * p->sum.growth, CT_SIM_JUDGE_JOBS);
         if (p->unstable) {
+            const double *q = p->sum.backlog;
+            if (o->json) /* scripts still get a document: the verdict and the backlog's trend */
+                printf("{\"policy\": \"%s\", \"load\": %.17g, \"stable\": false, \"classes\": [], "
+                       "\"backlog\": [%.17g, %.17g, %.17g, %.17g], \"growth\": %.17g}\n",
+                       p->policy, p->load, q[0], q[1], q[2], q[3], p->sum.growth);
             ct_error_set(&err, CT_EUNSTABLE,
-                         "%s: policy %s is unstable at load %g (jobs pile up: %.4g, %.4g, %.4g, %.4g in flight on "
-                         "average over the window's quarters)",
-                         path, p->policy, p->load, p->sum.backlog[0], p->sum.backlog[1], p->sum.backlog[2],
-                         p->sum.backlog[3]);
+                         "%s: policy %s is unstable at load %g: jobs in flight kept rising, from %.4g on average in "
+                         "the window's first quarter to %.4g in its last",
+                         path, p->policy, p->load, q[0], q[3]);
             rc = cli_fail(&err);
         } else if (o->json) {
-            printf("{\"policy\": \"%s\", \"load\": %.17g, \"classes\": [", p->policy, p->load);
+            printf("{\"policy\": \"%s\", \"load\": %.17g, \"stable\": true, \"classes\": [", p->policy, p->load);
             for (size_t k = 0; k <= res.n_classes; k++) {
                 printf("%s{\"name\": ", k ? ", " : "");
                 cli_print_json_string(stdout, k < res.n_classes ? res.class_names[k] : "all");
@@ -560,9 +564,10 @@ static int run(const char *path, sim_opts_t *o, int sweep)
                        p->sum.p99[k], (unsigned long long)p->sum.jobs[k]);
             }
             printf("], \"link_util\": %.17g, \"server_util\": %.17g, \"link_wait\": %.17g, \"model_mean_jct\": %.17g, "
-                   "\"growth\": %.17g, \"events\": %llu, \"seconds\": %.17g}\n",
+                   "\"backlog\": [%.17g, %.17g, %.17g, %.17g], \"growth\": %.17g, \"events\": %llu, \"seconds\": %.17g}\n",
                    p->sum.link_util, p->sum.server_util, p->sum.link_wait,
-                   isfinite(p->model_mean_jct) ? p->model_mean_jct : -1.0, p->sum.growth, (unsigned long long)p->sum.events,
+                   isfinite(p->model_mean_jct) ? p->model_mean_jct : -1.0, p->sum.backlog[0], p->sum.backlog[1],
+                   p->sum.backlog[2], p->sum.backlog[3], p->sum.growth, (unsigned long long)p->sum.events,
                    p->sum.seconds);
         } else {
             printf("policy %s, load %.3g, %zu replications: link busy %.1f%%, servers busy %.1f%%, mean link wait "

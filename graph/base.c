@@ -605,29 +605,30 @@ ct_status_t ct_read_text_file(const char *path, char **text, size_t *len, ct_err
 {
     *text = NULL;
     *len = 0;
-    FILE *fp = fopen(path, "rb");
+    int is_stdin = !strcmp(path, "-"); /* "-": standard input, read to its end, not closed */
+    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
     if (!fp)
         return ct_error_set(err, CT_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > CT_MAX_FILE_BYTES) {
-        fclose(fp);
-        return ct_error_set(err, CT_ELIMIT, "%s: %llu bytes, over the limit of %zu bytes per input file", path,
-                            (unsigned long long)st.st_size, CT_MAX_FILE_BYTES);
-    }
+    ct_status_t st = CT_OK;
     size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(fp);
-        return ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
+    char *buf = NULL;
+    struct stat sb;
+    if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && (unsigned long long)sb.st_size > CT_MAX_FILE_BYTES) {
+        st = ct_error_set(err, CT_ELIMIT, "%s: %llu bytes, over the limit of %zu bytes per input file", path,
+                          (unsigned long long)sb.st_size, CT_MAX_FILE_BYTES);
+        goto done;
+    }
+    if (!(buf = malloc(cap))) {
+        st = ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
+        goto done;
     }
     for (;;) {
         if (n + 1 >= cap) { /* grow, but never past the limit + 1 byte (+ the NUL): a pipe stops there */
             size_t ncap = cap * 2 > CT_MAX_FILE_BYTES + 2 ? CT_MAX_FILE_BYTES + 2 : cap * 2;
             char *nb = realloc(buf, ncap);
             if (!nb) {
-                free(buf);
-                fclose(fp);
-                return ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
+                st = ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
+                goto done;
             }
             buf = nb;
             cap = ncap;
@@ -637,17 +638,19 @@ ct_status_t ct_read_text_file(const char *path, char **text, size_t *len, ct_err
         if (r == 0)
             break;
         if (n > CT_MAX_FILE_BYTES) { /* a pipe or device that does not end */
-            free(buf);
-            fclose(fp);
-            return ct_error_set(err, CT_ELIMIT, "%s: over the limit of %zu bytes per input file", path,
-                                CT_MAX_FILE_BYTES);
+            st = ct_error_set(err, CT_ELIMIT, "%s: over the limit of %zu bytes per input file", path,
+                              CT_MAX_FILE_BYTES);
+            goto done;
         }
     }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
+    if (ferror(fp))
+        st = ct_error_set(err, CT_EIO, "%s: read error", path);
+done:
+    if (!is_stdin)
+        fclose(fp);
+    if (st != CT_OK) {
         free(buf);
-        return ct_error_set(err, CT_EIO, "%s: read error", path);
+        return st;
     }
     buf[n] = '\0';
     *text = buf;

@@ -193,9 +193,9 @@ ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *
                 out->undecided = 1;
             else if (rising)
                 st = ct_error_set(err, CT_EUNSTABLE,
-                                  "simulation did not settle (jobs in flight %.4g, %.4g, %.4g, %.4g on average over the "
-                                  "window's quarters): the load is unstable under policy %s",
-                                  q[0], q[1], q[2], q[3], cfg->policy->name);
+                                  "simulation did not settle (jobs in flight kept rising, from %.4g on average in the "
+                                  "window's first quarter to %.4g in its last): the load is unstable under policy %s",
+                                  q[0], q[3], cfg->policy->name);
             else if (late)
                 st = ct_error_set(err, CT_EUNSTABLE,
                                   "simulation did not settle (backlog cleared %.3g s after a %.3g s window): the load "

@@ -37,4 +37,13 @@ $C dag contract --json data/dags/densenet121.json | tr -d ' \n\t' | grep -q '"ta
 $C dag partitions --json data/dags/resnet18.json | grep -q '"crossing"' || fail "partitions --json"
 $C dag split data/dags/resnet18.json | grep -q "4 bottlenecks, 3 segments" || fail "split resnet18"
 
+# "-" is standard input, for DAGs and scenarios (whose DAG paths are then
+# relative to the working directory)
+$C dag check - <data/examples/fig1.json >"$T/stdin.out" 2>&1 && grep -q "^-: valid DAG fig1, 4 tasks" "$T/stdin.out" ||
+    fail "dag check -: $(cat "$T/stdin.out")"
+sed 's|"\.\./examples/fig1.json"|"data/examples/fig1.json"|' data/scenarios/fig1.json >"$T/fig1-here.json"
+$C nona solve - <"$T/fig1-here.json" >"$T/stdin.out" 2>&1 || fail "nona solve -: $(cat "$T/stdin.out")"
+grep -q "^scenario -" "$T/stdin.out" || fail "nona solve -: $(head -2 "$T/stdin.out")"
+echo '{"tasks": [' | $C dag check - >/dev/null 2>"$T/stdin.err"
+grep -q "^contend: -:2:1: malformed JSON" "$T/stdin.err" || fail "a malformed DAG on stdin: $(cat "$T/stdin.err")"
 finish

@@ -37,6 +37,8 @@ $C sim check --generate 1 --gen-seed 5 --stages 2:3 --jobs 500 --reps 2 --loads 
     >/dev/null && ok sim-check-csv-v1 "$T/check.csv"
 $C sample "$T/lookup.json" --class fig1 --servers 8 --count 3 --json >"$T/sample.json" && ok sample-json-v1 "$T/sample.json"
 $C sim data/scenarios/fig1.json --jobs 2000 --reps 2 --json >"$T/sim.json" && ok sim-json-v1 "$T/sim.json"
+$C sim data/scenarios/ensemble.json --policy random --load 0.5 --reps 2 --jobs 4000 --json >"$T/simu.json" 2>/dev/null
+ok sim-json-v1 "$T/simu.json" # an unstable run (exit 2) still writes its document
 $C sim sweep data/scenarios/fig1.json --loads 0.3:0.95:0.3 --jobs 2000 --reps 2 --policies nona,local \
     -o "$T/sweep.csv" >/dev/null && ok sim-sweep-csv-v1 "$T/sweep.csv"
 $C bco workload --seed 1 --jobs 20 -o "$T/bco" >/dev/null && ok rar-cluster-v1 "$T/bco/cluster.json" &&

@@ -41,8 +41,14 @@ $C sim data/scenarios/fig1.json --policy random --load 0.5 --reps 1 --jobs 500 2
 # Instability is judged from the backlog's trend, not from a cap: random on
 # the ensemble at load 0.5 piles up (its mean JCT would grow with the run
 # length); nona there is steady: two run lengths agree within their intervals.
-$C sim data/scenarios/ensemble.json --policy random --load 0.5 --reps 2 --jobs 4000 2>"$T/e" >/dev/null
-[ $? -eq 2 ] && grep -q "jobs pile up: .* over the window's quarters" "$T/e" || fail "random ensemble: $(cat "$T/e")"
+$C sim data/scenarios/ensemble.json --policy random --load 0.5 --reps 2 --jobs 4000 2>"$T/e" >"$T/o"
+[ $? -eq 2 ] && grep -q "unstable at load 0.5: jobs in flight kept rising, from .* in the window's first quarter to .* in its last" "$T/e" ||
+    fail "random ensemble: $(cat "$T/e")"
+[ ! -s "$T/o" ] || fail "unstable run printed a table: $(cat "$T/o")"
+[ "$(wc -l <"$T/e")" -eq 1 ] || fail "unstable: not one line"
+# --json: the document still comes, with the verdict and the trend
+$C sim data/scenarios/ensemble.json --policy random --load 0.5 --reps 2 --jobs 4000 --json 2>/dev/null >"$T/o"
+[ $? -eq 2 ] && grep -q '"stable": false, "classes": \[\], "backlog": \[' "$T/o" || fail "unstable --json: $(cat "$T/o")"
 for n in 4000 16000; do
     $C sim data/scenarios/ensemble.json --policy nona --load 0.5 --reps 4 --jobs $n --json >"$T/n$n" || fail "nona $n"
 done
