@@ -206,7 +206,7 @@ data: $(CLI) ## regenerate the bundled model DAGs (data/dags, data/dags-cpu); ex
 man: $(CLI) ## manual pages contend(1) and contend-COMMAND(1) from the command's own --help (build/man/)
 	@sh docs/man/make-man.sh $(CLI) $(BUILD)/man $(VERSION)
 
-install: all man ## install the command, libraries, headers, pkg-config files, manual pages and the Python binding (PREFIX, DESTDIR)
+install: all man ## install the command, libraries, headers, pkg-config files, manual pages, bash completion and the Python binding (PREFIX, DESTDIR)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/contend $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/contend
 	install -m 644 $(LIBA) $(SMPA) $(DESTDIR)$(LIBDIR)/
@@ -220,6 +220,8 @@ install: all man ## install the command, libraries, headers, pkg-config files, m
 	install -d $(DESTDIR)$(PYTHONDIR) $(DESTDIR)$(DATADIR)/contend/examples
 	install -m 644 sampler/python/contend_sampler.py $(DESTDIR)$(PYTHONDIR)/
 	install -m 644 sampler/python/examples/ray_place.py $(DESTDIR)$(DATADIR)/contend/examples/
+	install -d $(DESTDIR)$(DATADIR)/bash-completion/completions
+	install -m 644 cli/contend.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/contend
 	for d in $$(cd data && find . -type d); do install -d $(DESTDIR)$(DATADIR)/contend/data/$$d; done
 	for f in $$(cd data && find . -type f); do install -m 644 data/$$f $(DESTDIR)$(DATADIR)/contend/data/$$f; done
 
@@ -234,6 +236,7 @@ uninstall: ## remove what install put in place
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/contend.pc $(DESTDIR)$(PKGCONFIGDIR)/contend-sampler.pc
 	rm -f $(DESTDIR)$(PYTHONDIR)/contend_sampler.py
 	rm -rf $(DESTDIR)$(DATADIR)/contend
+	rm -f $(DESTDIR)$(DATADIR)/bash-completion/completions/contend
 	rm -f $(DESTDIR)$(MANDIR)/man1/contend.1 $(DESTDIR)$(MANDIR)/man1/contend-*.1
 
 asan: ## build and run the tests with AddressSanitizer + UndefinedBehaviorSanitizer

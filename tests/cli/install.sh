@@ -12,7 +12,8 @@ fi
 make -s install DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>"$T/err" || { cat "$T/err"; fail "make install"; }
 for f in usr/bin/contend usr/lib/libcontend.so.0 usr/lib/libcontend-sampler.so.0 usr/include/contend/ct_sampler.h \
     usr/lib/pkgconfig/contend.pc usr/lib/pkgconfig/contend-sampler.pc usr/share/contend/data/share/apps.json \
-    usr/share/contend/data/scenarios/fig1.json usr/share/man/man1/contend.1 usr/share/man/man1/contend-sim.1; do
+    usr/share/contend/data/scenarios/fig1.json usr/share/man/man1/contend.1 usr/share/man/man1/contend-sim.1 \
+    usr/share/bash-completion/completions/contend usr/share/contend/data/onnx/devices.json; do
     [ -e "$T/root/$f" ] || fail "missing $f"
 done
 # The manual pages say what --help says, and render without warnings.
@@ -29,6 +30,9 @@ mkdir -p "$T/elsewhere"
     fail "installed contend train run from another directory: $(cat "$T/err")"
 (cd "$T/elsewhere" && "$T/root/usr/bin/contend" sim "$T/root/usr/share/contend/data/scenarios/fig1.json" --jobs 500 \
     --reps 1 >/dev/null 2>"$T/err") || fail "installed contend sim of an installed scenario: $(cat "$T/err")"
+(cd "$T/elsewhere" && "$T/root/usr/bin/contend" dag import onnx "$T/root/usr/share/contend/data/onnx/residual.onnx" \
+    --device t4 -o r.json >/dev/null 2>"$T/err") || grep -q "this build reads no ONNX" "$T/err" ||
+    fail "installed contend dag import onnx (its device presets) from another directory: $(cat "$T/err")"
 cat >"$T/use.c" <<'C'
 #include <contend/ct_sampler.h> /* as docs/formats.md writes it (ct_sampler.h alone works too) */
 #include <stdio.h>
