@@ -189,6 +189,16 @@ static int parse_opts(int argc, char **argv, dag_opts_t *o)
     return 0;
 }
 
+/* A path's file name without its folder and the extension ext. */
+static void file_stem(const char *path, const char *ext, char *out, size_t n)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t len = strlen(base), el = strlen(ext);
+    if (len > el && !strcmp(base + len - el, ext))
+        len -= el;
+    snprintf(out, n, "%.*s", (int)(len < n - 1 ? len : n - 1), base);
+}
+
 /* `dag import --scenario`: one class of the DAG just written to o->output
  * (named in the scenario relative to the scenario's folder, or absolute). */
 static ct_status_t write_scenario(const ct_dag_t *d, const dag_opts_t *o, ct_error_t *err)
@@ -230,11 +240,7 @@ static ct_status_t write_scenario(const ct_dag_t *d, const dag_opts_t *o, ct_err
     bad |= ct_json_add_number(cl, "servers", (double)o->servers);
     bad |= ct_json_add_number(cl, "link_bandwidth", o->link_bw);
     char fallback[256]; /* an unnamed DAG: the class is named after its file */
-    const char *base = strrchr(o->output, '/') ? strrchr(o->output, '/') + 1 : o->output;
-    size_t blen = strlen(base);
-    if (blen > 5 && !strcmp(base + blen - 5, ".json"))
-        blen -= 5;
-    snprintf(fallback, sizeof fallback, "%.*s", (int)(blen < 255 ? blen : 255), base);
+    file_stem(o->output, ".json", fallback, sizeof fallback);
     bad |= ct_json_put(c, "name", cJSON_CreateString(d->name && d->name[0] ? d->name : fallback[0] ? fallback : "model"));
     bad |= ct_json_put(c, "dag", cJSON_CreateString(dag_path));
     bad |= ct_json_add_number(c, "arrival_rate", rate);
@@ -272,12 +278,8 @@ static int do_import_onnx(const char *path, const dag_opts_t *o)
     if (ct_onnx_load(&d, path, &p, &info, &err) != CT_OK)
         return cli_fail(&err);
     /* named after the file: exporters name every graph alike ("torch_jit", "main_graph") */
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     char name[256];
-    size_t len = strlen(base);
-    if (len > 5 && !strcmp(base + len - 5, ".onnx"))
-        len -= 5;
-    snprintf(name, sizeof name, "%.*s", (int)(len < 255 ? len : 255), base);
+    file_stem(path, ".onnx", name, sizeof name);
     if (name[0] && ct_dag_set_name(&d, name, &err) != CT_OK) {
         ct_dag_destroy(&d);
         return cli_fail(&err);

@@ -117,7 +117,11 @@
  *    the tables kept local where splits pay. A constant per task, so the
  *    certificate is unchanged. Early tasks of deep DAGs wait up to R / (1 -
  *    rho_s), the last ones R: on generated layered workloads the simulator's
- *    per-task waits fall the same way with age (`--by-task`).
+ *    per-task waits fall the same way with age (`--by-task`). With
+ *    late-bound parts a remote part's first wait is aged too: W_part /
+ *    (1 - sigma(v)), v its first task (a branch's w carries the stretch),
+ *    in place of the later share's W_part / (1 - rho_s later_share), which
+ *    charged a part in a job's last segment as much as one in its first.
  * Late-bound parts (params.late_parts): a part that leaves its source's
  * server is bound when it is first needed (its first input is sent, or the
  * job arrives for a part fed by the source) to the least loaded of d

@@ -75,7 +75,10 @@ void ct_nona_model_set_root_share(ct_nona_model_t *m, double a)
     root_factors(m->root_choices, m->rho_s, m->root_share, &m->r_root, &m->r_part);
     if (m->late_parts) /* a remote part binds as the root does */
         m->r_part = m->r_root;
-    if (m->reentry) /* job-first: older jobs' later visits overtake a remote part's first task (ct_nona.h) */
+    /* job-first: older jobs' later visits overtake a remote part's first
+     * task (ct_nona.h); aged waits with late parts stretch each part's first
+     * wait by its own age instead (aged_first) */
+    if (m->reentry && !(m->reentry_aged && m->late_parts))
         m->r_part /= 1.0 - m->rho_s * m->later_share;
 }
 
@@ -198,6 +201,18 @@ static double reentry_wait_at(const ct_nona_model_t *m, const ct_block_t *b, siz
     return r ? r[v] : m->reentry_wait;
 }
 
+/* Aged waits with late parts: the first wait of a remote part whose first
+ * task is v is W_part / (1 - sigma_v), sigma_v as for re-entries into v (older
+ * jobs' later tasks overtake it, younger jobs' wait behind): the stretch
+ * beyond W_part, in units of W_part (a branch's w). 0 otherwise. */
+static double aged_first(const ct_nona_model_t *m, const ct_block_t *b, size_t v)
+{
+    const double *r = m->classes[b->cls].reentry_at;
+    if (!m->reentry_aged || !m->late_parts || !r || !(m->reentry_wait > 0))
+        return 0.0;
+    return r[v] / m->reentry_wait - 1.0;
+}
+
 static void paths_shift(ct_branch_t *set, uint8_t cnt, double a, double n, double r)
 {
     for (size_t i = 0; i < cnt; i++) {
@@ -229,6 +244,13 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
     for (size_t p = 0; p < q; p++) {
         part[p * CT_NONA_PATHS] = (ct_branch_t){ 0.0, 0.0, p != k, 0.0, 0.0 };
         n_part[p] = 1;
+    }
+    for (size_t t = 0, seen[256 / 64] = { 0 }; t < n; t++) { /* a remote part's first task: its age */
+        size_t p = assign[t];
+        if (p != k && !(seen[p / 64] >> (p % 64) & 1)) {
+            seen[p / 64] |= (size_t)1 << (p % 64);
+            part[p * CT_NONA_PATHS].w = aged_first(m, b, seg->inner[t]);
+        }
     }
     started[k] = 1; /* part k continues the source's visit */
     ct_branch_t direct = { 0.0, 0.0, 0, 0.0, 0.0 };
@@ -268,6 +290,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                             x.w += 1.0;
                         else
                             x.remote = 1;
+                        x.w += aged_first(m, b, seg->inner[t]);
                     }
                     paths_add(set, &n_part[pt], x);
                 }
@@ -499,9 +522,16 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
 {
     size_t nb = q;
     for (size_t i = 0; i < q; i++)
-        br[i] = (ct_branch_t){ 0.0, 0.0, i != k, 0.0, 0.0 };
-    for (size_t t = 0; t < seg->n_inner; t++)
-        br[assign[t]].a += g->time[seg->inner[t]] / m->speed;
+        br[i] = (ct_branch_t){ 0.0, 0.0, i != k, -1.0, 0.0 }; /* (w < 0: first task not seen yet) */
+    for (size_t t = 0; t < seg->n_inner; t++) {
+        ct_branch_t *x = &br[assign[t]];
+        x->a += g->time[seg->inner[t]] / m->speed;
+        if (x->w < 0)
+            x->w = assign[t] != k ? aged_first(m, b, seg->inner[t]) : 0.0;
+    }
+    for (size_t i = 0; i < q; i++)
+        if (br[i].w < 0)
+            br[i].w = 0.0;
     /* Server pieces (only parts, before any transfer time is added). */
     ti->q = 0.0;
     ti->remote_work = 0.0;

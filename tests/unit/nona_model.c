@@ -1045,6 +1045,34 @@ static void aged_waits_by_hand(void)
         }
         ct_nona_model_free(&m);
     }
+    /* Late-bound parts under aged waits: a remote part's first wait is
+     * W_part / (1 - sigma) of its first task (a or b: sigma 0.1, so w =
+     * 1/0.9 - 1 on its branch) and W_part is not stretched by the later
+     * share; merged visits keep the stretch and w = 0. */
+    for (int aged = 0; aged <= 1; aged++) {
+        ct_nona_model_params_t mp;
+        ct_nona_model_t m;
+        ct_nona_model_params_init(&mp);
+        mp.reentry_waits = aged ? 5 : 4;
+        mp.late_parts = 1;
+        CHECK(ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK);
+        ct_nona_model_set_later_share(&m, 0.5);
+        CHECK(aged ? fabs(m.r_part - m.r_root) <= 1e-15 : m.r_part > m.r_root * 1.2);
+        size_t split = 0; /* a triplet with a and b apart: two branches, one remote */
+        for (size_t w = 0; w < m.n_vars; w++) {
+            const ct_tripinfo_t *ti = &m.trip[w];
+            if (ti->n_branches != 2 || ti->n_remote != 1)
+                continue;
+            for (size_t i = 0; i < 2; i++) {
+                const ct_branch_t *x = &m.branches[ti->branch_start + i];
+                double want = x->remote && aged ? 1 / 0.9 - 1 : 0.0;
+                CHECK_MSG(fabs(x->w - want) <= 1e-12, "branch %zu: w %g, want %g", i, x->w, want);
+            }
+            split++;
+        }
+        CHECK(split > 0);
+        ct_nona_model_free(&m);
+    }
     ct_scenario_destroy(&sc);
     ct_dag_destroy(&d);
 }
