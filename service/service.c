@@ -62,7 +62,10 @@ typedef struct {
     char *key;          /* class \x1f job; NULL when free */
     uint32_t ntasks, nnodes;
     uint32_t *part;     /* per task: its node, an index into nodes (< nnodes) */
-    char **nodes;       /* distinct nodes of the draw (a rebind renames one) */
+    char **nodes;       /* distinct nodes of the draw (a rebind renames one); "" for a late-bound part
+                           not bound yet (its first pod binds it, bind_late) */
+    uint32_t bind_d;    /* late-bound parts: the table's choices d (0: the table binds early) */
+    double hold;        /* the class's predicted mean JCT, s: how long a bound part counts as load */
     size_t bytes;       /* heap bytes the entry holds, for the cache's byte bound */
     int32_t next;       /* bucket chain */
 } entry_t;
@@ -912,6 +915,75 @@ static int rebind(ct_service_t *s, const char *key, const char *const *cand, int
     return ok;
 }
 
+/* A pod of a late-bound part not bound yet (its node ""): the part is
+ * needed now, so it binds to the least loaded of the table's d candidates,
+ * loads being the tasks of the jobs drawn here still in flight (as for
+ * roots); every pod of the part then scores there. Nothing to do when the
+ * job left the cache or is not late-bound (drawn stays "": neutral scores).
+ * 1, or 0 when out of memory. */
+static int bind_late(ct_service_t *s, const char *key, uint32_t t, const char *const *cand, int nn, char **drawn)
+{
+    const char **sorted = malloc((size_t)nn * sizeof *sorted);
+    uint32_t *loads = malloc((size_t)nn * sizeof *loads);
+    if (!sorted || !loads) {
+        free(sorted);
+        free(loads);
+        return 0;
+    }
+    memcpy(sorted, cand, (size_t)nn * sizeof *sorted);
+    qsort(sorted, (size_t)nn, sizeof *sorted, cmp_str);
+    double t_now = now_precise(s);
+    recent_loads(s, t_now, sorted, nn, loads);
+    int ok = 1;
+    pthread_mutex_lock(&s->cache_mu);
+    int32_t e = cache_find(s, key);
+    if (e >= 0 && t < s->entries[e].ntasks && s->entries[e].bind_d) {
+        entry_t *en = &s->entries[e];
+        uint32_t p = en->part[t];
+        if (!en->nodes[p][0]) { /* not bound by another pod meanwhile */
+            const char *to = sorted[ct_sampler_least_loaded((uint32_t)nn, loads, en->bind_d, thread_rng(s))];
+            char *c = strdup(to);
+            if (!c) {
+                ok = 0;
+            } else {
+                free(en->nodes[p]);
+                en->nodes[p] = c;
+                en->bytes += strlen(c);
+                s->bytes += strlen(c);
+                if (en->hold > 0) { /* the part's tasks count as load there while the job runs */
+                    uint32_t nt = 0;
+                    for (uint32_t i = 0; i < en->ntasks; i++)
+                        nt += en->part[i] == p;
+                    char *nm = c;
+                    entry_t part = { 0 };
+                    part.ntasks = nt;
+                    part.nnodes = 1;
+                    part.nodes = &nm;
+                    uint32_t *zeros = calloc(nt ? nt : 1, sizeof(uint32_t));
+                    if (zeros) {
+                        part.part = zeros; /* every task on node 0 */
+                        recent_add(s, &part, t_now + en->hold);
+                        free(zeros);
+                    }
+                }
+            }
+        }
+        if (ok) {
+            char *mine = strdup(en->nodes[p]);
+            if (!mine) {
+                ok = 0;
+            } else {
+                free(*drawn);
+                *drawn = mine;
+            }
+        }
+    }
+    pthread_mutex_unlock(&s->cache_mu);
+    free(sorted);
+    free(loads);
+    return ok;
+}
+
 static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
 {
     const cJSON *pod = cJSON_GetObjectItemCaseSensitive(req, "Pod");
@@ -996,12 +1068,15 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
         /* The table's root rule: the least loaded of d candidates, loads being
          * the tasks of the jobs this service drew that are still in flight
          * (kube-scheduler sends no queue lengths). */
-        uint32_t d = ct_sampler_root_choices(smp, scen);
+        uint32_t d = ct_sampler_root_choices(smp, scen), late = ct_sampler_late_parts(smp, scen);
         double t_now = now_precise(s);
         if (d > 1)
             recent_loads(s, t_now, sorted, nn, loads);
-        if (ct_sampler_place_loaded(smp, scen, (size_t)c, (uint32_t)nn, d > 1 ? loads : NULL, d, thread_rng(s), out,
-                                    NULL) != 0) {
+        /* a table for late-bound parts leaves them unbound ("" nodes): each
+         * part's first pod binds it (bind_late) */
+        if ((late ? ct_sampler_place_late : ct_sampler_place_loaded)(smp, scen, (size_t)c, (uint32_t)nn,
+                                                                     d > 1 ? loads : NULL, d, thread_rng(s), out,
+                                                                     NULL) != 0) {
             status = error_reply(o, 422, "%d candidate nodes are fewer than the %u parts this class's table may use",
                                  nn, ct_sampler_max_parts(smp, scen));
             goto done;
@@ -1011,11 +1086,23 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
         for (int i = 0; i < nn; i++)
             map[i] = UINT32_MAX;
         ent.ntasks = nt;
+        uint32_t slots = 0; /* late parts: slot i becomes node drawn_nodes + i, after the drawn nodes */
         for (uint32_t i = 0; i < nt; i++) {
+            if (out[i] & CT_SAMPLER_LATE) {
+                if ((out[i] & ~CT_SAMPLER_LATE) + 1 > slots)
+                    slots = (out[i] & ~CT_SAMPLER_LATE) + 1;
+                continue;
+            }
             if (map[out[i]] == UINT32_MAX)
                 map[out[i]] = ent.nnodes++;
             ent.part[i] = map[out[i]];
         }
+        uint32_t drawn_nodes = ent.nnodes;
+        for (uint32_t i = 0; i < nt; i++)
+            if (out[i] & CT_SAMPLER_LATE)
+                ent.part[i] = drawn_nodes + (out[i] & ~CT_SAMPLER_LATE);
+        ent.nnodes += slots;
+        ent.bind_d = late ? (d > 1 ? d : 1) : 0;
         if (!(ent.nodes = calloc(ent.nnodes ? ent.nnodes : 1, sizeof(char *))))
             goto oom;
         ent.bytes = kl + (size_t)nt * sizeof(uint32_t) + ent.nnodes * sizeof(char *);
@@ -1025,11 +1112,17 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
                     goto oom;
                 ent.bytes += strlen(sorted[i]) + 1;
             }
+        for (uint32_t i = drawn_nodes; i < ent.nnodes; i++) {
+            if (!(ent.nodes[i] = strdup("")))
+                goto oom;
+            ent.bytes += 1;
+        }
         if (!(drawn = strdup(ent.nodes[ent.part[t]])))
             goto oom;
         if (!(ent.key = strdup(key)))
             goto oom;
         double hold = ct_sampler_predicted_jct(smp, scen, (size_t)c);
+        ent.hold = hold;
         pthread_mutex_lock(&s->cache_mu);
         if ((e = cache_find(s, key)) < 0) { /* another pod of the job may have drawn meanwhile: first one wins */
             if (d > 1 && hold > 0) /* (lock order: cache_mu, then recent_mu) */
@@ -1046,7 +1139,9 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
     }
     if (!drawn && !(drawn = strdup(""))) /* a job drawn before a reload gave its class more tasks */
         goto oom;
-    if (!rebind(s, key, cand, nn, &drawn))
+    if (!drawn[0] && !bind_late(s, key, (uint32_t)t, cand, nn, &drawn))
+        goto oom;
+    if (drawn[0] && !rebind(s, key, cand, nn, &drawn))
         goto oom;
     put_scores(o, cand, nn, drawn);
     goto done;

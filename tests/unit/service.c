@@ -634,6 +634,57 @@ static void late_parts(void)
     expect_answer(s, "POST", "/bind", "{\"servers\": 4, \"queue_lengths\": [1, 0, 3, 4], \"scenario\": 0}", 200,
                   "\"server\": ");
     expect_answer(s, "GET", "/bind", NULL, 405, NULL);
+
+    /* The extender binds a late part at its first pod, not at the job's,
+     * among that pod's candidates: the job's root pod scores its drawn node
+     * among six; a late part's first pod, whose candidates are m4 and m5
+     * (kube-scheduler's subset), binds there without a rebind (bound at the
+     * root pod, it would land outside them 2 times in 3 and move); every
+     * later pod of the part scores the same node; over 40 jobs both. */
+    static const char *const nodes6 = "\"m0\", \"m1\", \"m2\", \"m3\", \"m4\", \"m5\"";
+    char *late_task[2] = { NULL, NULL };
+    CHECK(call(s, "POST", "/place", "{\"class\": \"ensemble\", \"servers\": 6}", &o) == 200);
+    j = cJSON_Parse(o);
+    lp = cJSON_GetObjectItemCaseSensitive(j, "late_parts");
+    for (int i = 0; i < 2 && lp && cJSON_GetArrayItem(lp, i); i++)
+        late_task[i] = strdup(cJSON_GetArrayItem(cJSON_GetArrayItem(lp, i), 0)->valuestring);
+    cJSON_Delete(j);
+    free(o);
+    CHECK(late_task[0] && late_task[1]);
+    int seen[6] = { 0 };
+    for (int job = 0; job < 40 && late_task[0] && late_task[1]; job++) {
+        char body[1024], first[3][8] = { "", "", "" };
+        for (int rep = 0; rep < 2; rep++)
+            for (int k = 0; k < 3; k++) {
+                const char *task = k == 0 ? "decode" : late_task[k - 1];
+                snprintf(body, sizeof body,
+                         "{\"Pod\": {\"metadata\": {\"labels\": {\"contend.io/class\": \"ensemble\", "
+                         "\"contend.io/job\": \"late-%d\", \"contend.io/task\": \"%s\"}}}, \"NodeNames\": [%s]}",
+                         job, task, k > 0 && rep == 0 ? "\"m4\", \"m5\"" : nodes6);
+                CHECK(call(s, "POST", "/prioritize", body, &o) == 200);
+                char *ten = strstr(o, "\"Score\": 10"), *h = ten;
+                int tens = 0;
+                for (char *q = o; (q = strstr(q, "\"Score\": 10")); q++)
+                    tens++;
+                CHECK_MSG(tens == 1, "%s: %s", task, o);
+                while (h && h > o && strncmp(h, "\"Host\": \"", 9))
+                    h--;
+                char host[8] = "";
+                CHECK(h && sscanf(h, "\"Host\": \"%7[^\"]", host) == 1);
+                if (rep == 0)
+                    snprintf(first[k], sizeof first[k], "%s", host);
+                else
+                    CHECK_MSG(!strcmp(first[k], host), "%s moved from %s to %s", task, first[k], host);
+                if (k > 0 && host[0] == 'm' && host[1] >= '0' && host[1] <= '5')
+                    seen[host[1] - '0'] = 1;
+                free(o);
+            }
+    }
+    CHECK_MSG(seen[4] && seen[5] && !seen[0] && !seen[1] && !seen[2] && !seen[3], "late parts bound to m0-m5: %d %d %d %d %d %d",
+              seen[0], seen[1], seen[2], seen[3], seen[4], seen[5]);
+    expect_answer(s, "GET", "/metrics", NULL, 200, "\ncontend_prioritize_rebinds_total 0\n");
+    free(late_task[0]);
+    free(late_task[1]);
     ct_service_free(s);
     unlink(path);
 }
