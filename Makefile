@@ -32,6 +32,9 @@ WARNINGS += -Werror
 endif
 MOREFLAGS ?=
 BUILD    ?= build
+# A line per file built ("  CC build/graph/dag.o"); V=1 shows the commands.
+Q := $(if $(filter 1,$(V)),,@)
+SAY := $(if $(or $(filter 1,$(V)),$(findstring s,$(firstword -$(MAKEFLAGS)))),true,echo)
 # make MPI=1: sweeps spread over mpirun's ranks (Debian's OpenMPI: mpicc), built in build/mpi.
 ifdef MPI
 CC       := mpicc
@@ -104,7 +107,8 @@ all: $(CLI) $(LIBSO) $(SMPSO) $(BUILD)/contend.pc $(BUILD)/contend-sampler.pc ##
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@$(SAY) "  CC   $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # The command finds its bundled data (data/share/apps.json...) installed:
 # beside itself (BIN/../share/contend), else under the DATADIR it was built for.
@@ -113,12 +117,14 @@ $(BUILD)/cli/cli.o: MOREFLAGS += -DCT_DATADIR='"$(DATADIR)/contend"'
 ifeq ($(ONNX),1)
 $(BUILD)/gen/onnx.pb-c.h: $(ONNX_PROTO)
 	@mkdir -p $(BUILD)/gen
-	protoc-c --proto_path=$(dir $(ONNX_PROTO)) --c_out=$(BUILD)/gen $(ONNX_PROTO)
+	@$(SAY) "  GEN  $@"
+	$(Q)protoc-c --proto_path=$(dir $(ONNX_PROTO)) --c_out=$(BUILD)/gen $(ONNX_PROTO)
 $(BUILD)/gen/onnx.pb-c.c: $(BUILD)/gen/onnx.pb-c.h
 	@test -f $@ || { rm -f $<; $(MAKE) --no-print-directory $<; }
 # generated code: compiled without the project's warnings
 $(ONNX_OBJ): $(BUILD)/gen/onnx.pb-c.c
-	$(CC) -std=c11 -fPIC $(CFLAGS) $(ONNX_CFLAGS) $(MOREFLAGS) -c $< -o $@
+	@$(SAY) "  CC   $@"
+	$(Q)$(CC) -std=c11 -fPIC $(CFLAGS) $(ONNX_CFLAGS) $(MOREFLAGS) -c $< -o $@
 $(BUILD)/graph/onnx_import.o: $(BUILD)/gen/onnx.pb-c.h
 $(BUILD)/graph/onnx_import.o: MOREFLAGS += $(ONNX_CFLAGS)
 $(BUILD)/bench/bench_onnx: $(BUILD)/gen/onnx.pb-c.h
@@ -129,36 +135,45 @@ endif
 
 $(LIBA): $(LIB_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	@$(SAY) "  AR   $@"
+	$(Q)$(AR) rcs $@ $^
 
 $(LIBSO): $(LIB_OBJ) $(SMPSO)
-	$(CC) -shared -Wl,-soname,libcontend.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $(LIB_OBJ) $(SMPSO) $(CORE_LIBS)
+	@$(SAY) "  LD   $@"
+	$(Q)$(CC) -shared -Wl,-soname,libcontend.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $(LIB_OBJ) $(SMPSO) $(CORE_LIBS)
 
 $(SMPA): $(SMP_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	@$(SAY) "  AR   $@"
+	$(Q)$(AR) rcs $@ $^
 
 $(SMPSO): $(SMP_OBJ)
-	$(CC) -shared -Wl,-soname,libcontend-sampler.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $^ $(CJSON_LIBS) -lm
+	@$(SAY) "  LD   $@"
+	$(Q)$(CC) -shared -Wl,-soname,libcontend-sampler.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $^ $(CJSON_LIBS) -lm
 
 $(SVCA): $(SVC_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	@$(SAY) "  AR   $@"
+	$(Q)$(AR) rcs $@ $^
 
 $(CLI): $(CLI_OBJ) $(SVCA) $(LIBA) $(SMPA)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(SVCA) $(LIBA) $(SMPA) $(PKG_LIBS)
+	@$(SAY) "  LD   $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(SVCA) $(LIBA) $(SMPA) $(PKG_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h tests/unit/ct_test_scenario.h tests/unit/ct_test_lookup.h $(SVCA) $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
+	@$(SAY) "  LD   $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(SVCA) $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
+	@$(SAY) "  LD   $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(SVCA) $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
+	@$(SAY) "  LD   $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
 # pkg-config files: paths relative to ${prefix} (so pkgconf --define-prefix
 # works on relocated trees), written again whenever PREFIX/LIBDIR change.
