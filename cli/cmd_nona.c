@@ -76,6 +76,8 @@ static void nona_usage(FILE *out)
             "  --price-spread          and search at a spread of waits too (slower, often better)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
+            "  --time-limit S          exact: stop the whole solve after S seconds (wall clock) with\n"
+            "                          the best table found and the gap proven by then (0: none)\n"
             "  --stall N               exact, server model: from N LPs on, stop a search whose gap\n"
             "                          closed less than 10%% while its LPs doubled (a floor of the\n"
             "                          bound, not of the search) and report the gap (0: never, the\n"
@@ -112,7 +114,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL };
+       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -128,6 +130,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
         { "search", required_argument, NULL, OPT_SEARCH }, { "binding", required_argument, NULL, OPT_BINDING },
         { "server-row", required_argument, NULL, OPT_ROW }, { "stall", required_argument, NULL, OPT_STALL },
+        { "time-limit", required_argument, NULL, OPT_TLIMIT },
         { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
@@ -169,6 +172,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 o->solve.point_search = !strcmp(optarg, "points");
             else
                 return cli_usage("nona", "--search: expected points or boxes, got '%s'", optarg);
+            break;
+        case OPT_TLIMIT:
+            if (cli_parse_double(optarg, &o->solve.time_limit) || !(o->solve.time_limit >= 0 && o->solve.time_limit <= 1e9))
+                return cli_usage("nona", "--time-limit: expected 0 .. 1e9 seconds, got '%s'", optarg);
             break;
         case OPT_STALL:
             if (cli_parse_size(optarg, &o->solve.stall_lps))
@@ -264,7 +271,8 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
            sol->eval.phi, sol->eval.rho_s, sol->eval.W, sol->eval.W_root, m->root_choices, sol->lp_solves,
            sol->method == CT_NONA_PENALTY ? "evaluations" : "LPs", 1e3 * sol->seconds);
     if (isfinite(sol->gap))
-        printf(", certified gap %.2g%s", sol->gap, sol->stalled ? " (the gap stopped closing: --stall)" : "");
+        printf(", certified gap %.2g%s%s", sol->gap, sol->stalled ? " (the gap stopped closing: --stall)" : "",
+               sol->time_limited ? " (--time-limit reached)" : "");
     printf("%s\n", m->server_model ? "" : " [link-only model]");
     if (sol->segment_gap)
         printf("column generation: %zu triplets generated in %zu rounds; at the solution's waits the missing "
@@ -339,6 +347,7 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
         ct_json_add_number(r, "gap", sol->gap);
         ct_json_add_number(r, "lower_bound", sol->lower_bound);
         cJSON_AddBoolToObject(r, "stalled", sol->stalled != 0);
+        cJSON_AddBoolToObject(r, "time_limited", sol->time_limited != 0);
     }
     cJSON_AddStringToObject(r, "method", ct_nona_method_name(sol->method));
     ct_json_add_number(r, "solve_seconds", sol->seconds);

@@ -76,6 +76,10 @@ typedef struct {
                                  approach but do not pass), reporting the gap (0, the default: never; 1000
                                  ended the searches of the fleets and random workloads measured at a
                                  quarter of their LPs or less with the same tables) */
+    double time_limit;      /**< exact: wall-clock seconds for the whole solve (0, the default: none); past
+                                 it every search stops as at its LP budget and no further column-generation
+                                 round or root-share move starts: the incumbent and the gap proven so far
+                                 are the answer (time_limited set) */
     size_t grid;            /**< grid: phi grid points (default 48; 4 .. 100000) */
     size_t max_polish;      /**< exact (its box search), grid: polishing rounds per incumbent (default 50; <= 10000) */
     size_t starts;          /**< penalty: BFGS starts (default 6) */
@@ -123,6 +127,7 @@ typedef struct {
     double lower_bound;     /**< exact: proven lower bound on J* (J - bound <= gap J) */
     double gap;             /**< exact: proven relative gap (J - bound) / J; NAN for the others */
     int stalled;            /**< exact: a search stopped at params.stall_lps's rule (the gap had stopped closing) */
+    int time_limited;       /**< exact: params.time_limit ran out (the gap is what was proven by then) */
     double J_local;         /**< J with every job entirely local */
     size_t lp_solves;       /**< exact: LPs solved; penalty: function evaluations */
     double seconds;         /**< wall time of the solve */

@@ -39,6 +39,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     p->gap = 1e-9;
     p->max_lps = 20000;
     p->stall_lps = 0;
+    p->time_limit = 0;
     p->grid = 48;
     p->max_polish = 50;
     p->starts = 6;
@@ -64,6 +65,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%sgap: expected 0 .. 0.5 (got %g)", pre, p->gap);
     if (p->max_lps < 1)
         return ct_error_set(err, CT_EINPUT, "%smax-lps: expected at least 1", pre);
+    if (!(p->time_limit >= 0 && p->time_limit <= 1e9))
+        return ct_error_set(err, CT_EINPUT, "%stime-limit: expected 0 .. 1e9 seconds (got %g)", pre, p->time_limit);
     if (p->grid < 4 || p->grid > 100000)
         return ct_error_set(err, CT_EINPUT, "%sgrid: expected 4 .. 100000 points (got %zu)", pre, p->grid);
     if (p->max_polish > 10000)
@@ -214,7 +217,24 @@ typedef struct {
     size_t stall_at;        /* params.stall_lps's next check (LPs), and the gap (J units) at the last one */
     double stall_gap;
     int stalled;
+    double deadline;        /* params.time_limit: the solve's end (monotonic s; INFINITY: none) */
+    int timed_out;
 } bnb_t;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The search's time is up (params.time_limit); sets timed_out. */
+static int out_of_time(bnb_t *s)
+{
+    if (s->deadline < INFINITY && now_seconds() >= s->deadline)
+        s->timed_out = 1;
+    return s->timed_out;
+}
 
 /* Exact pricing of the box's generated segments at its LP's multipliers
  * (objective at the lower corner, link row at the upper one): lowers *lb
@@ -515,7 +535,7 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
     while (s->n > 0) {
         if (s->heap[0].lb >= s->best_J * (1 - p->gap)) /* every box left is pruned */
             break;
-        if (s->lp.solves >= p->max_lps)
+        if (s->lp.solves >= p->max_lps || out_of_time(s))
             break;
         if (s->pending && s->pending->n > 0)
             break; /* triplets to add: the caller adds them and searches again */
@@ -753,7 +773,7 @@ static ct_status_t search_points(bnb_t *s, double lo, double hi, ct_error_t *err
         return st;
     report(s);
     while (s->n > 0) {
-        if (s->heap[0].lb >= s->best_J * (1 - p->gap) || s->lp.solves >= p->max_lps)
+        if (s->heap[0].lb >= s->best_J * (1 - p->gap) || s->lp.solves >= p->max_lps || out_of_time(s))
             break;
         box_t b = heap_pop(s);
         if (!(b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1))) { /* as small as doubles allow */
@@ -775,7 +795,7 @@ static ct_status_t search_points(bnb_t *s, double lo, double hi, ct_error_t *err
 }
 
 static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                               cg_pending_t *pending, size_t *searches, ct_error_t *err)
+                               cg_pending_t *pending, size_t *searches, double deadline, ct_error_t *err)
 {
     bnb_t s;
     memset(&s, 0, sizeof s);
@@ -797,6 +817,7 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
     s.mm = m;
     s.stall_at = p->stall_lps;
     s.stall_gap = INFINITY;
+    s.deadline = deadline;
     s.best_J = local_incumbent(m, s.best, sol);
     /* every search starts from the same server row: the one tuned at
      * all-local (then at each new incumbent) */
@@ -844,6 +865,7 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
     if (st != CT_OK)
         goto done;
     sol->stalled = s.stalled;
+    sol->time_limited = s.timed_out;
     sol->lower_bound = proven_bound(&s);
     sol->gap = s.best_J > 0 ? (s.best_J - sol->lower_bound) / s.best_J : 0;
 done:
@@ -895,13 +917,6 @@ static double gsl_value(double phi, void *ctx)
 {
     double v = search_value(ctx, phi);
     return isfinite(v) ? v : 1e300;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static ct_status_t solve_grid(const ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
@@ -1007,7 +1022,7 @@ done:
 }
 
 static ct_status_t solve_once(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                             cg_pending_t *pending, size_t *searches, ct_error_t *err)
+                             cg_pending_t *pending, size_t *searches, double deadline, ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;
     if (!p) {
@@ -1032,7 +1047,7 @@ static ct_status_t solve_once(ct_nona_model_t *m, const ct_nona_solve_params_t *
     }
     sol->gap = NAN;
     double t0 = now_seconds();
-    st = p->method == CT_NONA_EXACT ? solve_exact(m, p, sol, pending, searches, err)
+    st = p->method == CT_NONA_EXACT ? solve_exact(m, p, sol, pending, searches, deadline, err)
          : p->method == CT_NONA_GRID ? solve_grid(m, p, sol, err)
                                      : ct_nona_solve_penalty(m, p, sol, err);
     if (st != CT_OK) {
@@ -1137,7 +1152,7 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
  * round finds, and solve again, until none is found (or cg_rounds); the
  * last round's gaps go into the solution. */
 static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                                 size_t *searches, ct_error_t *err)
+                                 size_t *searches, double deadline, ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;
     if (!p) {
@@ -1148,7 +1163,7 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
     for (size_t b = 0; b < m->n_blocks; b++)
         any |= m->blocks[b].generated;
     cg_pending_t pend = { NULL, 0, 0 };
-    ct_status_t st = solve_once(m, p, sol, any ? &pend : NULL, searches, err);
+    ct_status_t st = solve_once(m, p, sol, any ? &pend : NULL, searches, deadline, err);
     if (st != CT_OK || !any) {
         pending_free(&pend);
         return st;
@@ -1158,6 +1173,10 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
     if (!gap)
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
     while (st == CT_OK) {
+        if (sol->time_limited) { /* no time for another round: the columns' gap is unknown */
+            sol->column_gap = NAN;
+            break;
+        }
         double t0 = now_seconds(), column_gap = 0;
         size_t added_now = 0;
         if (pend.n > 0 && rounds < p->cg_rounds) { /* priced out inside the search */
@@ -1181,7 +1200,7 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
         added += added_now;
         rounds++;
         ct_nona_solution_free(sol);
-        if ((st = solve_once(m, p, sol, &pend, searches, err)) != CT_OK)
+        if ((st = solve_once(m, p, sol, &pend, searches, deadline, err)) != CT_OK)
             break;
         seconds += sol->seconds;
         lps += sol->lp_solves;
@@ -1220,7 +1239,8 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
     int full = !fixed_point || p->method != CT_NONA_EXACT;
     tenth = *p;
     tenth.max_lps = p->max_lps / 10 > 0 ? p->max_lps / 10 : 1;
-    ct_status_t st = solve_columns(m, full ? p : &tenth, sol, &searches, err);
+    double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : INFINITY;
+    ct_status_t st = solve_columns(m, full ? p : &tenth, sol, &searches, deadline, err);
     if (st != CT_OK || !fixed_point)
         return st;
     /* The root rule's benefit depends on how much work it steers: iterate
@@ -1234,7 +1254,7 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
         /* (its budget spent, the gap not closed: the gap a closed search
          * reports can exceed params.gap by round-off) */
         int cut_short = !full && sol->lp_solves >= tenth.max_lps && !(sol->gap <= p->gap * (1 + 1e-6));
-        if (!move && !cut_short)
+        if ((!move && !cut_short) || sol->time_limited)
             break;
         if (move) {
             ct_nona_model_set_root_share(m, a);
@@ -1243,7 +1263,7 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
         }
         full = full || !move;
         ct_nona_solution_free(sol);
-        if ((st = solve_columns(m, full ? p : &tenth, sol, &searches, err)) != CT_OK)
+        if ((st = solve_columns(m, full ? p : &tenth, sol, &searches, deadline, err)) != CT_OK)
             return st;
         total += sol->seconds;
         lps += sol->lp_solves;
