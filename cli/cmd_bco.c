@@ -466,34 +466,6 @@ static void describe_instance(const ct_rar_cluster_t *c, const ct_rar_jobs_t *j)
     printf("\n");
 }
 
-/* The smallest counterexample of a claim: fewest jobs, then GPUs, then the
- * largest excess; kept as the generator's state so it can be redrawn. */
-typedef struct {
-    int have;
-    size_t index, jobs;
-    uint32_t gpus;
-    double excess;
-    ct_rng_t rng;
-    ct_bco_family_t family;
-    ct_bco_bounds_t b;
-} counterexample_t;
-
-static void consider(counterexample_t *ce, size_t i, const ct_rar_cluster_t *c, const ct_rar_jobs_t *j,
-                     const ct_rng_t *rng, ct_bco_family_t f, const ct_bco_bounds_t *b, double excess)
-{
-    if (ce->have && (j->n > ce->jobs || (j->n == ce->jobs && c->n_gpus > ce->gpus) ||
-                     (j->n == ce->jobs && c->n_gpus == ce->gpus && excess <= ce->excess)))
-        return;
-    ce->have = 1;
-    ce->index = i;
-    ce->jobs = j->n;
-    ce->gpus = c->n_gpus;
-    ce->excess = excess;
-    ce->rng = *rng;
-    ce->family = f;
-    ce->b = *b;
-}
-
 static int validate_one(const char *cpath, const char *jpath, const bco_opts_t *o)
 {
     ct_error_t err;
@@ -543,14 +515,16 @@ done:
 static int validate_random(const bco_opts_t *o)
 {
     ct_error_t err;
-    size_t N = o->random ? o->random : 50;
-    ct_rng_t rng;
-    ct_rng_seed(&rng, o->seed);
-    enum { NF = 3 };
-    size_t count[NF] = { 0 }, tally[3][3] = { { 0 } }; /* claim x verdict */
-    double worst = 0, worst_exact = 0;
-    counterexample_t ce[3];
-    memset(ce, 0, sizeof ce);
+    ct_bco_claims_params_t cp;
+    ct_bco_claims_params_init(&cp);
+    cp.instances = o->random ? o->random : 50;
+    cp.seed = o->seed;
+    cp.family = o->family;
+    cp.schedule = o->bp;
+    cp.validate = o->vp;
+    ct_bco_claims_t cs;
+    ct_bco_claims_init(&cs, &cp);
+    size_t N = cp.instances;
     ct_outfile_t out;
     int rc = 0, have_out = 0;
     if (o->output) {
@@ -563,44 +537,19 @@ static int validate_random(const bco_opts_t *o)
     cli_progress_t bar;
     cli_progress_start(&bar, "instances", N);
     for (size_t i = 0; i < N && rc == 0; i++) {
-        ct_bco_family_t f = o->family == CT_BCO_FAMILY_ALL ? (ct_bco_family_t)(i % NF) : o->family;
-        ct_rng_t before = rng;
         ct_rar_cluster_t c;
         ct_rar_jobs_t j;
-        ct_bco_result_t r;
         ct_bco_bounds_t b;
-        if (ct_bco_random_instance(&rng, f, &c, &j, &err) != CT_OK) {
+        ct_bco_family_t f;
+        memset(&c, 0, sizeof c);
+        memset(&j, 0, sizeof j);
+        if (ct_bco_claims_iterate(&cs, &c, &j, &f, &b, &err) != CT_OK)
             rc = cli_fail(&err);
-            break;
-        }
-        if (ct_bco_schedule(&c, &j, &o->bp, &r, &err) != CT_OK) {
-            rc = cli_fail(&err);
-        } else {
-            if (ct_bco_validate(&c, &j, &r, &o->vp, &b, &err) != CT_OK)
-                rc = cli_fail(&err);
-            ct_bco_result_free(&r);
-        }
-        if (rc == 0) {
-            count[f]++;
-            tally[0][b.lemma3]++;
-            tally[1][b.lemma4]++;
-            tally[2][b.theorem5]++;
-            worst = fmax(worst, b.ratio_lo);
-            if (b.have_T_exact || b.T_lo == b.T_hi)
-                worst_exact = fmax(worst_exact, b.ratio_lo);
-            double ul = b.phi * b.u_over_l;
-            if (b.lemma3 == CT_CLAIM_VIOLATED)
-                consider(&ce[0], i, &c, &j, &before, f, &b, b.makespan / (b.n_g * b.W_slots));
-            if (b.lemma4 == CT_CLAIM_VIOLATED)
-                consider(&ce[1], i, &c, &j, &before, f, &b, (double)b.theta_tilde / (ul * b.theta_hi + 1));
-            if (b.theorem5 == CT_CLAIM_VIOLATED)
-                consider(&ce[2], i, &c, &j, &before, f, &b, b.makespan / (b.n_g * ul * b.T_hi));
-            if (have_out)
-                fprintf(out.fp, "%zu,%s,%zu,%u,%zu,%g,%.9g,%.9g,%ld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%s,%s\n", i,
-                        ct_bco_family_name(f), c.n_servers, c.n_gpus, j.n, b.n_g, b.phi, b.W_max, b.theta_tilde,
-                        b.theta_lo, b.theta_hi, b.makespan, b.makespan_est, b.T_lo, b.T_hi, ct_claim_name(b.lemma3),
-                        ct_claim_name(b.lemma4), ct_claim_name(b.theorem5));
-        }
+        else if (have_out)
+            fprintf(out.fp, "%zu,%s,%zu,%u,%zu,%g,%.9g,%.9g,%ld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%s,%s\n", i,
+                    ct_bco_family_name(f), c.n_servers, c.n_gpus, j.n, b.n_g, b.phi, b.W_max, b.theta_tilde,
+                    b.theta_lo, b.theta_hi, b.makespan, b.makespan_est, b.T_lo, b.T_hi, ct_claim_name(b.lemma3),
+                    ct_claim_name(b.lemma4), ct_claim_name(b.theorem5));
         ct_rar_cluster_free(&c);
         ct_rar_jobs_free(&j);
         cli_progress_update(&bar, i + 1);
@@ -614,6 +563,9 @@ static int validate_random(const bco_opts_t *o)
     if (have_out && ct_outfile_commit(&out, &err) != CT_OK)
         return cli_fail(&err);
     static const char *const claim[] = { "Lemma 3", "Lemma 4", "Theorem 5" };
+    size_t(*tally)[3] = cs.tally;
+    const ct_bco_counterexample_t *ce = cs.ce;
+    double worst = cs.worst, worst_exact = cs.worst_exact;
     if (o->json) {
         /* Schema bco-validate-random-json-v1. */
         static const char *const key[] = { "lemma3", "lemma4", "theorem5" };
@@ -634,8 +586,8 @@ static int validate_random(const bco_opts_t *o)
         if ((rc = cli_print_json_line(js)) != 0)
             return rc;
     } else {
-        printf("%zu random instances (tiny %zu, identical %zu, hetero %zu), seed %llu:\n", N, count[0], count[1],
-               count[2], (unsigned long long)o->seed);
+        printf("%zu random instances (tiny %zu, identical %zu, hetero %zu), seed %llu:\n", N, cs.count[0],
+               cs.count[1], cs.count[2], (unsigned long long)o->seed);
         for (int k = 0; k < 3; k++)
             printf("  %-9s holds %zu, VIOLATED %zu, undecided %zu\n", claim[k], tally[k][0], tally[k][1], tally[k][2]);
         printf("  worst makespan / T*: %.4g where T* is known exactly, at least %.4g over all\n", worst_exact, worst);
@@ -658,20 +610,19 @@ static int validate_random(const bco_opts_t *o)
                 printf("    makespan %.1f > n_g phi (u/l) T* = %g x %.4g x %.4g = %.4g\n", b->makespan, b->n_g, ul,
                        b->T_hi, b->n_g * ul * b->T_hi);
         }
-        ct_rng_t again = ce[k].rng;
         ct_rar_cluster_t c;
         ct_rar_jobs_t j;
-        if (ct_bco_random_instance(&again, ce[k].family, &c, &j, &err) != CT_OK)
+        if (ct_bco_claims_counterexample(&cs, k, &c, &j, &err) != CT_OK)
             return cli_fail(&err);
         if (!o->json)
             describe_instance(&c, &j);
         if (o->save) {
             static const char *const prefix[] = { "lemma3-", "lemma4-", "theorem5-" };
-            char *cp, *jp;
-            if ((rc = write_instance(o->save, prefix[k], &c, &j, &cp, &jp)) == 0)
-                fprintf(o->json ? stderr : stdout, "    saved as %s and %s\n", cp, jp);
-            free(cp);
-            free(jp);
+            char *cpath, *jpath;
+            if ((rc = write_instance(o->save, prefix[k], &c, &j, &cpath, &jpath)) == 0)
+                fprintf(o->json ? stderr : stdout, "    saved as %s and %s\n", cpath, jpath);
+            free(cpath);
+            free(jpath);
         }
         ct_rar_cluster_free(&c);
         ct_rar_jobs_free(&j);

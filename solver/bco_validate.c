@@ -435,3 +435,77 @@ done:
     ct_rar_schedule_free(&ilp);
     return st;
 }
+
+/* ------------------------------------------------------------------------ */
+/* The claims over random instances.                                        */
+
+void ct_bco_claims_params_init(ct_bco_claims_params_t *p)
+{
+    p->instances = 50;
+    p->seed = 1;
+    p->family = CT_BCO_FAMILY_ALL;
+    ct_bco_params_init(&p->schedule);
+    ct_bco_validate_params_init(&p->validate);
+}
+
+void ct_bco_claims_init(ct_bco_claims_t *s, const ct_bco_claims_params_t *p)
+{
+    memset(s, 0, sizeof *s);
+    if (p)
+        s->p = *p;
+    else
+        ct_bco_claims_params_init(&s->p);
+    ct_rng_seed(&s->rng, s->p.seed);
+}
+
+static void claims_consider(ct_bco_counterexample_t *ce, size_t i, const ct_rar_cluster_t *c, const ct_rar_jobs_t *j,
+                            const ct_rng_t *rng, ct_bco_family_t f, const ct_bco_bounds_t *b, double excess)
+{
+    if (ce->have && (j->n > ce->jobs || (j->n == ce->jobs && c->n_gpus > ce->gpus) ||
+                     (j->n == ce->jobs && c->n_gpus == ce->gpus && excess <= ce->excess)))
+        return;
+    *ce = (ct_bco_counterexample_t){ 1, i, j->n, c->n_gpus, excess, *rng, f, *b };
+}
+
+ct_status_t ct_bco_claims_iterate(ct_bco_claims_t *s, ct_rar_cluster_t *c, ct_rar_jobs_t *j, ct_bco_family_t *family,
+                                  ct_bco_bounds_t *b, ct_error_t *err)
+{
+    ct_bco_family_t f = s->p.family == CT_BCO_FAMILY_ALL ? (ct_bco_family_t)(s->done % 3) : s->p.family;
+    ct_rng_t before = s->rng;
+    ct_bco_result_t r;
+    *family = f;
+    ct_status_t st = ct_bco_random_instance(&s->rng, f, c, j, err);
+    if (st != CT_OK)
+        return st;
+    if ((st = ct_bco_schedule(c, j, &s->p.schedule, &r, err)) != CT_OK)
+        return st;
+    st = ct_bco_validate(c, j, &r, &s->p.validate, b, err);
+    ct_bco_result_free(&r);
+    if (st != CT_OK)
+        return st;
+    size_t i = s->done++;
+    s->count[f]++;
+    s->tally[0][b->lemma3]++;
+    s->tally[1][b->lemma4]++;
+    s->tally[2][b->theorem5]++;
+    s->worst = fmax(s->worst, b->ratio_lo);
+    if (b->have_T_exact || b->T_lo == b->T_hi)
+        s->worst_exact = fmax(s->worst_exact, b->ratio_lo);
+    double ul = b->phi * b->u_over_l;
+    if (b->lemma3 == CT_CLAIM_VIOLATED)
+        claims_consider(&s->ce[0], i, c, j, &before, f, b, b->makespan / (b->n_g * b->W_slots));
+    if (b->lemma4 == CT_CLAIM_VIOLATED)
+        claims_consider(&s->ce[1], i, c, j, &before, f, b, (double)b->theta_tilde / (ul * b->theta_hi + 1));
+    if (b->theorem5 == CT_CLAIM_VIOLATED)
+        claims_consider(&s->ce[2], i, c, j, &before, f, b, b->makespan / (b->n_g * ul * b->T_hi));
+    return CT_OK;
+}
+
+ct_status_t ct_bco_claims_counterexample(const ct_bco_claims_t *s, int k, ct_rar_cluster_t *c, ct_rar_jobs_t *j,
+                                         ct_error_t *err)
+{
+    if (k < 0 || k > 2 || !s->ce[k].have)
+        return ct_error_set(err, CT_EINTERNAL, "claim %d: no counterexample", k);
+    ct_rng_t again = s->ce[k].rng;
+    return ct_bco_random_instance(&again, s->ce[k].family, c, j, err);
+}

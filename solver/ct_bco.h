@@ -161,6 +161,58 @@ const char *ct_bco_family_name(ct_bco_family_t f);
 ct_status_t ct_bco_random_instance(ct_rng_t *rng, ct_bco_family_t f, ct_rar_cluster_t *c, ct_rar_jobs_t *j,
                                    ct_error_t *err);
 
+/** The claims checked over random instances (`bco validate --random`),
+ *  GSL-style: init, then one iterate per instance. Claim k: 0 Lemma 3, 1
+ *  Lemma 4, 2 Theorem 5; verdicts as ct_claim_t (holds, violated, undecided). */
+typedef struct {
+    size_t instances;               /**< instances to draw (default 50; the caller iterates that many) */
+    unsigned long long seed;        /**< the draw's seed (default 1) */
+    ct_bco_family_t family;         /**< one family, or CT_BCO_FAMILY_ALL: round robin (default) */
+    ct_bco_params_t schedule;       /**< how each instance is scheduled */
+    ct_bco_validate_params_t validate;
+} ct_bco_claims_params_t;
+
+void ct_bco_claims_params_init(ct_bco_claims_params_t *p);
+
+/** A claim's smallest counterexample so far: fewest jobs, then GPUs, then
+ *  the largest excess over the bound; the draw's state, to redraw it. */
+typedef struct {
+    int have;
+    size_t index, jobs;
+    uint32_t gpus;
+    double excess;
+    ct_rng_t rng;
+    ct_bco_family_t family;
+    ct_bco_bounds_t b;
+} ct_bco_counterexample_t;
+
+/** The check's state and tallies (caller-owned, no heap). */
+typedef struct {
+    ct_bco_claims_params_t p;
+    ct_rng_t rng;
+    size_t done;                    /**< instances checked */
+    size_t count[3];                /**< per family */
+    size_t tally[3][3];             /**< claim x verdict */
+    double worst;                   /**< the largest makespan / T* lower end */
+    double worst_exact;             /**< the same where T* is known exactly */
+    ct_bco_counterexample_t ce[3];  /**< per claim */
+} ct_bco_claims_t;
+
+void ct_bco_claims_init(ct_bco_claims_t *s, const ct_bco_claims_params_t *p);
+
+/**
+ * Draws instance s->done, schedules it and checks the claims, updating the
+ * tallies and counterexamples. The instance and its bounds come back in c,
+ * j (free them after, also on error: they are then empty), *family and *b.
+ * Time: one schedule and one validation.
+ */
+ct_status_t ct_bco_claims_iterate(ct_bco_claims_t *s, ct_rar_cluster_t *c, ct_rar_jobs_t *j, ct_bco_family_t *family,
+                                  ct_bco_bounds_t *b, ct_error_t *err);
+
+/** Redraws claim k's smallest counterexample into c and j (free them after). */
+ct_status_t ct_bco_claims_counterexample(const ct_bco_claims_t *s, int k, ct_rar_cluster_t *c, ct_rar_jobs_t *j,
+                                         ct_error_t *err);
+
 /** Problem (14) by GLPK: place every job on G_j distinct GPUs to minimise
  *  the largest per-GPU sum of rho_hat / u. Within `seconds` (0: no limit)
  *  *status is EXACT and lo = hi; else TIME_LIMIT with lo the relaxation's
