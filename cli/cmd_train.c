@@ -468,41 +468,6 @@ static int apply_xi(const train_opts_t *o, ct_apps_t *a)
     return 0;
 }
 
-/* The first non-blank line of path into line (empty if unreadable: the
- * loaders report that). */
-static void first_line(const char *path, char *line, size_t n)
-{
-    FILE *f = fopen(path, "r");
-    int c;
-    line[0] = '\0';
-    if (!f)
-        return;
-    while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\r' || c == '\t')
-        ;
-    if (c != EOF)
-        ungetc(c, f);
-    if (!fgets(line, (int)n, f))
-        line[0] = '\0';
-    fclose(f);
-}
-
-/* 1 if path holds the online simulator's jobs (JSON, or the authors' CSV
- * with job_id), not a Pollux workload. */
-static int train_format(const char *path)
-{
-    char line[512];
-    first_line(path, line, sizeof line);
-    return line[0] == '{' || strstr(line, "job_id") != NULL;
-}
-
-/* 1 if path's first line looks like a Pollux workload header. */
-static int pollux_format(const char *path)
-{
-    char line[512];
-    first_line(path, line, sizeof line);
-    return strstr(line, "application") && strstr(line, "num_replicas");
-}
-
 /* A workload for the sharing simulator with its applications: a Pollux
  * CSV against the apps file, or the online simulator's jobs converted with
  * applications of their own. On success the caller frees *a and *j; on
@@ -511,7 +476,7 @@ static int load_workload(const char *path, const train_opts_t *o, ct_apps_t *a, 
 {
     ct_error_t err;
     int rc;
-    if (train_format(path)) {
+    if (ct_workload_kind(path) == CT_WORKLOAD_TRAIN) {
         ct_train_jobs_t tj;
         if (ct_train_jobs_load(&tj, path, &err) != CT_OK)
             return cli_fail(&err);
@@ -790,7 +755,7 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
         goto done;
     }
     for (; f < nfiles; f++) {
-        if (train_format(files[f])) {
+        if (ct_workload_kind(files[f]) == CT_WORKLOAD_TRAIN) {
             if (!(apps[f] = calloc(1, sizeof(ct_apps_t)))) {
                 ct_error_set(&err, CT_ENOMEM, "out of memory");
                 rc = cli_fail(&err);
@@ -867,7 +832,7 @@ int cmd_train(int argc, char **argv)
     if (!strcmp(sub, "run")) {
         if (nargs != 1)
             return cli_usage("train", "run: expected one JOBS file");
-        if (!o.share && !train_format(args[0]) && pollux_format(args[0]))
+        if (!o.share && ct_workload_kind(args[0]) == CT_WORKLOAD_POLLUX)
             return cli_usage("train", "%s: a Pollux workload: --placement and --admission need per-iteration forward, "
                                       "backward and all-reduce sizes; give --policy sjf-bsbf|sjf-ffs|fifo|sjf|tiresias",
                              args[0]);

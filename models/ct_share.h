@@ -193,6 +193,13 @@ void ct_share_jobs_free(ct_share_jobs_t *j);
 /** Loads a Pollux workload CSV (name,time,application,num_replicas,
  *  batch_size[,iterations]); absent iterations come from the app's table. */
 ct_status_t ct_share_jobs_load(ct_share_jobs_t *j, const ct_apps_t *apps, const char *path, ct_error_t *err);
+
+/** What a workload file holds, from its first non-blank line: the online
+ *  training simulator's jobs (JSON, or the authors' CSV with job_id), a
+ *  Pollux workload (application and num_replicas columns), or neither
+ *  (unreadable files too: the loaders then say why). */
+typedef enum { CT_WORKLOAD_UNKNOWN = 0, CT_WORKLOAD_TRAIN, CT_WORKLOAD_POLLUX } ct_workload_kind_t;
+ct_workload_kind_t ct_workload_kind(const char *path);
 ct_status_t ct_share_jobs_write(const ct_share_jobs_t *j, const ct_apps_t *apps, const char *path, ct_error_t *err);
 /**
  * The online simulator's jobs (ct_train.h: Ada-SRSF's format) as sharing

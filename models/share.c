@@ -708,3 +708,24 @@ done:
         ct_train_result_free(out);
     return st;
 }
+
+ct_workload_kind_t ct_workload_kind(const char *path)
+{
+    char line[512] = "";
+    FILE *f = fopen(path, "r");
+    int c;
+    if (!f)
+        return CT_WORKLOAD_UNKNOWN;
+    while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\r' || c == '\t')
+        ;
+    if (c != EOF)
+        ungetc(c, f);
+    if (!fgets(line, (int)sizeof line, f))
+        line[0] = '\0';
+    fclose(f);
+    if (line[0] == '{' || strstr(line, "job_id"))
+        return CT_WORKLOAD_TRAIN;
+    if (strstr(line, "application") && strstr(line, "num_replicas"))
+        return CT_WORKLOAD_POLLUX;
+    return CT_WORKLOAD_UNKNOWN;
+}
