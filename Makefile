@@ -65,7 +65,7 @@ CORE_LIBS   += $(ONNX_LIBS)
 endif
 
 INCDIRS  := -Igraph -Imodels -Isolver -Isampler -Iservice
-ALL_CFLAGS = -std=c11 -fPIC $(WARNINGS) $(CFLAGS) $(INCDIRS) $(PKG_CFLAGS) $(MPI_FLAGS) $(MOREFLAGS)
+ALL_CFLAGS = -std=c11 -fPIC $(WARNINGS) $(CFLAGS) $(INCDIRS) $(PKG_CFLAGS) $(ONNX_CFLAGS) $(MPI_FLAGS) $(MOREFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(MOREFLAGS)
 
 LIB_SRC  := $(wildcard graph/*.c models/*.c solver/*.c)
@@ -125,10 +125,10 @@ $(BUILD)/gen/onnx.pb-c.c: $(BUILD)/gen/onnx.pb-c.h
 $(ONNX_OBJ): $(BUILD)/gen/onnx.pb-c.c
 	@$(SAY) "  CC   $@"
 	$(Q)$(CC) -std=c11 -fPIC $(CFLAGS) $(ONNX_CFLAGS) $(MOREFLAGS) -c $< -o $@
+# (ONNX_CFLAGS go in every compile: a MOREFLAGS given on the command line,
+# as asan and fuzz do, would override a target's own)
 $(BUILD)/graph/onnx_import.o: $(BUILD)/gen/onnx.pb-c.h
-$(BUILD)/graph/onnx_import.o: MOREFLAGS += $(ONNX_CFLAGS)
 $(BUILD)/bench/bench_onnx: $(BUILD)/gen/onnx.pb-c.h
-$(BUILD)/bench/bench_onnx: MOREFLAGS += $(ONNX_CFLAGS)
 endif
 
 -include $(wildcard $(BUILD)/*/*.d)
