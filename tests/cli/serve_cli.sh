@@ -190,13 +190,22 @@ s.sendall(b"POST /place HTTP/1.1\r\nHost: x\r\nContent-Length: 524288000\r\n\r\n
 r = s.recv(4096)
 assert r.startswith(b"HTTP/1.1 413") and time.time() - t < 2, r[:60]
 s.close()
-held = [conn() for _ in range(5)]
-x = conn()
-try:
-    x.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-    assert not x.recv(100), "a 6th connection from one client was served"
-except OSError:
-    pass
+# Six connections from one client with a limit of five: at most five are
+# served. (Which one is refused is a race among the service's threads: one
+# may take the sixth before another has counted the fifth, and then the
+# fifth is the one refused; slow runs under valgrind see it.)
+held = [conn() for _ in range(6)]
+served = refused = 0
+for h in held:
+    try:
+        h.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        if h.recv(100):
+            served += 1
+        else:
+            refused += 1
+    except OSError:
+        refused += 1
+assert served <= 5 and refused >= 1, "%d of 6 connections from one client were served" % served
 for h in held:
     h.close()
 time.sleep(0.2)
