@@ -129,6 +129,7 @@ $(ONNX_OBJ): $(BUILD)/gen/onnx.pb-c.c
 # as asan and fuzz do, would override a target's own)
 $(BUILD)/graph/onnx_import.o: $(BUILD)/gen/onnx.pb-c.h
 $(BUILD)/bench/bench_onnx: $(BUILD)/gen/onnx.pb-c.h
+$(BUILD)/tests/onnx_import: $(BUILD)/gen/onnx.pb-c.h
 endif
 
 -include $(wildcard $(BUILD)/*/*.d)

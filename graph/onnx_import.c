@@ -725,6 +725,11 @@ static ct_status_t import_graph(tmap_t *m, const Onnx__ModelProto *model, ct_dag
             const tensor_t *x = tensor_get(m, nd->input[k]);
             if (x->weight)
                 continue;
+            int again = 0; /* a tensor read twice (Mul(x, x)) crosses once */
+            for (size_t k2 = 0; k2 < k && !again; k2++)
+                again = nd->input[k2] && !strcmp(nd->input[k2], nd->input[k]);
+            if (again)
+                continue;
             /* Shape and Size read a tensor's metadata, not its data */
             int meta = !strcmp(nd->op_type, "Shape") || !strcmp(nd->op_type, "Size");
             double bytes = meta ? 0 : x->elems * (double)elem_size(x->elem);

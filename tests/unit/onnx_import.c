@@ -96,6 +96,7 @@ static void branches_and_attention(void)
     CHECK(d.time[task(&d, "concat")] > 0); /* a copy: memory time, no FLOPs */
 
     CHECK(load("attention", NULL, &d, &info, &err) == CT_OK);
+
     CHECK(d.n_tasks == info.nodes + 1 - info.constants && info.generic == 0);
     ct_dag_destroy(&d);
 }
@@ -123,6 +124,66 @@ static void batch_and_refusals(void)
     CHECK(d.n_tasks == 0);
     ct_dag_destroy(&d);
 }
+
+#ifdef CT_HAVE_ONNX
+#include "onnx.pb-c.h"
+
+/* A tensor a node reads twice (Mul(x, x), as a decomposed LayerNorm
+ * squares) crosses once: input x [1, 4] float -> Mul(x, x) -> y. */
+static void read_twice(void)
+{
+    int64_t dims[2] = { 1, 4 };
+    Onnx__TensorShapeProto__Dimension d0 = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT, d1 = d0;
+    d0.value_case = d1.value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+    d0.dim_value = dims[0];
+    d1.dim_value = dims[1];
+    Onnx__TensorShapeProto__Dimension *dv[2] = { &d0, &d1 };
+    Onnx__TensorShapeProto shape = ONNX__TENSOR_SHAPE_PROTO__INIT;
+    shape.n_dim = 2;
+    shape.dim = dv;
+    Onnx__TypeProto__Tensor tt = ONNX__TYPE_PROTO__TENSOR__INIT;
+    tt.has_elem_type = 1;
+    tt.elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+    tt.shape = &shape;
+    Onnx__TypeProto ty = ONNX__TYPE_PROTO__INIT;
+    ty.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+    ty.tensor_type = &tt;
+    Onnx__ValueInfoProto in = ONNX__VALUE_INFO_PROTO__INIT, out = ONNX__VALUE_INFO_PROTO__INIT;
+    in.name = "x";
+    in.type = &ty;
+    out.name = "y";
+    out.type = &ty;
+    Onnx__ValueInfoProto *ins[1] = { &in }, *outs[1] = { &out };
+    char *ni[2] = { "x", "x" }, *no[1] = { "y" };
+    Onnx__NodeProto node = ONNX__NODE_PROTO__INIT;
+    node.name = "square";
+    node.op_type = "Mul";
+    node.n_input = 2;
+    node.input = ni;
+    node.n_output = 1;
+    node.output = no;
+    Onnx__NodeProto *nodes[1] = { &node };
+    Onnx__GraphProto g = ONNX__GRAPH_PROTO__INIT;
+    g.name = "sq";
+    g.n_node = 1;
+    g.node = nodes;
+    g.n_input = g.n_output = 1;
+    g.input = ins;
+    g.output = outs;
+    Onnx__ModelProto m = ONNX__MODEL_PROTO__INIT;
+    m.graph = &g;
+    size_t len = onnx__model_proto__get_packed_size(&m);
+    uint8_t *buf = malloc(len);
+    onnx__model_proto__pack(&m, buf);
+    ct_dag_t d;
+    ct_error_t err;
+    ct_dag_init(&d);
+    CHECK(ct_onnx_import(&d, buf, len, "sq", NULL, NULL, &err) == CT_OK);
+    CHECK(d.n_tasks == 2 && d.n_edges == 1 && edge_bytes(&d, "input", "square") == 16);
+    ct_dag_destroy(&d);
+    free(buf);
+}
+#endif
 
 /* Appends field `num` (length-delimited) holding in[0..n) to out. */
 static size_t wrap(unsigned char *out, unsigned num, const unsigned char *in, size_t n)
@@ -195,5 +256,8 @@ int main(void)
     branches_and_attention();
     batch_and_refusals();
     crafted();
+#ifdef CT_HAVE_ONNX
+    read_twice();
+#endif
     return ct_test_end();
 }
