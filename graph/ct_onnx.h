@@ -12,7 +12,7 @@
  *    tasks; a task "input" (0 s) stands for the request's data when graph
  *    inputs that are not initializers feed nodes;
  *  - an edge per producer -> consumer pair, bytes = the sum over the tensors
- *    between them of elements x element size (shapes from the graph's
+ *    between them (each once) of elements x element size (shapes from the graph's
  *    input, output and value_info); weights are present on every server,
  *    not transfers; Shape and Size read metadata only (0 bytes);
  *  - task time = max(FLOPs / peak, bytes moved / memory bandwidth) (a
