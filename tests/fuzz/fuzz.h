@@ -19,13 +19,34 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The temporaries fuzz_file made (one per suffix), removed at exit. */
+static char fuzz_made[8][256];
+
+static inline void fuzz_cleanup(void)
+{
+    for (int i = 0; i < 8; i++)
+        if (fuzz_made[i][0])
+            unlink(fuzz_made[i]);
+}
+
 /* Writes data to a per-process temporary file named with suffix; returns
- * its path (static storage) or NULL. */
+ * its path (static storage) or NULL. The file goes when the process exits. */
 static inline const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix)
 {
     static char path[256];
+    static int registered;
     const char *dir = getenv("TMPDIR");
     snprintf(path, sizeof path, "%s/contend-fuzz-%ld%s", dir && *dir ? dir : "/tmp", (long)getpid(), suffix);
+    if (!registered)
+        registered = atexit(fuzz_cleanup) == 0;
+    for (int i = 0; i < 8; i++) {
+        if (!strcmp(fuzz_made[i], path))
+            break;
+        if (!fuzz_made[i][0]) {
+            snprintf(fuzz_made[i], sizeof fuzz_made[i], "%s", path);
+            break;
+        }
+    }
     FILE *fp = fopen(path, "wb");
     if (!fp)
         return NULL;
