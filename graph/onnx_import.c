@@ -517,10 +517,21 @@ static int from_weights(tmap_t *m, const Onnx__NodeProto *nd)
 
 /* ------------------------------------------------------------------------ */
 
+static const char *node_name(const Onnx__NodeProto *nd)
+{
+    return nd->name && nd->name[0] ? nd->name : "unnamed";
+}
+
+static ct_status_t unproduced(tmap_t *m, const Onnx__NodeProto *nd, size_t i, const char *tensor)
+{
+    return ct_error_set(m->err, CT_EINPUT, "%s: tensor '%s' (input of node %zu '%s', %s): produced by no node, and "
+                        "neither a graph input nor an initializer", m->label, tensor, i, node_name(nd), nd->op_type);
+}
+
 static ct_status_t refuse_node(tmap_t *m, const Onnx__NodeProto *nd, size_t i, const char *why)
 {
     return ct_error_set(m->err, CT_EINPUT, "%s: node %zu ('%s', %s): %s", m->label, i,
-                        nd->name && nd->name[0] ? nd->name : "unnamed", nd->op_type ? nd->op_type : "?", why);
+                        node_name(nd), nd->op_type ? nd->op_type : "?", why);
 }
 
 static ct_status_t need_shape(tmap_t *m, const Onnx__NodeProto *nd, size_t i, const tensor_t *x, const char *role)
@@ -531,7 +542,7 @@ static ct_status_t need_shape(tmap_t *m, const Onnx__NodeProto *nd, size_t i, co
                         "%s: tensor '%s' (%s of node %zu '%s', %s): %s; run ONNX's shape inference first "
                         "(python3 -c \"import onnx, sys; onnx.save(onnx.shape_inference.infer_shapes("
                         "onnx.load(sys.argv[1])), sys.argv[1])\" MODEL.onnx)",
-                        m->label, x->name, role, i, nd->name && nd->name[0] ? nd->name : "unnamed", nd->op_type,
+                        m->label, x->name, role, i, node_name(nd), nd->op_type,
                         !x->elem && x->known ? "no element type" : x->why);
 }
 
@@ -688,9 +699,7 @@ static ct_status_t import_graph(tmap_t *m, const Onnx__ModelProto *model, ct_dag
                 continue;
             tensor_t *x = tensor_get(m, nd->input[k]);
             if (!x) {
-                st = ct_error_set(err, CT_EINPUT, "%s: tensor '%s' (input of node %zu '%s', %s): produced by no "
-                                  "node, and neither a graph input nor an initializer", m->label, nd->input[k], i,
-                                  nd->name && nd->name[0] ? nd->name : "unnamed", nd->op_type);
+                st = unproduced(m, nd, i, nd->input[k]);
                 goto out;
             }
             if ((st = need_shape(m, nd, i, x, x->weight ? "weight" : "input")) != CT_OK)
@@ -744,9 +753,7 @@ static ct_status_t import_graph(tmap_t *m, const Onnx__ModelProto *model, ct_dag
             } else if (x->graph_input && input_task != SIZE_MAX) {
                 u = input_task;
             } else {
-                st = ct_error_set(err, CT_EINPUT, "%s: tensor '%s' (input of node %zu '%s', %s): produced by no "
-                                  "node, and neither a graph input nor an initializer", m->label, nd->input[k], i,
-                                  nd->name && nd->name[0] ? nd->name : "unnamed", nd->op_type);
+                st = unproduced(m, nd, i, nd->input[k]);
                 goto out;
             }
             if ((st = add_bytes(dag, first, u, task_of[i], bytes, err)) != CT_OK)

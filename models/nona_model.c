@@ -245,10 +245,11 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
         part[p * CT_NONA_PATHS] = (ct_branch_t){ 0.0, 0.0, p != k, 0.0, 0.0 };
         n_part[p] = 1;
     }
-    for (size_t t = 0, seen[256 / 64] = { 0 }; t < n; t++) { /* a remote part's first task: its age */
+    uint8_t seen[256] = { 0 };
+    for (size_t t = 0; t < n; t++) { /* a remote part's first task: its age */
         size_t p = assign[t];
-        if (p != k && !(seen[p / 64] >> (p % 64) & 1)) {
-            seen[p / 64] |= (size_t)1 << (p % 64);
+        if (p != k && !seen[p]) {
+            seen[p] = 1;
             part[p * CT_NONA_PATHS].w = aged_first(m, b, seg->inner[t]);
         }
     }

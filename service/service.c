@@ -182,16 +182,20 @@ static void recent_loads(ct_service_t *s, double t, const char *const *sorted, i
     pthread_mutex_unlock(&s->recent_mu);
 }
 
-/* Remembers a drawn job (ent: its distinct nodes and tasks) until expiry.
+/* Remembers n nodes holding tasks[i] tasks each (a drawn job, or a part
+ * bound later) until expiry. tasks NULL: counted from ent's draw.
  * Out of memory: not remembered (its load is not counted). */
-static void recent_add(ct_service_t *s, const entry_t *ent, double expiry)
+static void recent_add_nodes(ct_service_t *s, char *const *nodes, const uint32_t *tasks, uint32_t n,
+                             const entry_t *ent, double expiry)
 {
-    recent_t r = { expiry, ent->nnodes, calloc(ent->nnodes ? ent->nnodes : 1, sizeof(char *)),
-                   calloc(ent->nnodes ? ent->nnodes : 1, sizeof(uint32_t)) };
+    recent_t r = { expiry, n, calloc(n ? n : 1, sizeof(char *)), calloc(n ? n : 1, sizeof(uint32_t)) };
     int ok = r.nodes && r.tasks;
-    for (uint32_t i = 0; ok && i < ent->nnodes; i++)
-        ok = (r.nodes[i] = strdup(ent->nodes[i])) != NULL;
-    for (uint32_t t = 0; ok && t < ent->ntasks; t++)
+    for (uint32_t i = 0; ok && i < n; i++) {
+        ok = (r.nodes[i] = strdup(nodes[i])) != NULL;
+        if (tasks)
+            r.tasks[i] = tasks[i];
+    }
+    for (uint32_t t = 0; ok && !tasks && t < ent->ntasks; t++)
         r.tasks[ent->part[t]]++;
     if (!ok) {
         recent_clear(&r);
@@ -206,6 +210,12 @@ static void recent_add(ct_service_t *s, const entry_t *ent, double expiry)
     s->recent_tail = (s->recent_tail + 1) % RECENT_CAP;
     s->nrecent++;
     pthread_mutex_unlock(&s->recent_mu);
+}
+
+/* Remembers a drawn job (ent: its distinct nodes and tasks) until expiry. */
+static void recent_add(ct_service_t *s, const entry_t *ent, double expiry)
+{
+    recent_add_nodes(s, ent->nodes, NULL, ent->nnodes, ent, expiry);
 }
 
 static snap_t *snap_load(const ct_service_t *s, const char *path, char *errbuf, size_t errlen)
@@ -954,17 +964,7 @@ static int bind_late(ct_service_t *s, const char *key, uint32_t t, const char *c
                     uint32_t nt = 0;
                     for (uint32_t i = 0; i < en->ntasks; i++)
                         nt += en->part[i] == p;
-                    char *nm = c;
-                    entry_t part = { 0 };
-                    part.ntasks = nt;
-                    part.nnodes = 1;
-                    part.nodes = &nm;
-                    uint32_t *zeros = calloc(nt ? nt : 1, sizeof(uint32_t));
-                    if (zeros) {
-                        part.part = zeros; /* every task on node 0 */
-                        recent_add(s, &part, t_now + en->hold);
-                        free(zeros);
-                    }
+                    recent_add_nodes(s, &c, &nt, 1, NULL, t_now + en->hold);
                 }
             }
         }
