@@ -21,6 +21,7 @@ static void train_usage(FILE *out)
 {
     fprintf(out,
             "usage: contend train workload [--seed N] [--scale S] -o JOBS.json\n"
+            "       contend train workload --jobs N [--load L] [--cluster C.json] [--seed N] -o JOBS.json\n"
             "       contend train run JOBS [--cluster C.json] [--placement lwf|ff|ls|rand] [--kappa K]\n"
             "                         [--admission adadual|srsf] [--srsf-n N] [--gpu-mode shared|exclusive]\n"
             "                         [--compat] [--seed S] [-o per-job.csv] [--json]\n"
@@ -40,7 +41,10 @@ static void train_usage(FILE *out)
             "--placement lwf --kappa 1 --admission adadual (the default).\n"
             "\n"
             "workload: the paper's 160 jobs for a seed (--scale 100 divides iterations and the\n"
-            "  arrival window, as the authors' traces do)\n"
+            "  arrival window, as the authors' traces do); --jobs N: a generated trace with\n"
+            "  Philly-like sizes and durations (GPUs 1/2/4/8/16 at 70/10/10/7/3%%, log-normal\n"
+            "  iterations around 20) and Poisson arrivals offering --load of the cluster's GPU\n"
+            "  time (default 0.8; above 1 the queue grows)\n"
             "run: mean / median / p95 JCT, makespan, GPU utilisation; -o writes one row per job.\n"
             "  JOBS: the JSON job format or the authors' trace CSV. --compat reproduces the\n"
             "  authors' accounting (a queried transfer gets 1 ms of free progress per query)\n"
@@ -77,6 +81,8 @@ typedef struct {
     size_t nrefs;
     double xi_lo, xi_hi, mem_static;
     size_t njobs;
+    int njobs_set;
+    double load;            /* workload --jobs: offered load */
     ct_train_params_t tp;
     ct_sweep_params_t sweep;    /* sweep, table: -j, --shard */
     ct_train_cluster_t c;
@@ -89,7 +95,7 @@ typedef struct {
 
 enum { OPT_SEED = 256, OPT_SCALE, OPT_CLUSTER, OPT_PLACEMENT, OPT_KAPPA, OPT_ADMISSION, OPT_SRSF_N, OPT_GPU_MODE,
        OPT_COMPAT, OPT_JSON, OPT_ACCOUNTING, OPT_POLICY, OPT_POLICIES, OPT_APPS, OPT_XI, OPT_RESTART, OPT_QUEUES,
-       OPT_JOBS, OPT_MEM_STATIC, OPT_FFS_BATCH, OPT_REFERENCE, OPT_INTERVAL, OPT_FIFO, OPT_SHARD };
+       OPT_JOBS, OPT_MEM_STATIC, OPT_FFS_BATCH, OPT_REFERENCE, OPT_INTERVAL, OPT_FIFO, OPT_SHARD, OPT_LOAD };
 
 static int parse(int argc, char **argv, train_opts_t *o)
 {
@@ -109,6 +115,7 @@ static int parse(int argc, char **argv, train_opts_t *o)
         { "reference", required_argument, NULL, OPT_REFERENCE },
         { "interval", required_argument, NULL, OPT_INTERVAL }, { "fifo", required_argument, NULL, OPT_FIFO },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
+        { "load", required_argument, NULL, OPT_LOAD },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -121,6 +128,7 @@ static int parse(int argc, char **argv, train_opts_t *o)
     o->policies = "fifo,sjf,tiresias,sjf-ffs,sjf-bsbf";
     o->mem_static = 0.25;
     o->njobs = 240;
+    o->load = 0.8;
     optind = 1;
     opterr = 0;
     int ch;
@@ -222,8 +230,13 @@ static int parse(int argc, char **argv, train_opts_t *o)
             if (cli_parse_size(optarg, &nj) || nj < 1 || nj > 1000000)
                 return cli_usage("train", "--jobs: expected 1 .. 1000000, got '%s'", optarg);
             o->njobs = nj;
+            o->njobs_set = 1;
             break;
         }
+        case OPT_LOAD:
+            if (cli_parse_double(optarg, &o->load) || !(o->load > 0 && o->load <= 1e6))
+                return cli_usage("train", "--load: expected a number in (0, 1e6], got '%s'", optarg);
+            break;
         case OPT_MEM_STATIC:
             if (cli_parse_double(optarg, &o->mem_static) || !(o->mem_static >= 0 && o->mem_static < 1))
                 return cli_usage("train", "--mem-static: expected a fraction in [0, 1), got '%s'", optarg);
@@ -281,11 +294,17 @@ static int do_workload(const train_opts_t *o)
     ct_error_t err;
     if (!o->output)
         return cli_usage("train", "workload: -o JOBS.json is required");
-    if (ct_train_workload(o->seed, o->scale, &j, &err) != CT_OK)
+    if (o->njobs_set && o->scale != 1)
+        return cli_usage("train", "workload: --jobs (a generated trace) and --scale (the paper's 160 jobs) exclude each other");
+    if (o->njobs_set ? ct_train_workload_trace(o->seed, o->njobs, &o->c, o->load, &j, &err) != CT_OK
+                     : ct_train_workload(o->seed, o->scale, &j, &err) != CT_OK)
         return cli_fail(&err);
     int rc = 0;
     if (ct_train_jobs_write(&j, o->output, &err) != CT_OK)
         rc = cli_fail(&err);
+    else if (o->njobs_set)
+        printf("wrote %s (%zu jobs, Philly-like sizes and durations, load %g on %zu GPUs, seed %llu)\n", o->output, j.n,
+               o->load, (size_t)o->c.n_servers * o->c.gpus_per_server, (unsigned long long)o->seed);
     else
         printf("wrote %s (%zu jobs, seed %llu, scale %g)\n", o->output, j.n, (unsigned long long)o->seed, o->scale);
     ct_train_jobs_free(&j);
@@ -827,8 +846,11 @@ int cmd_train(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     int nargs = argc - 1 - optind;
     char **args = argv + 1 + optind;
-    if (!strcmp(sub, "workload"))
-        return nargs == 0 ? do_workload(&o) : cli_usage("train", "workload takes no file arguments");
+    if (!strcmp(sub, "workload")) {
+        if (nargs != 0)
+            return cli_usage("train", "workload takes no file arguments");
+        return (rc = load_cluster(&o)) ? rc : do_workload(&o);
+    }
     if (!strcmp(sub, "run")) {
         if (nargs != 1)
             return cli_usage("train", "run: expected one JOBS file");

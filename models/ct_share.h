@@ -248,6 +248,9 @@ typedef struct {
     double thresholds[CT_TIRESIAS_MAX_QUEUES - 1];
     void (*progress)(size_t done, size_t total, void *ctx);
     void *progress_ctx;
+    int walk;               /**< 1: sort and walk the whole waiting queue at every round (the
+                                 reference the default's rank queues are tested against: the
+                                 same results, O(waiting) a round instead of O(log)) */
 } ct_share_params_t;
 
 /** SJF-BSBF, restart 30 s, Tiresias one threshold at 16 GPU-hours (Pollux's). */

@@ -100,6 +100,22 @@ ct_status_t ct_train_jobs_write(const ct_train_jobs_t *j, const char *path, ct_e
  *  100); 0 means 1. */
 ct_status_t ct_train_workload(uint64_t seed, double scale, ct_train_jobs_t *j, ct_error_t *err);
 
+#define CT_TRAIN_MAX_GEN_JOBS 10000000u /* jobs in a generated trace */
+
+/** A generated trace of n jobs with Philly-like sizes and durations, for
+ *  runs at scale (bench_train, `train workload --jobs N`): GPUs 1, 2, 4, 8
+ *  or 16 with shares 0.70, 0.10, 0.10, 0.07, 0.03 (most jobs on one GPU, a
+ *  few large ones, as Jeon et al. report for Philly; sizes above the
+ *  cluster's GPUs are capped to it); each of the four models at random;
+ *  iterations log-normal with median 20 and sigma 1.2 (heavy-tailed run
+ *  times), capped at 20,000; Poisson arrivals at the rate that offers
+ *  `load` of the cluster's GPU time (each job's GPU time alone: iterations
+ *  x (tf + tb + its all-reduce alone when it needs more than one
+ *  server) x GPUs); load above 1 makes the queue grow. Deterministic
+ *  per seed. O(n). */
+ct_status_t ct_train_workload_trace(uint64_t seed, size_t n, const ct_train_cluster_t *c, double load,
+                                    ct_train_jobs_t *j, ct_error_t *err);
+
 typedef enum { CT_PLACE_LWF = 0, CT_PLACE_FF, CT_PLACE_LS, CT_PLACE_RAND } ct_place_t;
 typedef enum { CT_ADMIT_ADADUAL = 0, CT_ADMIT_SRSF } ct_admit_t;
 
@@ -154,6 +170,9 @@ typedef struct {
     ct_train_policy_t *policy; /**< custom hooks (NULL: none); not owned */
     void (*progress)(size_t done, size_t total, void *ctx); /**< called as jobs finish (NULL: none) */
     void *progress_ctx;
+    int walk;               /**< 1: sort and test every waiting job at every placement round (the
+                                 reference the default's rank queue is tested against: the same
+                                 results; custom hooks and compat always walk) */
 } ct_train_params_t;
 
 void ct_train_params_init(ct_train_params_t *p);

@@ -39,7 +39,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ct_share.h"
+#include "ct_rankq.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +86,23 @@ typedef struct {
     int32_t (*occ)[2];
     uint8_t *nocc;
     size_t nfree, nsingle;          /* GPUs with nocc 0, with nocc 1 */
-    uint32_t *pending, npending;    /* arrival order */
+    uint32_t *pending, npending;    /* arrival order (fast: only the count; the jobs are in rq) */
+    int fast;                       /* unless params.walk: a waiting job's key never changes (SJF
+                                       family: alone x iterations; Tiresias: its queue, by arrival;
+                                       FIFO: arrival),
+                                       so the waiting jobs are in rank queues, not sorted each event */
+    ct_rankq_t *rq;                 /* fast: SJF family, one, ranked by (key, arrival), a bucket per
+                                       kind (what the policy's decision reads of a waiting job: SJF
+                                       its GPUs, SJF-FFS also its app and batch, SJF-BSBF also its
+                                       iterations; jobs of a kind start or not alike); Tiresias, one
+                                       per queue, and FIFO, one, by arrival */
+    uint32_t nrq;
+    double *rq_val;                 /* fast: rq's values: the jobs' GPUs (a round draws only jobs
+                                       that the free, or free and single, GPUs could hold) */
+    uint32_t *kind;                 /* fast, SJF family: job -> kind */
+    int kind_buckets;               /* fast, SJF family: rq's buckets are the kinds (they are few) */
+    uint64_t *failed, gen;          /* fast: failed[kind] == gen: a job of that kind did not start since
+                                       the last start, so none of it can */
     uint32_t *running, nrunning;
     uint32_t *scratch, *srv_free, *srv_order;
     double *key;
@@ -274,6 +292,12 @@ static void remove_at(uint32_t *v, uint32_t *n, uint32_t who)
         }
 }
 
+/* Fast: the rank queue a waiting job is in. */
+static ct_rankq_t *queue_of(sim_t *s, uint32_t j)
+{
+    return &s->rq[s->p->policy == CT_SHARE_TIRESIAS ? s->js[j].level : 0];
+}
+
 static void start_job(sim_t *s, uint32_t j, const uint32_t *gpus, uint32_t steps)
 {
     const ct_share_job_t *x = &s->jobs->jobs[j];
@@ -304,7 +328,11 @@ static void start_job(sim_t *s, uint32_t j, const uint32_t *gpus, uint32_t steps
     solo_update(s, j);
     free(st->opt); /* a job never returns to pending under SJF-BSBF */
     st->opt = NULL;
-    remove_at(s->pending, &s->npending, j);
+    if (s->fast) {
+        ct_rankq_remove(queue_of(s, j), j);
+        s->npending--;
+    } else
+        remove_at(s->pending, &s->npending, j);
     s->running[s->nrunning++] = j;
 }
 
@@ -354,7 +382,7 @@ static void sort_by_key(sim_t *s, uint32_t *v, uint32_t n)
 static int place_exclusive(sim_t *s, uint32_t j)
 {
     uint32_t *g = s->scratch;
-    if (!pick_free(s, s->jobs->jobs[j].gpus, g))
+    if (s->nfree < s->jobs->jobs[j].gpus || !pick_free(s, s->jobs->jobs[j].gpus, g))
         return 0;
     start_job(s, j, g, ct_app_min_steps(app_of(s, j), s->js[j].local));
     return 1;
@@ -431,9 +459,117 @@ static int place_shared(sim_t *s, uint32_t j)
     return 1;
 }
 
+/* SJF, SJF-BSBF and SJF-FFS as schedule() walks their queue, skipping
+ * the jobs of a kind that already failed since the last start (the state
+ * they see is the same): each step takes the first job after the last
+ * one tried among the kinds still worth trying. O(kinds log n) a step. */
+static void schedule_fast(sim_t *s)
+{
+    const ct_share_policy_t pol = s->p->policy;
+    uint64_t gen = ++s->gen;
+    for (int64_t after = -1;;) {
+        int64_t best = -1;
+        uint32_t best_rank = 0, best_kind = 0;
+        /* a job of more GPUs than are free (SJF) or free or held alone
+         * (sharing) fails at once: not drawn */
+        double bound = (double)(pol == CT_SHARE_SJF ? s->nfree : s->nfree + s->nsingle);
+        for (uint32_t b = 0; b < s->rq->nb; b++) {
+            if (s->kind_buckets && s->failed[b] == gen)
+                continue;
+            for (int64_t a = after;;) {
+                int64_t i = ct_rankq_first(s->rq, b, a, bound);
+                if (i < 0)
+                    break;
+                uint32_t r = ct_rankq_rank(s->rq, (uint32_t)i);
+                if (best >= 0 && r > best_rank)
+                    break;
+                if (s->failed[s->kind[i]] == gen) { /* one bucket: skip failed kinds one by one */
+                    a = r;
+                    continue;
+                }
+                best = i;
+                best_rank = r;
+                best_kind = s->kind[i];
+                break;
+            }
+        }
+        if (best < 0)
+            return;
+        after = best_rank;
+        if (pol == CT_SHARE_SJF ? place_exclusive(s, (uint32_t)best) : place_shared(s, (uint32_t)best))
+            gen = ++s->gen;
+        else
+            s->failed[best_kind] = gen;
+        if (!s->nfree && (pol == CT_SHARE_SJF || !s->nsingle))
+            return; /* as schedule(): nothing can start */
+    }
+}
+
+/* Tiresias as schedule() walks (queue, arrival) over waiting and running
+ * jobs, admitting each that fits the GPUs left: the running jobs sorted
+ * (at most a GPU each), the waiting ones drawn from their queue's rank
+ * queue only when they fit. O((running + started) log n) a round. */
+static void schedule_tiresias_fast(sim_t *s)
+{
+    uint32_t *run = s->scratch + s->N, nr = s->nrunning, nadm = 0, *adm = run + nr;
+    memcpy(run, s->running, nr * sizeof(uint32_t));
+    for (uint32_t k = 0; k < nr; k++)
+        s->key[run[k]] = s->js[run[k]].level;
+    sort_by_key(s, run, nr);
+    size_t cap = s->N;
+    uint32_t r = 0;
+    for (uint32_t lv = 0; lv < s->nrq; lv++) {
+        for (int64_t after = -1;;) {
+            int64_t w = cap ? ct_rankq_first(&s->rq[lv], 0, after, (double)cap) : -1;
+            int take_run = r < nr && s->js[run[r]].level == lv &&
+                           (w < 0 || s->rank[run[r]] < ct_rankq_rank(&s->rq[lv], (uint32_t)w));
+            if (!take_run && w < 0)
+                break;
+            uint32_t j = take_run ? run[r++] : (uint32_t)w, gq = s->jobs->jobs[j].gpus;
+            after = s->rank[j];
+            if (gq <= cap) {
+                cap -= gq;
+                if (!take_run)
+                    adm[nadm++] = j;
+            } else { /* running: preempted (a waiting job that does not fit is never drawn) */
+                release(s, j);
+                s->js[j].phase = PH_PENDING;
+                s->js[j].pend_since = s->now;
+                ct_rankq_insert(queue_of(s, j), j);
+                s->npending++;
+            }
+        }
+    }
+    for (uint32_t k = 0; k < nadm; k++)
+        place_exclusive(s, adm[k]);
+}
+
+/* FIFO in arrival order: strict stops at the first job that cannot start;
+ * backfill draws only jobs that fit the free GPUs. */
+static void schedule_fifo_fast(sim_t *s)
+{
+    for (int64_t after = -1;;) {
+        int64_t j = ct_rankq_first(s->rq, 0, after, s->p->fifo_backfill ? (double)s->nfree : DBL_MAX);
+        if (j < 0)
+            return;
+        after = s->rank[j];
+        if (!place_exclusive(s, (uint32_t)j) && !s->p->fifo_backfill)
+            return;
+    }
+}
+
 static void schedule(sim_t *s)
 {
     const ct_share_policy_t pol = s->p->policy;
+    if (s->fast) {
+        if (pol == CT_SHARE_FIFO)
+            schedule_fifo_fast(s);
+        else if (pol == CT_SHARE_TIRESIAS)
+            schedule_tiresias_fast(s);
+        else
+            schedule_fast(s);
+        return;
+    }
     uint32_t *order = s->scratch + s->N, n = 0;
     if (pol == CT_SHARE_FIFO) {
         for (uint32_t k = 0; k < s->npending;) {
@@ -525,6 +661,114 @@ static void sim_free(sim_t *s)
     free(s->by_arrival);
     free(s->rank);
     free(s->sort_tmp);
+    free(s->rq_val);
+    free(s->kind);
+    free(s->failed);
+    for (uint32_t k = 0; k < s->nrq; k++)
+        ct_rankq_free(&s->rq[k]);
+    free(s->rq);
+}
+
+typedef struct {
+    double key;
+    uint32_t rank, i;
+} fast_key_t;
+
+static int cmp_fast_key(const void *a, const void *b)
+{
+    const fast_key_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Jobs by kind: what a placement decision reads of a waiting job. */
+static int cmp_kind(const void *a, const void *b, const ct_share_jobs_t *js, ct_share_policy_t pol)
+{
+    const ct_share_job_t *x = &js->jobs[*(const uint32_t *)a], *y = &js->jobs[*(const uint32_t *)b];
+    if (pol == CT_SHARE_SJF) /* starts exactly when its GPUs are free: one kind */
+        return 0;
+    if (x->app != y->app)
+        return x->app < y->app ? -1 : 1;
+    if (x->gpus != y->gpus)
+        return x->gpus < y->gpus ? -1 : 1;
+    if (x->batch != y->batch)
+        return x->batch < y->batch ? -1 : 1;
+    if (pol == CT_SHARE_SJF_BSBF && x->iterations != y->iterations) /* Theorem 1 reads them */
+        return x->iterations < y->iterations ? -1 : 1;
+    return 0;
+}
+
+/* Fast path: ranks by (alone x iterations, arrival), kinds, the rank
+ * queue. O(n log n). */
+static ct_status_t fast_init(sim_t *s, ct_error_t *err)
+{
+    size_t n = s->n, m = n ? n : 1;
+    fast_key_t *key = malloc(m * sizeof *key);
+    uint32_t *rank = malloc(m * sizeof(uint32_t)), *bucket = malloc(m * sizeof(uint32_t)),
+             *idx = malloc(m * sizeof(uint32_t)), *kind = s->kind = malloc(m * sizeof(uint32_t));
+    int tiresias = s->p->policy == CT_SHARE_TIRESIAS, by_arrival = tiresias || s->p->policy == CT_SHARE_FIFO;
+    s->nrq = tiresias ? (uint32_t)s->p->n_thresholds + 1 : 1;
+    s->rq = calloc(s->nrq, sizeof(ct_rankq_t));
+    s->rq_val = calloc(m, sizeof(double));
+    ct_status_t st = CT_OK;
+    if (!key || !rank || !bucket || !kind || !idx || !s->rq || !s->rq_val) {
+        s->nrq = 0;
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        s->rq_val[i] = s->jobs->jobs[i].gpus;
+    if (by_arrival) { /* Tiresias (a queue per level) and FIFO: ranks by arrival, one bucket */
+        for (size_t i = 0; i < n; i++)
+            bucket[i] = 0;
+        for (uint32_t k = 0; k < s->nrq && st == CT_OK; k++)
+            st = ct_rankq_init(&s->rq[k], n, s->rank, bucket, 1, s->rq_val, err);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        key[i] = (fast_key_t){ s->js[i].alone * s->js[i].rem, s->rank[i], (uint32_t)i };
+        idx[i] = (uint32_t)i;
+    }
+    qsort(key, n, sizeof *key, cmp_fast_key);
+    for (size_t r = 0; r < n; r++)
+        rank[key[r].i] = (uint32_t)r;
+    /* kinds: sort indices by kind (a merge through sort_tmp would do; n
+     * log n either way) and number the runs */
+    for (size_t w = 1; w < n; w *= 2) /* bottom-up merge sort: qsort has no context argument */
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, a = lo, b = mid, k = lo;
+            while (a < mid && b < hi)
+                s->sort_tmp[k++] = cmp_kind(&idx[b], &idx[a], s->jobs, s->p->policy) < 0 ? idx[b++] : idx[a++];
+            while (a < mid)
+                s->sort_tmp[k++] = idx[a++];
+            while (b < hi)
+                s->sort_tmp[k++] = idx[b++];
+            memcpy(idx + lo, s->sort_tmp + lo, (hi - lo) * sizeof(uint32_t));
+        }
+    uint32_t nb = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (k == 0 || cmp_kind(&idx[k - 1], &idx[k], s->jobs, s->p->policy) != 0)
+            nb++;
+        kind[idx[k]] = nb - 1;
+    }
+    if (!(s->failed = calloc(nb ? nb : 1, sizeof(uint64_t)))) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* A bucket per kind while they are few (a round then skips a failed
+     * kind at once); many kinds (SJF-BSBF on jobs of distinct lengths)
+     * share one bucket, and a round steps over failed kinds' jobs. */
+    int bucketed = s->kind_buckets = nb <= 64;
+    for (size_t i = 0; i < n; i++)
+        bucket[i] = bucketed ? kind[i] : 0;
+    st = ct_rankq_init(&s->rq[0], n, rank, bucket, bucketed ? nb : 1, s->rq_val, err);
+done:
+    free(key);
+    free(rank);
+    free(bucket);
+    free(idx);
+    return st;
 }
 
 typedef struct {
@@ -633,6 +877,9 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
         out->jobs[i].ngpus = j->gpus;
         out->jobs[i].arrival = 1e3 * j->arrival;
     }
+    s.fast = !p->walk;
+    if (s.fast && (st = fast_init(&s, err)) != CT_OK)
+        goto done;
     size_t next_arrival = 0;
     while (s.done < n) {
         double ta = next_arrival < n ? jobs->jobs[s.by_arrival[next_arrival]].arrival : INFINITY, te = INFINITY;
@@ -663,7 +910,11 @@ ct_status_t ct_share_run(const ct_train_cluster_t *c, const ct_apps_t *apps, con
             }
             x->phase = PH_PENDING;
             x->pend_since = s.now;
-            s.pending[s.npending++] = ja;
+            if (s.fast) {
+                ct_rankq_insert(queue_of(&s, ja), ja);
+                s.npending++;
+            } else
+                s.pending[s.npending++] = ja;
         }
         const double tol = 1e-9 * fmax(1.0, s.now);
         for (uint32_t k = 0; k < s.nrunning;) {

@@ -16,9 +16,11 @@
 #include "ct_train.h"
 #include "ct_evq.h"
 #include "ct_json.h"
+#include "ct_rankq.h"
 #include "ct_rar.h" /* ct_job_mix */
 #include "ct_sampler.h" /* ct_rng_t */
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -285,15 +287,34 @@ ct_status_t ct_train_jobs_write(const ct_train_jobs_t *js, const char *path, ct_
     return st;
 }
 
+/* The spec's V100 models: all-reduce MB, forward and backward ms, memory MB. */
+static const struct {
+    const char *name;
+    double size, tf, tb, mem;
+} paper_models[] = { { "vgg16", 526.4, 35.8, 53.7, 4527 },
+                     { "resnet50", 99.2, 25.0, 37.4, 3213 },
+                     { "inception-v3", 103.0, 34.9, 52.4, 3291 },
+                     { "lstm-ptb", 251.8, 31.5, 47.3, 2751 } };
+
+/* Job i of a generated trace: id, one of the paper's models, GPUs. */
+static ct_status_t gen_job(ct_train_jobs_t *js, size_t i, unsigned pick, uint32_t gpus, ct_error_t *err)
+{
+    ct_train_job_t *j = &js->jobs[i];
+    char id[32];
+    snprintf(id, sizeof id, "%zu", i);
+    js->n = i + 1;
+    if (!(j->id = ct_strdup(id, err)) || !(j->model = ct_strdup(paper_models[pick].name, err)))
+        return CT_ENOMEM;
+    j->gpus = gpus;
+    j->size = paper_models[pick].size;
+    j->tf = paper_models[pick].tf;
+    j->tb = paper_models[pick].tb;
+    j->mem = paper_models[pick].mem;
+    return CT_OK;
+}
+
 ct_status_t ct_train_workload(uint64_t seed, double scale, ct_train_jobs_t *js, ct_error_t *err)
 {
-    static const struct {
-        const char *name;
-        double size, tf, tb, mem;
-    } models[] = { { "vgg16", 526.4, 35.8, 53.7, 4527 },
-                   { "resnet50", 99.2, 25.0, 37.4, 3213 },
-                   { "inception-v3", 103.0, 34.9, 52.4, 3291 },
-                   { "lstm-ptb", 251.8, 31.5, 47.3, 2751 } };
     uint32_t mix[160];
     ct_job_mix(160, mix);
     if (!(scale > 0))
@@ -305,22 +326,58 @@ ct_status_t ct_train_workload(uint64_t seed, double scale, ct_train_jobs_t *js, 
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     for (size_t i = 0; i < 160; i++) {
         ct_train_job_t *j = &js->jobs[i];
-        char id[32];
-        snprintf(id, sizeof id, "%zu", i);
-        const unsigned pick = (unsigned)ct_rng_below(&rng, 4);
-        js->n = i + 1;
-        if (!(j->id = ct_strdup(id, err)) || !(j->model = ct_strdup(models[pick].name, err))) {
+        if (gen_job(js, i, (unsigned)ct_rng_below(&rng, 4), mix[i], err) != CT_OK) {
             ct_train_jobs_free(js);
             return CT_ENOMEM;
         }
-        j->gpus = mix[i];
         j->iterations = fmax(1.0, floor((double)(1000 + ct_rng_below(&rng, 5001)) / scale));
         j->arrival = floor(1200000.0 / scale * ct_rng_uniform(&rng));
-        j->size = models[pick].size;
-        j->tf = models[pick].tf;
-        j->tb = models[pick].tb;
-        j->mem = models[pick].mem;
     }
+    return CT_OK;
+}
+
+ct_status_t ct_train_workload_trace(uint64_t seed, size_t n, const ct_train_cluster_t *c, double load,
+                                    ct_train_jobs_t *js, ct_error_t *err)
+{
+    static const uint32_t sizes[] = { 1, 2, 4, 8, 16 };
+    static const double shares[] = { 0.70, 0.10, 0.10, 0.07, 0.03 };
+    memset(js, 0, sizeof *js);
+    if (n < 1 || n > CT_TRAIN_MAX_GEN_JOBS)
+        return ct_error_set(err, CT_EINPUT, "jobs: expected 1 .. %u", (unsigned)CT_TRAIN_MAX_GEN_JOBS);
+    if (!(load > 0 && load <= 1e6))
+        return ct_error_set(err, CT_EINPUT, "load: expected a number in (0, 1e6]");
+    size_t G = (size_t)c->n_servers * c->gpus_per_server;
+    if (!(js->jobs = calloc(n, sizeof(ct_train_job_t))))
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    ct_rng_t rng;
+    ct_rng_seed(&rng, seed);
+    double work = 0, t = 0;
+    for (size_t i = 0; i < n; i++) {
+        double u = ct_rng_uniform(&rng), acc = 0;
+        size_t k = 0;
+        while (k + 1 < sizeof sizes / sizeof sizes[0] && u >= (acc += shares[k]))
+            k++;
+        uint32_t gpus = sizes[k] < G ? sizes[k] : (uint32_t)G;
+        if (gen_job(js, i, (unsigned)ct_rng_below(&rng, 4), gpus, err) != CT_OK) {
+            ct_train_jobs_free(js);
+            return CT_ENOMEM;
+        }
+        ct_train_job_t *j = &js->jobs[i];
+        /* log-normal iterations (Box-Muller), heavy-tailed like Philly's run times */
+        double a = 1.0 - ct_rng_uniform(&rng), b = ct_rng_uniform(&rng);
+        double z = sqrt(-2.0 * log(a)) * cos(6.283185307179586 * b);
+        j->iterations = fmin(20000.0, fmax(1.0, round(20.0 * exp(1.2 * z))));
+        /* a job over one server's GPUs all-reduces every iteration, uncontended */
+        double comm = gpus > c->gpus_per_server ? c->a + j->size * c->b : 0;
+        work += j->iterations * (j->tf + j->tb + comm) * j->gpus;
+        j->arrival = t; /* unit-rate gaps, scaled below */
+        t += -log(1.0 - ct_rng_uniform(&rng));
+    }
+    /* n unit-mean gaps span about n; the rate that offers `load` spreads
+     * them over work / (load x G) ms. Whole ms, as the authors' traces. */
+    double scale = work / (load * (double)G) / (double)n;
+    for (size_t i = 0; i < n; i++)
+        js->jobs[i].arrival = floor(js->jobs[i].arrival * scale);
     return CT_OK;
 }
 
@@ -335,6 +392,7 @@ void ct_train_params_init(ct_train_params_t *p)
     p->policy = NULL;
     p->progress = NULL;
     p->progress_ctx = NULL;
+    p->walk = 0;
 }
 
 static const char *const place_names[] = { "lwf", "ff", "ls", "rand" };
@@ -428,7 +486,14 @@ struct ct_train_view {
     /* per server */
     uint32_t *tx;               /* transfers running on each server */
     /* lists */
-    uint32_t *queue, nqueue;    /* queued jobs */
+    uint32_t *queue, nqueue;    /* queued jobs (unless fast) */
+    int fast;                   /* the built-in placements and order: the queue is rq, whose
+                                   ranks are fixed (a waiting job's remaining work is all of it) */
+    ct_rankq_t rq;              /* fast: queued jobs by GPU count (bucket), SRSF rank, memory */
+    uint32_t *bucket_gpus;      /* fast: bucket -> GPU count */
+    double *jmem;               /* fast: job -> memory per GPU (rq's values; 0 when exclusive) */
+    double *used_sorted;        /* fast: GPUs' memory used, ascending (the n-th decides whether
+                                   n GPUs fit) */
     uint32_t *ready, nready;    /* jobs ready to all-reduce */
     uint32_t *active, nactive;  /* running transfers */
     uint32_t *scratch;          /* GPUs, for placement */
@@ -679,8 +744,86 @@ static int resorts(const sim_t *s)
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b);
+
+/* Fast rounds: what the queued jobs can use, after a placement changed it. */
+static size_t capacity(sim_t *s)
+{
+    size_t nfree = 0;
+    if (s->c->mode == CT_GPU_EXCLUSIVE) {
+        for (size_t g = 0; g < s->N; g++)
+            nfree += s->non[g] == 0;
+        return nfree;
+    }
+    memcpy(s->used_sorted, s->mem_used, s->N * sizeof(double));
+    qsort(s->used_sorted, s->N, sizeof(double), cmp_double);
+    return 0;
+}
+
+/* The queued job with the least SRSF rank above `after` that fits now, or
+ * -1. A job of n GPUs fits when n GPUs have room: in shared mode when the
+ * n-th least used GPU has (fits' test, monotone in the memory used). */
+static int64_t next_fitting(sim_t *s, int64_t after, size_t nfree)
+{
+    int excl = s->c->mode == CT_GPU_EXCLUSIVE;
+    double capx = s->c->gpu_mem * (1 + 1e-12);
+    int64_t best = -1;
+    uint32_t best_rank = 0;
+    for (uint32_t b = 0; b < s->rq.nb; b++) {
+        uint32_t n = s->bucket_gpus[b];
+        if (excl ? nfree < n : !(s->used_sorted[n - 1] < capx))
+            continue;
+        /* the tree's bound is loose by rounding; the exact test follows */
+        double used = excl ? 0 : s->used_sorted[n - 1], bound = excl ? DBL_MAX : (capx - used) * (1 + 1e-9) + 1e-9;
+        for (int64_t a = after;;) {
+            int64_t i = ct_rankq_first(&s->rq, b, a, bound);
+            if (i < 0)
+                break;
+            uint32_t r = ct_rankq_rank(&s->rq, (uint32_t)i);
+            if (best >= 0 && r > best_rank)
+                break;
+            if (excl || used + s->jobs->jobs[i].mem <= capx) {
+                best = i;
+                best_rank = r;
+                break;
+            }
+            a = r;
+        }
+    }
+    return best;
+}
+
+/* One round: every queued job that fits, in SRSF order, as placement()
+ * walks them, without testing those that cannot fit. */
+static ct_status_t placement_fast(sim_t *s, ct_error_t *err)
+{
+    if (s->rq.count == 0)
+        return CT_OK;
+    compute_loads(s);
+    uint32_t *gpus = s->scratch + s->N + s->c->n_servers;
+    size_t nfree = capacity(s);
+    for (int64_t after = -1;;) {
+        int64_t i = next_fitting(s, after, nfree);
+        if (i < 0)
+            break;
+        uint32_t jj = (uint32_t)i;
+        after = ct_rankq_rank(&s->rq, jj);
+        if (!choose(s, jj, gpus)) /* not reached: choose fails only when fewer than n GPUs fit */
+            continue;
+        ct_status_t st = place_job(s, jj, gpus, err);
+        if (st != CT_OK)
+            return st;
+        ct_rankq_remove(&s->rq, jj);
+        nfree = capacity(s);
+    }
+    s->nqueue = (uint32_t)s->rq.count;
+    return CT_OK;
+}
+
 static ct_status_t placement(sim_t *s, ct_error_t *err)
 {
+    if (s->fast)
+        return placement_fast(s, err);
     if (s->nqueue == 0)
         return CT_OK;
     sort_srsf(s, s->queue, s->nqueue);
@@ -1047,6 +1190,10 @@ static void sim_free(sim_t *s)
     free(s->active);
     free(s->scratch);
     free(s->key);
+    free(s->bucket_gpus);
+    free(s->jmem);
+    free(s->used_sorted);
+    ct_rankq_free(&s->rq);
     ct_evq_free(&s->q);
 }
 
@@ -1054,6 +1201,69 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+typedef struct {
+    double rem, arrival;
+    uint32_t i;
+} srsf_key_t;
+
+/* SRSF's order for waiting jobs (srsf_before with no placement order). */
+static int cmp_srsf_key(const void *a, const void *b)
+{
+    const srsf_key_t *x = a, *y = b;
+    if (x->rem != y->rem)
+        return x->rem < y->rem ? -1 : 1;
+    if (x->arrival != y->arrival)
+        return x->arrival < y->arrival ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Fast path: the rank queue over every job (ranks by SRSF, buckets by GPU
+ * count). O(n log n). */
+static ct_status_t fast_init(sim_t *s, ct_error_t *err)
+{
+    size_t n = s->jobs->n, m = n ? n : 1;
+    srsf_key_t *key = malloc(m * sizeof *key);
+    uint32_t *rank = malloc(m * sizeof(uint32_t)), *bucket = malloc(m * sizeof(uint32_t));
+    s->bucket_gpus = malloc(m * sizeof(uint32_t));
+    s->jmem = malloc(m * sizeof(double));
+    s->used_sorted = malloc(s->N * sizeof(double));
+    ct_status_t st = CT_OK;
+    if (!key || !rank || !bucket || !s->bucket_gpus || !s->jmem || !s->used_sorted) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    uint32_t nb = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ct_train_job_t *j = &s->jobs->jobs[i];
+        key[i] = (srsf_key_t){ s->js[i].rem, j->arrival, (uint32_t)i };
+        s->bucket_gpus[i] = j->gpus;
+        s->jmem[i] = s->c->mode == CT_GPU_EXCLUSIVE ? 0 : j->mem;
+    }
+    qsort(key, n, sizeof *key, cmp_srsf_key);
+    for (size_t r = 0; r < n; r++)
+        rank[key[r].i] = (uint32_t)r;
+    qsort(s->bucket_gpus, n, sizeof(uint32_t), cmp_u32);
+    for (size_t i = 0; i < n; i++)
+        if (nb == 0 || s->bucket_gpus[nb - 1] != s->bucket_gpus[i])
+            s->bucket_gpus[nb++] = s->bucket_gpus[i];
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t *hit = bsearch(&s->jobs->jobs[i].gpus, s->bucket_gpus, nb, sizeof(uint32_t), cmp_u32);
+        bucket[i] = (uint32_t)(hit - s->bucket_gpus);
+    }
+    st = ct_rankq_init(&s->rq, n, rank, bucket, nb, s->jmem, err);
+done:
+    free(key);
+    free(rank);
+    free(bucket);
+    return st;
 }
 
 ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *jobs, const ct_train_params_t *p,
@@ -1117,6 +1327,9 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
     }
     for (size_t g = 0; g < N; g++)
         s.running[g] = -1;
+    /* Custom orders and placements, and the authors' accounting (whose LWF
+     * sorts servers even for jobs that do not fit), walk the whole queue. */
+    s.fast = !p->compat && !p->walk && !(p->policy && (p->policy->place || p->policy->order_key));
     for (size_t v = 0; v < c->n_servers; v++)
         s.srv_order[v] = (uint32_t)v;
     for (size_t i = 0; i < n; i++) {
@@ -1129,6 +1342,8 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
             goto done;
         }
     }
+    if (s.fast && (st = fast_init(&s, err)) != CT_OK)
+        goto done;
     while (s.done < n) {
         int64_t who;
         double tt = next_transfer(&s, &who), te = ct_evq_peek_time(&s.q), tn = fmin(tt, te);
@@ -1142,7 +1357,11 @@ ct_status_t ct_train_run(const ct_train_cluster_t *c, const ct_train_jobs_t *job
         while (ct_evq_peek_time(&s.q) <= s.t && ct_evq_pop(&s.q, &ev)) {
             out->events++;
             if (ev.kind == EV_ARRIVE) {
-                s.queue[s.nqueue++] = ev.a;
+                if (s.fast)
+                    ct_rankq_insert(&s.rq, ev.a);
+                else
+                    s.queue[s.nqueue++] = ev.a;
+                s.nqueue += s.fast;
                 s.place_dirty = 1;
             } else if (ev.kind == EV_TASK) {
                 task_end(&s, ev.a);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # train_cli.sh - `contend train` from the outside: workload (deterministic,
-# scaled), run (summary, JSON, per-job CSV), sweep, the placement ordering on
+# scaled; a generated trace), run (summary, JSON, per-job CSV), sweep, the placement ordering on
 # generated workloads, the compat switch, errors.
 set -u
 . tests/cli-lib.sh
@@ -29,6 +29,19 @@ $C train sweep "$T/w.json" -o "$T/s.csv" >/dev/null || fail "sweep"
 printf '{"servers": 2, "gpus_per_server": 2, "gpu_mode": "exclusive"}' >"$T/c.json"
 printf '{"jobs": [{"id": "a", "arrival": 0, "gpus": 2, "iterations": 3, "size": 10, "forward": 10, "backward": 20, "memory": 1}]}' >"$T/j.json"
 $C train run "$T/j.json" --cluster "$T/c.json" --json | grep -q '"mean_jct_ms": 90,' || fail "a one-server job: JCT 90 ms"
+# A generated trace (Philly-like, --jobs N): deterministic, N jobs, sized to
+# the cluster, runs; the queue grows above load 1.
+printf '{"servers": 2, "gpus_per_server": 4}' >"$T/c8.json"
+$C train workload --jobs 300 --load 3 --cluster "$T/c8.json" --seed 9 -o "$T/t1.json" >/dev/null || fail "workload --jobs"
+$C train workload --jobs 300 --load 3 --cluster "$T/c8.json" --seed 9 -o "$T/t2.json" >/dev/null
+cmp -s "$T/t1.json" "$T/t2.json" || fail "workload --jobs is not deterministic for a seed"
+[ "$(grep -o '"gpus"' "$T/t1.json" | wc -l)" -eq 300 ] || fail "workload --jobs 300: job count"
+grep -q '"gpus": 16' "$T/t1.json" && fail "workload --jobs: a 16-GPU job on an 8-GPU cluster"
+q() { $C train run "$1" --cluster "$T/c8.json" --json | sed 's/.*"mean_jct_ms": \([0-9.e+]*\),.*/\1/'; }
+$C train workload --jobs 300 --load 0.3 --cluster "$T/c8.json" --seed 9 -o "$T/t3.json" >/dev/null
+awk -v a="$(q "$T/t3.json")" -v b="$(q "$T/t1.json")" 'BEGIN { exit !(a < b) }' || fail "load 3: mean JCT not above load 0.3's"
+expect_error 2 "--jobs (a generated trace) and --scale" -- $C train workload --jobs 5 --scale 100 -o "$T/x.json"
+expect_error 2 "--load" -- $C train workload --jobs 5 --load 0 -o "$T/x.json"
 # Errors.
 expect_error 2 "--placement" -- $C train run --placement best "$T/w.json"
 expect_error 2 "--admission" -- $C train run --admission never "$T/w.json"

@@ -582,8 +582,54 @@ static void from_train(void)
     ct_train_jobs_free(&tj);
 }
 
+/* The rank queues against the walk over the whole queue
+ * (ct_share_params_t.walk): a generated workload whose queue grows, every
+ * policy (Tiresias with one and three thresholds, FIFO strict and
+ * backfilling), job by job. */
+static void fast_rounds(void)
+{
+    ct_apps_t a;
+    ct_share_jobs_t js;
+    ct_error_t err;
+    CHECK(ct_apps_load(&a, "data/share/apps.json", &err) == CT_OK);
+    CHECK(ct_apps_set_xi(&a, 1.5, 2.0, 1, &err) == CT_OK);
+    CHECK(ct_share_workload(&a, 5, 500, &js, &err) == CT_OK);
+    ct_train_cluster_t c;
+    ct_train_cluster_init(&c);
+    size_t differ = 0, waited = 0;
+    const ct_share_policy_t pols[] = { CT_SHARE_SJF_BSBF, CT_SHARE_SJF_FFS, CT_SHARE_SJF, CT_SHARE_TIRESIAS,
+                                       CT_SHARE_TIRESIAS, CT_SHARE_FIFO, CT_SHARE_FIFO };
+    for (int k = 0; k < 7; k++) {
+        ct_share_params_t p;
+        ct_share_params_init(&p);
+        p.policy = pols[k];
+        p.fifo_backfill = k == 6;
+        if (k == 4) {
+            p.n_thresholds = 3;
+            p.thresholds[0] = 2 * 3600.0;
+            p.thresholds[1] = 8 * 3600.0;
+            p.thresholds[2] = 32 * 3600.0;
+        }
+        ct_train_result_t fast, walk;
+        CHECK(ct_share_run(&c, &a, &js, &p, &fast, &err) == CT_OK);
+        p.walk = 1;
+        CHECK(ct_share_run(&c, &a, &js, &p, &walk, &err) == CT_OK);
+        for (size_t i = 0; i < js.n; i++)
+            differ += fast.jobs[i].start != walk.jobs[i].start || fast.jobs[i].end != walk.jobs[i].end ||
+                      fast.jobs[i].gpus[0] != walk.jobs[i].gpus[0];
+        waited += fast.mean_queued > 3600.0 * 1e3; /* an hour on average: a long queue */
+        ct_train_result_free(&fast);
+        ct_train_result_free(&walk);
+    }
+    CHECK(differ == 0);
+    CHECK(waited == 7);
+    ct_share_jobs_free(&js);
+    ct_apps_free(&a);
+}
+
 int main(void)
 {
+    fast_rounds();
     fit();
     theorem1();
     algorithm2();

@@ -370,8 +370,65 @@ static void workload_and_policies(void)
     ct_train_jobs_free(&js);
 }
 
+/* The placement rounds' rank queue against the walk over the whole queue
+ * (ct_train_params_t.walk): a generated trace whose queue grows (load 3),
+ * every placement and admission, shared and exclusive GPUs, job by job.
+ * Also the generator: deterministic, its size shares and offered load. */
+static void fast_rounds(void)
+{
+    ct_train_cluster_t c;
+    ct_train_cluster_init(&c);
+    c.n_servers = 4; /* 16 GPUs: 16-GPU jobs take the whole cluster */
+    ct_train_jobs_t js, js2;
+    ct_error_t err;
+    CHECK(ct_train_workload_trace(3, 400, &c, 3.0, &js, &err) == CT_OK);
+    CHECK(ct_train_workload_trace(3, 400, &c, 3.0, &js2, &err) == CT_OK);
+    size_t same = 0, ones = 0;
+    double work = 0;
+    for (size_t i = 0; i < js.n; i++) {
+        same += js.jobs[i].arrival == js2.jobs[i].arrival && js.jobs[i].iterations == js2.jobs[i].iterations &&
+                js.jobs[i].gpus == js2.jobs[i].gpus;
+        ones += js.jobs[i].gpus == 1;
+        work += js.jobs[i].iterations * (js.jobs[i].tf + js.jobs[i].tb + (js.jobs[i].gpus > 4 ? js.jobs[i].size * c.b : 0)) *
+                js.jobs[i].gpus;
+        if (i)
+            CHECK(js.jobs[i].arrival >= js.jobs[i - 1].arrival);
+    }
+    CHECK(same == js.n);
+    CHECK(ones > 240 && ones < 320); /* 0.70 of 400 */
+    double offered = work / (16.0 * js.jobs[js.n - 1].arrival);
+    CHECK(offered > 2.6 && offered < 3.5); /* the last arrival ends the Poisson window, about */
+    ct_train_jobs_free(&js2);
+    CHECK(ct_train_workload_trace(3, 0, &c, 1.0, &js2, &err) == CT_EINPUT);
+    CHECK(ct_train_workload_trace(3, 10, &c, -1.0, &js2, &err) == CT_EINPUT);
+    size_t runs = 0, differ = 0;
+    for (int mode = 0; mode < 2; mode++)
+        for (int pl = 0; pl < 4; pl++)
+            for (int ad = 0; ad < 2; ad++) {
+                c.mode = mode ? CT_GPU_EXCLUSIVE : CT_GPU_SHARED;
+                ct_train_params_t p;
+                ct_train_params_init(&p);
+                p.place = (ct_place_t)pl;
+                p.admit = (ct_admit_t)ad;
+                ct_train_result_t fast, walk;
+                CHECK(ct_train_run(&c, &js, &p, &fast, &err) == CT_OK);
+                p.walk = 1;
+                CHECK(ct_train_run(&c, &js, &p, &walk, &err) == CT_OK);
+                for (size_t i = 0; i < js.n; i++)
+                    differ += fast.jobs[i].start != walk.jobs[i].start || fast.jobs[i].end != walk.jobs[i].end ||
+                              fast.jobs[i].gpus[0] != walk.jobs[i].gpus[0];
+                runs += fast.mean_queued > 0; /* jobs did wait: the queue was exercised */
+                ct_train_result_free(&fast);
+                ct_train_result_free(&walk);
+            }
+    CHECK(differ == 0);
+    CHECK(runs == 16);
+    ct_train_jobs_free(&js);
+}
+
 int main(void)
 {
+    fast_rounds();
     timelines();
     rules();
     custom_policy();
