@@ -94,13 +94,15 @@ void sim_usage(FILE *out)
             "                        part file; contend merge joins the parts\n"
             "\n"
             "contend sim check: the model against the simulator over scenarios and generated\n"
-            "families (contend sim check --help).\n");
+            "families (contend sim check --help).\n"
+            "contend sim compare: every policy over scenarios and generated families, the best\n"
+            "stateless and stateful policy per load (contend sim compare --help).\n");
 }
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT, OPT_PROBES };
+       OPT_LWAIT, OPT_PROBES, OPT_FAMILY };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -121,7 +123,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
         { "server-row", required_argument, NULL, OPT_ROW },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
-        { "save", required_argument, NULL, OPT_SAVE },
+        { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { NULL, 0, NULL, 0 },
     };
@@ -253,6 +255,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         case OPT_GEN_SEED:
             if (cli_parse_u64(optarg, &o->gen_seed))
                 return cli_usage("sim", "--gen-seed: expected a non-negative integer, got '%s'", optarg);
+            break;
+        case OPT_FAMILY:
+            if (ct_gen_shape_parse(optarg, &o->gen.shape) != CT_OK)
+                return cli_usage("sim", "--family: expected layered, ensemble or pipeline, got '%s'", optarg);
             break;
         case OPT_STAGES:
         {
@@ -611,6 +617,8 @@ int cmd_sim(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "check"))
         return cmd_sim_check(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "compare"))
+        return cmd_sim_compare(argc - 1, argv + 1);
     int sweep = argc >= 2 && !strcmp(argv[1], "sweep");
     sim_opts_t o;
     int rc = sim_parse(argc - sweep, argv + sweep, &o);

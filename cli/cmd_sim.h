@@ -1,6 +1,7 @@
 /*
- * cmd_sim.h - what `contend sim`, `sim sweep` and `sim check` share: the
- * options and their parser (cmd_sim.c); `sim check` is in cmd_sim_check.c.
+ * cmd_sim.h - what `contend sim`, `sim sweep`, `sim check` and `sim
+ * compare` share: the options and their parser (cmd_sim.c); `sim check`
+ * and `sim compare` (families of scenarios) are in cmd_sim_check.c.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -33,5 +34,6 @@ void sim_usage(FILE *out);
 /** Parses the options of every sim form; 0 ok, -1 --help printed, else the exit code. */
 int sim_parse(int argc, char **argv, sim_opts_t *o);
 int cmd_sim_check(int argc, char **argv);
+int cmd_sim_compare(int argc, char **argv);
 
 #endif

@@ -171,11 +171,41 @@ static void summary_line(char *const *texts, size_t n, double load, double *scra
            unstable);
 }
 
+/* The files given, then o->generate generated scenarios (saved when
+ * --save); *scen holds *n of them, the caller's (destroy each, free). */
+static int collect_scenarios(int argc, char **argv, const sim_opts_t *o, ct_scenario_t **scen, size_t *n)
+{
+    ct_error_t err;
+    size_t nfiles = (size_t)(argc - optind);
+    *n = 0;
+    if (!(*scen = calloc(nfiles + o->generate + 1, sizeof(ct_scenario_t)))) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        return cli_fail(&err);
+    }
+    for (size_t i = 0; i < nfiles; i++, (*n)++)
+        if (ct_scenario_load(&(*scen)[*n], argv[optind + (int)i], &err) != CT_OK)
+            return cli_fail(&err);
+    for (size_t i = 0; i < o->generate; i++) {
+        ct_scenario_t *g = &(*scen)[*n];
+        char name[96];
+        if (ct_scenario_gen_layered(&o->gen, o->gen_seed + i, g, &err) != CT_OK)
+            return cli_fail(&err);
+        (*n)++;
+        snprintf(name, sizeof name, "%s.json", g->path);
+        if (o->save && ct_scenario_save(g, o->save, name, &err) != CT_OK)
+            return cli_fail(&err);
+    }
+    if (o->save && o->generate)
+        printf("wrote %zu generated scenarios to %s (%s-SEED.json and their DAGs)\n", o->generate, o->save,
+               ct_gen_shape_name(o->gen.shape));
+    return 0;
+}
+
 static void check_usage(FILE *out)
 {
     fprintf(out,
-            "usage: contend sim check [SCENARIO ...] [--generate N [--gen-seed S] [--stages A:B] [--gbps G,...]\n"
-            "                          [--save DIR]]\n"
+            "usage: contend sim check [SCENARIO ...] [--generate N [--family layered|ensemble|pipeline]\n"
+            "                          [--gen-seed S] [--stages A:B] [--gbps G,...] [--save DIR]]\n"
             "                         [--loads A:B:STEP] [-o results.csv] [sim options]\n"
             "\n"
             "Checks the Nona model against the simulator: at every load, solves the nona table\n"
@@ -185,14 +215,15 @@ static void check_usage(FILE *out)
             "unstable. Scenarios are the files given and N generated layered workloads\n"
             "(seeds S .. S+N-1: 2-10 stages of 1-4 tasks, fan-in 1-3, lognormal task times around\n"
             "10 ms, log-uniform edge bytes 10 kB-5 MB, 1-3 classes, 80 servers, a 10 or 100 Gbps\n"
-            "link; the same seed always gives the same scenario).\n"
+            "link; the same seed always gives the same scenario; --family ensemble or pipeline:\n"
+            "the families of contend sim compare --help).\n"
             "\n"
             "options (besides those of contend sim):\n"
             "  --generate N          generated scenarios (0 .. 100000; default 0)\n"
             "  --gen-seed S          the first generated scenario's seed (default 1)\n"
             "  --stages A:B          stages per generated DAG (default 2:10)\n"
             "  --gbps G,...          link speeds drawn from, Gbit/s (default 10,100)\n"
-            "  --save DIR            also write the generated scenarios to DIR (layered-SEED.json\n"
+            "  --save DIR            also write the generated scenarios to DIR (FAMILY-SEED.json\n"
             "                        and their DAGs), to simulate or solve one alone\n"
             "  --loads A:B:STEP      loads (default 0.1:0.7:0.2)\n"
             "  -o FILE               CSV, one row per scenario x load\n"
@@ -241,33 +272,8 @@ int cmd_sim_check(int argc, char **argv)
         rc = cli_usage("sim", "check: --bandwidths does not apply (the scenarios' own links are used)");
         goto done;
     }
-    ctx.scen = calloc(nfiles + o.generate, sizeof(ct_scenario_t));
-    if (!ctx.scen) {
-        ct_error_set(&err, CT_ENOMEM, "out of memory");
-        rc = cli_fail(&err);
+    if ((rc = collect_scenarios(argc, argv, &o, &ctx.scen, &ctx.n_scen)) != 0)
         goto done;
-    }
-    for (size_t i = 0; i < nfiles; i++, ctx.n_scen++)
-        if (ct_scenario_load(&ctx.scen[ctx.n_scen], argv[optind + (int)i], &err) != CT_OK) {
-            rc = cli_fail(&err);
-            goto done;
-        }
-    for (size_t i = 0; i < o.generate; i++, ctx.n_scen++) {
-        ct_scenario_t *g = &ctx.scen[ctx.n_scen];
-        char name[96];
-        if (ct_scenario_gen_layered(&o.gen, o.gen_seed + i, g, &err) != CT_OK) {
-            rc = cli_fail(&err);
-            goto done;
-        }
-        snprintf(name, sizeof name, "%s.json", g->path);
-        if (o.save && ct_scenario_save(g, o.save, name, &err) != CT_OK) {
-            rc = cli_fail(&err);
-            ctx.n_scen++;
-            goto done;
-        }
-    }
-    if (o.save && o.generate)
-        printf("wrote %zu generated scenarios to %s (layered-SEED.json and their DAGs)\n", o.generate, o.save);
     ctx.loads = o.n_loads ? o.loads : def_loads;
     ctx.n_loads = o.n_loads ? o.n_loads : 4;
     ctx.ev = &o.ev;
@@ -305,6 +311,311 @@ done:
     for (size_t i = 0; i < ctx.n_scen; i++)
         ct_scenario_destroy(&ctx.scen[i]);
     free(ctx.scen);
+    free(o.loads);
+    free(o.bws);
+    free(o.policies);
+    return rc < 0 ? 0 : rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* contend sim compare: every policy over a family, the best stateless and
+ * the best stateful one per load.                                          */
+
+typedef struct {
+    ct_scenario_t *scen;
+    size_t n_scen;
+    const double *loads;
+    size_t n_loads;
+    const ct_eval_params_t *ev;
+    char **pols;
+    size_t n_pols;
+} compare_ctx_t;
+
+/* Stateful: the policy reads the servers' state at every decision through
+ * a central scheduler (fair, fair-delay) or probes (Sparrow). The rest
+ * decide from a table or at random (nona's d choices read d sampled
+ * queue lengths, late parts too: no central state). */
+static int policy_stateful(const char *p)
+{
+    return !strcmp(p, "fair") || !strcmp(p, "fair-delay") || !strncmp(p, "sparrow", 7);
+}
+
+/* Point i: scenario i / n_loads at load i % n_loads under every policy, a
+ * row each. A policy that cannot carry the load is a row, not a failure. */
+static ct_status_t compare_point(size_t i, void *arg, char **text, ct_error_t *err)
+{
+    const compare_ctx_t *c = arg;
+    const ct_scenario_t *s = &c->scen[i / c->n_loads];
+    double load = c->loads[i % c->n_loads];
+    size_t tasks, depth = scenario_depth(s, &tasks), cap = 256 * c->n_pols + 1, len = 0;
+    char *out = malloc(cap), *path = ct_csv_quote(s->path);
+    if (!out || !path) {
+        free(out);
+        free(path);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    ct_status_t st = CT_OK;
+    for (size_t k = 0; k < c->n_pols && st == CT_OK; k++) {
+        const char *pol[1] = { c->pols[k] };
+        ct_eval_result_t res;
+        char mean[32] = "", p99[32] = "", status[32] = "ok";
+        st = ct_eval_sweep(s, &load, 1, 0, pol, 1, c->ev, NULL, NULL, &res, err);
+        if (st == CT_EUNSTABLE) { /* a nona table cannot carry the load */
+            snprintf(status, sizeof status, "unstable-model");
+            st = CT_OK;
+        } else if (st == CT_OK) {
+            const ct_eval_point_t *p = &res.points[0];
+            if (p->unstable)
+                snprintf(status, sizeof status, "unstable");
+            else {
+                snprintf(mean, sizeof mean, "%.9g", p->sum.mean[res.n_classes]);
+                snprintf(p99, sizeof p99, "%.9g", p->sum.p99[res.n_classes]);
+            }
+            ct_eval_result_free(&res);
+        }
+        if (st == CT_OK) {
+            int w = snprintf(out + len, cap - len, "%s,%zu,%zu,%zu,%.9g,%.6g,%s,%s,%s,%s\n", path, s->n_classes, depth,
+                             tasks, s->link_bandwidth, load, c->pols[k], mean, p99, status);
+            if (w < 0 || (size_t)w >= cap - len) {
+                char *bigger = realloc(out, 2 * cap + (size_t)(w > 0 ? w : 0));
+                if (!bigger) {
+                    st = ct_error_set(err, CT_ENOMEM, "out of memory");
+                    break;
+                }
+                out = bigger;
+                cap = 2 * cap + (size_t)(w > 0 ? w : 0);
+                k--; /* write the row again */
+                continue;
+            }
+            len += (size_t)w;
+        }
+    }
+    free(path);
+    if (st != CT_OK) {
+        free(out);
+        return st;
+    }
+    *text = out;
+    return CT_OK;
+}
+
+/* The summary of one load from the points' rows: per policy how many
+ * points it carried, the geometric mean of its mean JCT over the point's
+ * best, how often it was the best; then the best stateless and stateful
+ * policies (most points carried, then the lowest geometric mean) and the
+ * geometric mean of the first's JCT over the second's where both ran. */
+static int compare_summary(char *const *texts, const compare_ctx_t *c, size_t l)
+{
+    size_t np = c->n_pols, ns = c->n_scen;
+    double *v = malloc(2 * ns * np * sizeof(double)), *q = v + ns * np; /* scenario x policy mean, p99; NAN:
+                                                                         not carried */
+    double *lsum = calloc(2 * np, sizeof(double)), *qsum = lsum + np;
+    size_t *carried = calloc(np, sizeof(size_t)), *wins = calloc(np, sizeof(size_t));
+    if (!v || !lsum || !carried || !wins) {
+        free(v);
+        free(lsum);
+        free(carried);
+        free(wins);
+        return 1;
+    }
+    for (size_t k = 0; k < 2 * ns * np; k++)
+        v[k] = NAN;
+    for (size_t si = 0; si < ns; si++) {
+        const char *t = texts[si * c->n_loads + l];
+        if (!t)
+            continue;
+        char *copy = strdup(t), *cur = copy, *cells[16];
+        size_t line = 0, nc;
+        for (size_t k = 0; copy && k < np && ct_csv_next(&cur, &line, cells, 16, &nc); k++) {
+            double m, p;
+            if (nc == 10 && ct_csv_number(cells[7], &m) && ct_csv_number(cells[8], &p)) {
+                v[si * np + k] = m;
+                q[si * np + k] = p;
+            }
+        }
+        free(copy);
+    }
+    for (size_t si = 0; si < ns; si++) {
+        double best = INFINITY, bestq = INFINITY;
+        for (size_t k = 0; k < np; k++)
+            if (!isnan(v[si * np + k])) {
+                best = fmin(best, v[si * np + k]);
+                bestq = fmin(bestq, q[si * np + k]);
+            }
+        if (!isfinite(best))
+            continue;
+        for (size_t k = 0; k < np; k++)
+            if (!isnan(v[si * np + k])) {
+                carried[k]++;
+                lsum[k] += log(v[si * np + k] / best);
+                qsum[k] += log(q[si * np + k] / bestq);
+                wins[k] += v[si * np + k] == best;
+            }
+    }
+    printf("load %.3g: %zu scenarios (mean and p99 JCT over each scenario's best, geometric mean over those it carried)\n",
+           c->loads[l], ns);
+    printf("  %-14s %8s %12s %11s %8s %9s\n", "policy", "carried", "mean / best", "p99 / best", "best at", "kind");
+    long best_k[2] = { -1, -1 };
+    for (size_t k = 0; k < np; k++) {
+        int sf = policy_stateful(c->pols[k]);
+        double g = carried[k] ? exp(lsum[k] / (double)carried[k]) : NAN,
+               gq = carried[k] ? exp(qsum[k] / (double)carried[k]) : NAN;
+        printf("  %-14s %8zu %12.3f %11.3f %8zu %9s\n", c->pols[k], carried[k], g, gq, wins[k],
+               sf ? "stateful" : "stateless");
+        long *b = &best_k[sf];
+        if (carried[k] && (*b < 0 || carried[k] > carried[*b] ||
+                           (carried[k] == carried[*b] && lsum[k] / (double)carried[k] < lsum[*b] / (double)carried[*b])))
+            *b = (long)k;
+    }
+    if (best_k[0] >= 0 && best_k[1] >= 0) {
+        double r = 0, rq = 0;
+        size_t both = 0, i0 = (size_t)best_k[0], i1 = (size_t)best_k[1];
+        for (size_t si = 0; si < ns; si++) {
+            double a = v[si * np + i0], b = v[si * np + i1];
+            if (!isnan(a) && !isnan(b)) {
+                r += log(a / b);
+                rq += log(q[si * np + i0] / q[si * np + i1]);
+                both++;
+            }
+        }
+        printf("  best stateless: %s, best stateful: %s; stateless / stateful mean JCT %.3f, p99 %.3f (geometric "
+               "mean over %zu)\n",
+               c->pols[i0], c->pols[i1], both ? exp(r / (double)both) : NAN, both ? exp(rq / (double)both) : NAN, both);
+    } else
+        printf("  best stateless: %s, best stateful: %s\n", best_k[0] >= 0 ? c->pols[best_k[0]] : "none carried",
+               best_k[1] >= 0 ? c->pols[best_k[1]] : "none carried");
+    free(v);
+    free(lsum);
+    free(carried);
+    free(wins);
+    return 0;
+}
+
+static void compare_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: contend sim compare [SCENARIO ...] [--generate N [--family layered|ensemble|pipeline]\n"
+            "                            [--gen-seed S] [--stages A:B] [--gbps G,...] [--save DIR]]\n"
+            "                           [--loads A:B:STEP] [--policies P,...] [-o results.csv] [sim options]\n"
+            "\n"
+            "Runs every policy on every scenario at every load (the simulator, as contend sim sweep)\n"
+            "and prints, per load, each policy's mean JCT over the best policy's on the same\n"
+            "scenario (geometric mean over the scenarios it carried), how often it was the best,\n"
+            "and the best stateless policy (a table or chance: nona, nona-late, nona-star, random,\n"
+            "opportunistic, local) and the best stateful one (a central scheduler or probes: fair,\n"
+            "fair-delay, sparrow, sparrow-local) with the ratio of their mean JCTs.\n"
+            "\n"
+            "Families (--generate N, seeds S .. S+N-1, 80 servers, a 10 or 100 Gbps link, 1-3\n"
+            "classes): layered (contend sim check's), ensemble (a 1-5 ms decode sends 0.1-10 MB to\n"
+            "each of 2-6 models of 10-100 ms, a 0.5 ms vote), pipeline (a chain of 5-10 stages of\n"
+            "one task, lognormal times around 10 ms, 10 kB-5 MB between stages).\n"
+            "\n"
+            "options (besides those of contend sim):\n"
+            "  --policies P,...      default: every policy\n"
+            "  --loads A:B:STEP      default 0.1:0.9:0.2\n"
+            "  -o FILE               CSV, one row per scenario x load x policy (mean and p99 JCT, s)\n"
+            "  -j N, --shard I/N     as for sweeps\n"
+            "Replications default to 2 of 10000 jobs (--reps, --jobs); the solver's gap to 1e-4.\n");
+}
+
+int cmd_sim_compare(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        compare_usage(stdout);
+        return 0;
+    }
+    sim_opts_t o;
+    int reps_given = 0, gap_given = 0, jobs_given = 0;
+    for (int i = 1; i < argc; i++) {
+        reps_given |= !strncmp(argv[i], "--reps", 6);
+        gap_given |= !strncmp(argv[i], "--gap", 5);
+        jobs_given |= !strncmp(argv[i], "--jobs", 6);
+    }
+    int rc = sim_parse(argc, argv, &o);
+    compare_ctx_t ctx = { 0 };
+    static const double def_loads[5] = { 0.1, 0.3, 0.5, 0.7, 0.9 };
+    char **texts = NULL, *list = NULL;
+    size_t n = 0;
+    ct_error_t err;
+    if (rc != 0)
+        goto done;
+    if (!reps_given)
+        o.ev.run.reps = 2;
+    if (!jobs_given)
+        o.ev.run.jobs = 10000;
+    if (!gap_given)
+        o.ev.gap = 1e-4;
+    if (o.n_bws) {
+        rc = cli_usage("sim", "compare: --bandwidths does not apply (the scenarios' own links are used)");
+        goto done;
+    }
+    if ((size_t)(argc - optind) + o.generate == 0) {
+        rc = cli_usage("sim", "compare: give SCENARIO files, --generate N, or both");
+        goto done;
+    }
+    /* the policies: --policies, else every built-in one */
+    const char *const *all = ct_eval_policy_names();
+    size_t nall = 0;
+    while (all[nall])
+        nall++;
+    if (!(ctx.pols = calloc(nall + 64, sizeof(char *)))) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+        goto done;
+    }
+    if (o.policies) {
+        if (!(list = strdup(o.policies))) {
+            ct_error_set(&err, CT_ENOMEM, "out of memory");
+            rc = cli_fail(&err);
+            goto done;
+        }
+        char *save = NULL;
+        for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            size_t k = 0;
+            while (all[k] && strcmp(all[k], tok))
+                k++;
+            if (!all[k] || ctx.n_pols == nall + 63) {
+                rc = cli_usage("sim", "compare: --policies: unknown or too many: '%s'", tok);
+                goto done;
+            }
+            ctx.pols[ctx.n_pols++] = tok;
+        }
+    } else
+        for (size_t k = 0; k < nall; k++)
+            ctx.pols[ctx.n_pols++] = (char *)all[k];
+    if ((rc = collect_scenarios(argc, argv, &o, &ctx.scen, &ctx.n_scen)) != 0)
+        goto done;
+    ctx.loads = o.n_loads ? o.loads : def_loads;
+    ctx.n_loads = o.n_loads ? o.n_loads : 5;
+    ctx.ev = &o.ev;
+    o.ev.rep_threads = 1;
+    n = ctx.n_scen * ctx.n_loads;
+    if (!(texts = calloc(n, sizeof(char *)))) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        rc = cli_fail(&err);
+        goto done;
+    }
+    if (o.sweep.shards > 1 && !o.output) {
+        rc = cli_usage("sim", "compare: --shard needs -o PART");
+        goto done;
+    }
+    if (cli_sweep_run("comparing", "sim-compare", o.output, n, compare_point, &ctx, &o.sweep, texts, &rc))
+        goto done;
+    for (size_t l = 0; l < ctx.n_loads; l++)
+        if (compare_summary(texts, &ctx, l)) {
+            ct_error_set(&err, CT_ENOMEM, "out of memory");
+            rc = cli_fail(&err);
+            goto done;
+        }
+    if (o.output && !(rc = cli_sweep_write("sim-compare", o.output, n, &o.sweep, texts)))
+        printf("wrote %s\n", o.output);
+done:
+    ct_sweep_texts_free(texts, n);
+    for (size_t i = 0; i < ctx.n_scen; i++)
+        ct_scenario_destroy(&ctx.scen[i]);
+    free(ctx.scen);
+    free(ctx.pols);
+    free(list);
     free(o.loads);
     free(o.bws);
     free(o.policies);

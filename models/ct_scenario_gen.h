@@ -17,6 +17,15 @@
  * bandwidths (uniform). Everything is drawn from one xoshiro stream seeded
  * with the scenario's seed, so a (params, seed) pair names one scenario.
  *
+ * Two more shapes (ct_scenario_gen_params_t.shape), for comparing
+ * schedulers where each kind of workload wins (`contend sim compare`):
+ * - "ensemble": a decode task (1-5 ms, log-uniform) sends 0.1-10 MB
+ *   (log-uniform) to each of 2-6 models (uniform) of 10-100 ms
+ *   (log-uniform), whose 1-100 kB answers meet at a 0.5 ms vote;
+ * - "pipeline": a chain of max(5, stages_min) .. max(5, stages_max) stages
+ *   of one task each, times and bytes as the layered ones'.
+ * The rest (classes, rates, servers, links) as above.
+ *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #ifndef CT_SCENARIO_GEN_H
@@ -31,6 +40,12 @@ extern "C" {
 
 #define CT_GEN_MAX_BANDWIDTHS 8
 
+typedef enum { CT_GEN_LAYERED = 0, CT_GEN_ENSEMBLE, CT_GEN_PIPELINE } ct_gen_shape_t;
+
+/** "layered", "ensemble", "pipeline"; CT_EINPUT for another name. */
+ct_status_t ct_gen_shape_parse(const char *name, ct_gen_shape_t *out);
+const char *ct_gen_shape_name(ct_gen_shape_t s);
+
 /** Generator parameters; fill with ct_scenario_gen_params_init(). */
 typedef struct {
     unsigned stages_min, stages_max; /**< stages per DAG (default 2 .. 10; 1 .. 64) */
@@ -43,6 +58,7 @@ typedef struct {
     size_t servers;                  /**< default 80 */
     size_t n_bandwidths;             /**< 1 .. CT_GEN_MAX_BANDWIDTHS (default 2) */
     double bandwidths[CT_GEN_MAX_BANDWIDTHS]; /**< bytes/s (default 10 and 100 Gbps) */
+    ct_gen_shape_t shape;            /**< default layered (see above) */
 } ct_scenario_gen_params_t;
 
 void ct_scenario_gen_params_init(ct_scenario_gen_params_t *p);
@@ -51,11 +67,11 @@ void ct_scenario_gen_params_init(ct_scenario_gen_params_t *p);
 ct_status_t ct_scenario_gen_params_check(const ct_scenario_gen_params_t *p, ct_error_t *err);
 
 /**
- * Generates the layered scenario of (p, seed) into out (initialised here;
- * the caller destroys it). Its path is "layered-SEED", its classes "cN"
- * with DAGs named the same and dag_path "layered-SEED-cN.json" (as
- * ct_scenario_save writes them), tasks "sI_tJ" (stage I, task J).
- * Deterministic.
+ * Generates the scenario of (p, seed) into out (initialised here; the
+ * caller destroys it). Its path is "SHAPE-SEED" (layered-SEED, ...), its
+ * classes "cN" with DAGs named the same and dag_path "SHAPE-SEED-cN.json"
+ * (as ct_scenario_save writes them), tasks "sI_tJ" (stage I, task J;
+ * ensembles: decode, m0 .. m5, vote). Deterministic.
  * Time O(tasks x fanin_max).
  */
 ct_status_t ct_scenario_gen_layered(const ct_scenario_gen_params_t *p, uint64_t seed, ct_scenario_t *out,

@@ -1,5 +1,6 @@
 /*
- * scenario_gen.c - seeded layered scenarios (see ct_scenario_gen.h).
+ * scenario_gen.c - seeded layered, ensemble and pipeline scenarios (see
+ * ct_scenario_gen.h).
  *
  * One random stream per scenario, drawn in a fixed order (class count,
  * bandwidth, then per class: rate, stage count, per stage its width, per
@@ -54,6 +55,8 @@ ct_status_t ct_scenario_gen_params_check(const ct_scenario_gen_params_t *p, ct_e
         return ct_error_set(err, CT_EINPUT, "edge bytes: expected 0 < min <= max <= 1e15");
     if (p->servers < 1 || p->servers > 1000000)
         return ct_error_set(err, CT_EINPUT, "servers: expected 1 .. 1000000 (got %zu)", p->servers);
+    if ((unsigned)p->shape > CT_GEN_PIPELINE)
+        return ct_error_set(err, CT_EINPUT, "shape: expected layered, ensemble or pipeline");
     if (p->n_bandwidths < 1 || p->n_bandwidths > CT_GEN_MAX_BANDWIDTHS)
         return ct_error_set(err, CT_EINPUT, "bandwidths: expected 1 .. %d values", CT_GEN_MAX_BANDWIDTHS);
     for (size_t i = 0; i < p->n_bandwidths; i++)
@@ -80,15 +83,55 @@ static double log_uniform(ct_rng_t *r, double lo, double hi)
     return lo * exp(ct_rng_uniform(r) * log(hi / lo));
 }
 
+static const char *const shape_names[] = { "layered", "ensemble", "pipeline" };
+
+ct_status_t ct_gen_shape_parse(const char *name, ct_gen_shape_t *out)
+{
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(name, shape_names[k])) {
+            *out = (ct_gen_shape_t)k;
+            return CT_OK;
+        }
+    return CT_EINPUT;
+}
+
+const char *ct_gen_shape_name(ct_gen_shape_t s)
+{
+    return (unsigned)s < 3 ? shape_names[s] : "?";
+}
+
+/* An ensemble's DAG: decode -> 2-6 models -> vote (ct_scenario_gen.h). */
+static ct_status_t gen_ensemble(ct_rng_t *r, ct_dag_t *g, ct_error_t *err)
+{
+    size_t dec, vote, m;
+    unsigned models = uniform_int(r, 2, 6);
+    ct_status_t st = ct_dag_add_task(g, "decode", log_uniform(r, 0.001, 0.005), &dec, err);
+    for (unsigned k = 0; k < models && st == CT_OK; k++) {
+        char id[16];
+        snprintf(id, sizeof id, "m%u", k);
+        if ((st = ct_dag_add_task(g, id, log_uniform(r, 0.010, 0.100), &m, err)) == CT_OK)
+            st = ct_dag_add_edge(g, dec, m, log_uniform(r, 1e5, 1e7), err);
+    }
+    if (st == CT_OK)
+        st = ct_dag_add_task(g, "vote", 0.0005, &vote, err);
+    for (unsigned k = 0; k < models && st == CT_OK; k++)
+        st = ct_dag_add_edge(g, dec + 1 + k, vote, log_uniform(r, 1e3, 1e5), err);
+    return st;
+}
+
 /* One class's DAG: stages of tasks, each fed by the stage before. */
 static ct_status_t gen_dag(const ct_scenario_gen_params_t *p, ct_rng_t *r, ct_dag_t *g, ct_error_t *err)
 {
+    if (p->shape == CT_GEN_ENSEMBLE)
+        return gen_ensemble(r, g, err);
     unsigned stages = uniform_int(r, p->stages_min, p->stages_max);
+    if (p->shape == CT_GEN_PIPELINE)
+        stages = uniform_int(r, p->stages_min < 5 ? 5 : p->stages_min, p->stages_max < 5 ? 5 : p->stages_max);
     size_t prev_start = 0, prev_n = 0;
     unsigned char fed[64];
     ct_status_t st = CT_OK;
     for (unsigned s = 0; s < stages && st == CT_OK; s++) {
-        unsigned width = uniform_int(r, 1, p->width_max);
+        unsigned width = p->shape == CT_GEN_PIPELINE ? 1 : uniform_int(r, 1, p->width_max);
         size_t start = g->n_tasks;
         memset(fed, 0, sizeof fed);
         for (unsigned t = 0; t < width && st == CT_OK; t++) {
@@ -130,7 +173,7 @@ ct_status_t ct_scenario_gen_layered(const ct_scenario_gen_params_t *p, uint64_t 
     ct_rng_t r;
     ct_rng_seed(&r, seed);
     char name[64];
-    snprintf(name, sizeof name, "layered-%llu", (unsigned long long)seed);
+    snprintf(name, sizeof name, "%s-%llu", ct_gen_shape_name(p->shape), (unsigned long long)seed);
     unsigned nc = uniform_int(&r, 1, p->classes_max);
     out->servers = p->servers;
     out->link_bandwidth = p->bandwidths[ct_rng_below(&r, p->n_bandwidths)];

@@ -112,6 +112,26 @@ $C sim check --generate 1 --gen-seed 5 --stages 2:4 --loads 0.3:0.3:0.1 --jobs 1
     fail "sim check --save"
 $C dag check "$T/saved/layered-5-c0.json" >/dev/null || fail "sim check --save: the DAG"
 $C sim "$T/saved/layered-5.json" --load 0.3 --reps 1 --jobs 1000 >/dev/null || fail "sim check --save: the scenario"
+# sim compare: every policy asked for on two generated ensembles at one load: a
+# row per scenario x policy, a summary naming the best of each kind; shards merge
+# to the same rows.
+$C sim compare --generate 2 --family ensemble --gen-seed 3 --loads 0.5:0.5:0.1 --policies nona-late,random,fair \
+    --reps 1 --jobs 1000 -o "$T/cmp.csv" >"$T/cmp.txt" || fail "sim compare"
+[ "$(wc -l <"$T/cmp.csv")" -eq 7 ] || fail "sim compare: 6 rows and a header: $(cat "$T/cmp.csv")"
+grep -q "^ensemble-4,.*,0.5,fair,[0-9.e-]*,[0-9.e-]*,ok$" "$T/cmp.csv" || fail "sim compare: rows: $(cat "$T/cmp.csv")"
+grep -q "best stateless: [a-z-]*, best stateful: fair" "$T/cmp.txt" || fail "sim compare: summary: $(cat "$T/cmp.txt")"
+for i in 0 1; do
+    $C sim compare --generate 2 --family ensemble --gen-seed 3 --loads 0.5:0.5:0.1 --policies nona-late,random,fair \
+        --reps 1 --jobs 1000 --shard $i/2 -o "$T/cmp.part$i" >/dev/null || fail "sim compare --shard $i/2"
+done
+$C merge "$T/cmp.part0" "$T/cmp.part1" -o "$T/cmp2.csv" >/dev/null || fail "merge sim compare parts"
+cmp -s "$T/cmp.csv" "$T/cmp2.csv" || fail "sim compare: shards merge to other rows"
+$C sim check --generate 1 --family pipeline --gen-seed 2 --loads 0.3:0.3:0.1 --jobs 1000 -o "$T/pcheck.csv" >/dev/null ||
+    fail "sim check --family pipeline"
+grep -q "^pipeline-2," "$T/pcheck.csv" || fail "sim check --family pipeline: rows"
+expect_error 2 "--family: expected layered, ensemble or pipeline" -- $C sim compare --generate 1 --family tree
+expect_error 2 "compare: --policies: unknown" -- $C sim compare --generate 1 --policies nona,best
+expect_error 2 "compare: give SCENARIO files, --generate N, or both" -- $C sim compare
 expect_error 2 "check: give SCENARIO files, --generate N, or both" -- $C sim check
 expect_error 2 "--stages: expected MIN:MAX" -- $C sim check --generate 1 --stages 5:2
 expect_error 2 "--gbps" -- $C sim check --generate 1 --gbps 0

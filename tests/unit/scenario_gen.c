@@ -211,8 +211,67 @@ static void chain_bound(void)
     CHECK(triplets > 10000);
 }
 
+/* The ensemble and pipeline families within their documented ranges
+ * (ct_scenario_gen.h) over 40 seeds, deterministic, named by family. */
+static void families(void)
+{
+    ct_scenario_gen_params_t p;
+    ct_scenario_gen_params_init(&p);
+    ct_error_t err;
+    size_t widths[7] = { 0 }, long_chain = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        ct_scenario_t s, again;
+        p.shape = CT_GEN_ENSEMBLE;
+        CHECK(ct_scenario_gen_layered(&p, seed, &s, &err) == CT_OK);
+        CHECK(ct_scenario_gen_layered(&p, seed, &again, &err) == CT_OK);
+        char h1[17], h2[17], name[32];
+        ct_scenario_hash(&s, h1, sizeof h1);
+        ct_scenario_hash(&again, h2, sizeof h2);
+        CHECK(!strcmp(h1, h2));
+        snprintf(name, sizeof name, "ensemble-%llu", (unsigned long long)seed);
+        CHECK(!strcmp(s.path, name));
+        for (size_t c = 0; c < s.n_classes; c++) {
+            const ct_dag_t *g = &s.classes[c].dag;
+            size_t m = g->n_tasks - 2; /* decode, m models, vote */
+            CHECK(m >= 2 && m <= 6 && g->n_edges == 2 * m);
+            widths[m < 7 ? m : 0]++;
+            CHECK(!strcmp(g->ids[0], "decode") && g->time[0] >= 0.001 && g->time[0] <= 0.005);
+            CHECK(!strcmp(g->ids[g->n_tasks - 1], "vote") && g->time[g->n_tasks - 1] == 0.0005);
+            for (size_t t = 1; t + 1 < g->n_tasks; t++)
+                CHECK(g->time[t] >= 0.010 && g->time[t] <= 0.100);
+            for (size_t e = 0; e < g->n_edges; e++)
+                if (g->from[e] == 0)
+                    CHECK(g->bytes[e] >= 1e5 && g->bytes[e] <= 1e7);
+                else
+                    CHECK(g->to[e] == g->n_tasks - 1 && g->bytes[e] >= 1e3 && g->bytes[e] <= 1e5);
+        }
+        ct_scenario_destroy(&s);
+        ct_scenario_destroy(&again);
+        p.shape = CT_GEN_PIPELINE;
+        CHECK(ct_scenario_gen_layered(&p, seed, &s, &err) == CT_OK);
+        snprintf(name, sizeof name, "pipeline-%llu", (unsigned long long)seed);
+        CHECK(!strcmp(s.path, name));
+        for (size_t c = 0; c < s.n_classes; c++) {
+            const ct_dag_t *g = &s.classes[c].dag;
+            CHECK(g->n_tasks >= 5 && g->n_tasks <= 10 && g->n_edges == g->n_tasks - 1);
+            long_chain += g->n_tasks >= 8;
+            for (size_t e = 0; e < g->n_edges; e++)
+                CHECK(g->to[e] == g->from[e] + 1 && stage_of(g->ids[g->to[e]]) == stage_of(g->ids[g->from[e]]) + 1);
+        }
+        ct_scenario_destroy(&s);
+    }
+    CHECK(widths[2] && widths[6] && long_chain);
+    p.shape = (ct_gen_shape_t)7;
+    ct_scenario_t s;
+    CHECK(ct_scenario_gen_layered(&p, 1, &s, &err) == CT_EINPUT && strstr(err.msg, "shape"));
+    ct_gen_shape_t sh;
+    CHECK(ct_gen_shape_parse("pipeline", &sh) == CT_OK && sh == CT_GEN_PIPELINE);
+    CHECK(ct_gen_shape_parse("tree", &sh) == CT_EINPUT);
+}
+
 int main(void)
 {
+    families();
     shape();
     chain_bound();
     model_vs_sim();
