@@ -201,6 +201,53 @@ static int collect_scenarios(int argc, char **argv, const sim_opts_t *o, ct_scen
     return 0;
 }
 
+/* What check and compare share before their points: the options (2
+ * replications, gap 1e-4, and `jobs` jobs when > 0, unless given), the
+ * refusals, the scenarios. 0, or the exit code. */
+static int family_setup(int argc, char **argv, const char *cmd, size_t jobs, sim_opts_t *o, ct_scenario_t **scen,
+                        size_t *n_scen)
+{
+    int reps_given = 0, gap_given = 0, jobs_given = 0;
+    for (int i = 1; i < argc; i++) {
+        reps_given |= !strncmp(argv[i], "--reps", 6);
+        gap_given |= !strncmp(argv[i], "--gap", 5);
+        jobs_given |= !strncmp(argv[i], "--jobs", 6);
+    }
+    int rc = sim_parse(argc, argv, o);
+    if (rc != 0)
+        return rc;
+    if (!reps_given)
+        o->ev.run.reps = 2;
+    if (!gap_given) /* far below the simulation's noise; 1e-9 costs minutes on deep scenarios */
+        o->ev.gap = 1e-4;
+    if (!jobs_given && jobs)
+        o->ev.run.jobs = jobs;
+    o->ev.rep_threads = 1;
+    if ((size_t)(argc - optind) + o->generate == 0)
+        return cli_usage("sim", "%s: give SCENARIO files, --generate N, or both", cmd);
+    if (o->n_bws)
+        return cli_usage("sim", "%s: --bandwidths does not apply (the scenarios' own links are used)", cmd);
+    return collect_scenarios(argc, argv, o, scen, n_scen);
+}
+
+/* Runs n points of a family command as a sweep into *texts (allocated
+ * here). 1 when the caller is done (*rc set), 0 to present the points. */
+static int family_run(const char *cmd, const char *what, const char *kind, const sim_opts_t *o, size_t n,
+                      ct_sweep_point_fn fn, void *ctx, char ***texts, int *rc)
+{
+    ct_error_t err;
+    if (!(*texts = calloc(n ? n : 1, sizeof(char *)))) {
+        ct_error_set(&err, CT_ENOMEM, "out of memory");
+        *rc = cli_fail(&err);
+        return 1;
+    }
+    if (o->sweep.shards > 1 && !o->output) {
+        *rc = cli_usage("sim", "%s: --shard needs -o PART", cmd);
+        return 1;
+    }
+    return cli_sweep_run(what, kind, o->output, n, fn, ctx, &o->sweep, *texts, rc);
+}
+
 static void check_usage(FILE *out)
 {
     fprintf(out,
@@ -241,55 +288,25 @@ int cmd_sim_check(int argc, char **argv)
         return 0;
     }
     sim_opts_t o;
-    int reps_given = 0, gap_given = 0;
-    for (int i = 1; i < argc; i++) {
-        reps_given |= !strncmp(argv[i], "--reps", 6);
-        gap_given |= !strncmp(argv[i], "--gap", 5);
-    }
-    int rc = sim_parse(argc, argv, &o);
     check_ctx_t ctx = { 0 };
     double def_loads[4] = { 0.1, 0.3, 0.5, 0.7 };
     char **texts = NULL;
     size_t n = 0;
     ct_error_t err;
+    int rc = family_setup(argc, argv, "check", 0, &o, &ctx.scen, &ctx.n_scen);
     if (rc != 0)
         goto done;
-    if (!reps_given)
-        o.ev.run.reps = 2;
-    if (!gap_given) /* far below the simulation's noise; 1e-9 costs minutes on deep scenarios */
-        o.ev.gap = 1e-4;
     if (strcmp(o.policy, "nona") && strcmp(o.policy, "nona-late")) {
         rc = cli_usage("sim", "check: --policy: expected nona or nona-late, got '%s'", o.policy);
         goto done;
     }
     ctx.policy = o.policy;
-    size_t nfiles = (size_t)(argc - optind);
-    if (nfiles + o.generate == 0) {
-        rc = cli_usage("sim", "check: give SCENARIO files, --generate N, or both");
-        goto done;
-    }
-    if (o.n_bws) {
-        rc = cli_usage("sim", "check: --bandwidths does not apply (the scenarios' own links are used)");
-        goto done;
-    }
-    if ((rc = collect_scenarios(argc, argv, &o, &ctx.scen, &ctx.n_scen)) != 0)
-        goto done;
     ctx.loads = o.n_loads ? o.loads : def_loads;
     ctx.n_loads = o.n_loads ? o.n_loads : 4;
     ctx.ev = &o.ev;
-    o.ev.rep_threads = 1;
     n = ctx.n_scen * ctx.n_loads;
-    if (!(texts = calloc(n, sizeof(char *)))) {
-        ct_error_set(&err, CT_ENOMEM, "out of memory");
-        rc = cli_fail(&err);
-        goto done;
-    }
-    const char *out = o.output ? o.output : NULL;
-    if (o.sweep.shards > 1 && !out) {
-        rc = cli_usage("sim", "check: --shard needs -o PART");
-        goto done;
-    }
-    if (cli_sweep_run("checking", "sim-check", out, n, check_point, &ctx, &o.sweep, texts, &rc))
+    const char *out = o.output;
+    if (family_run("check", "checking", "sim-check", &o, n, check_point, &ctx, &texts, &rc))
         goto done;
     double *scratch = malloc(n * sizeof(double));
     if (!scratch) {
@@ -525,34 +542,14 @@ int cmd_sim_compare(int argc, char **argv)
         return 0;
     }
     sim_opts_t o;
-    int reps_given = 0, gap_given = 0, jobs_given = 0;
-    for (int i = 1; i < argc; i++) {
-        reps_given |= !strncmp(argv[i], "--reps", 6);
-        gap_given |= !strncmp(argv[i], "--gap", 5);
-        jobs_given |= !strncmp(argv[i], "--jobs", 6);
-    }
-    int rc = sim_parse(argc, argv, &o);
     compare_ctx_t ctx = { 0 };
     static const double def_loads[5] = { 0.1, 0.3, 0.5, 0.7, 0.9 };
     char **texts = NULL, *list = NULL;
     size_t n = 0;
     ct_error_t err;
+    int rc = family_setup(argc, argv, "compare", 10000, &o, &ctx.scen, &ctx.n_scen);
     if (rc != 0)
         goto done;
-    if (!reps_given)
-        o.ev.run.reps = 2;
-    if (!jobs_given)
-        o.ev.run.jobs = 10000;
-    if (!gap_given)
-        o.ev.gap = 1e-4;
-    if (o.n_bws) {
-        rc = cli_usage("sim", "compare: --bandwidths does not apply (the scenarios' own links are used)");
-        goto done;
-    }
-    if ((size_t)(argc - optind) + o.generate == 0) {
-        rc = cli_usage("sim", "compare: give SCENARIO files, --generate N, or both");
-        goto done;
-    }
     /* the policies: --policies, else every built-in one */
     const char *const *all = ct_eval_policy_names();
     size_t nall = 0;
@@ -583,23 +580,11 @@ int cmd_sim_compare(int argc, char **argv)
     } else
         for (size_t k = 0; k < nall; k++)
             ctx.pols[ctx.n_pols++] = (char *)all[k];
-    if ((rc = collect_scenarios(argc, argv, &o, &ctx.scen, &ctx.n_scen)) != 0)
-        goto done;
     ctx.loads = o.n_loads ? o.loads : def_loads;
     ctx.n_loads = o.n_loads ? o.n_loads : 5;
     ctx.ev = &o.ev;
-    o.ev.rep_threads = 1;
     n = ctx.n_scen * ctx.n_loads;
-    if (!(texts = calloc(n, sizeof(char *)))) {
-        ct_error_set(&err, CT_ENOMEM, "out of memory");
-        rc = cli_fail(&err);
-        goto done;
-    }
-    if (o.sweep.shards > 1 && !o.output) {
-        rc = cli_usage("sim", "compare: --shard needs -o PART");
-        goto done;
-    }
-    if (cli_sweep_run("comparing", "sim-compare", o.output, n, compare_point, &ctx, &o.sweep, texts, &rc))
+    if (family_run("compare", "comparing", "sim-compare", &o, n, compare_point, &ctx, &texts, &rc))
         goto done;
     for (size_t l = 0; l < ctx.n_loads; l++)
         if (compare_summary(texts, &ctx, l)) {
