@@ -95,7 +95,7 @@ SMPSO    := $(BUILD)/libcontend-sampler.so.$(SOVERSION)
 SVCA     := $(BUILD)/libcontend-service.a
 CLI      := $(BUILD)/contend
 
-.PHONY: all test check bench install uninstall asan ubsan valgrind clean help print-pythondir data deps demo fuzz notebooks test-mpi man
+.PHONY: all test check docs-check bench install uninstall asan ubsan valgrind clean help print-pythondir data deps demo fuzz notebooks test-mpi man
 
 ifneq ($(filter-out deps help clean,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes),yes)
@@ -203,6 +203,9 @@ test: $(CLI) $(TEST_BIN) $(REPLAY_BIN) ## build and run every test; ends with "N
 	@CONTEND=$(CLI) BUILD=$(BUILD) WRAP="$(WRAP)" sh tests/run.sh $(TEST_BIN)
 
 check: test
+
+docs-check: $(CLI) ## re-run the figures the documentation quotes and fail where a page drifted (also in make test)
+	@CONTEND=$(CLI) sh tests/cli/docs_figures.sh && echo "docs-check: every figure re-run matches its page"
 
 bench: $(CLI) $(BENCH_BIN) ## run the benchmarks (ratios against baselines, in one run)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done

@@ -1,0 +1,97 @@
+#!/bin/sh
+# docs_figures.sh - the figures the documentation quotes, re-run: each check
+# runs the command a page names, prints the figure the way the page writes
+# it, and fails when the page no longer says so (a default or the code
+# moved and the page was not re-run). `make docs-check` runs this alone;
+# `make test` (and so CI) runs it with the rest. Only figures that take
+# seconds are here; the page says which command gives each of the others.
+# Skipped under a memory checker (WRAP set: make valgrind), where the runs
+# would take long and check nothing more.
+set -u
+. tests/cli-lib.sh
+if [ -n "${WRAP:-}" ] || [ -n "${CT_TEST_QUICK:-}" ]; then
+    echo "SKIP: documentation figures are re-run by make test and make docs-check, not under a memory checker"
+    finish
+    exit
+fi
+export CONTEND_NO_PROGRESS=1
+# figure PAGE TEXT: PAGE must contain TEXT verbatim.
+figure() {
+    grep -qF -- "$2" "$1" || fail "$1 does not say '$2' (what the command gives now: re-run it and update the page)"
+}
+ms() { awk -v x="$1" -v d="${2:-1}" 'BEGIN { printf "%.*f", d, 1000 * x }'; }
+json_num() { sed -n "s/.*\"$1\": \([-0-9.e+]*\).*/\1/p" "$2" | head -1; }
+
+# docs/nona-model.md: the ensemble's and video analytics' splits against
+# all-local at their bundled rates (nona solve: "mean JCT X s (all-local Y s)").
+for s in ensemble video-analytics; do
+    $C nona solve "data/scenarios/$s.json" >"$T/$s.txt" || fail "nona solve $s"
+    set -- $(sed -n 's/.*mean JCT \([0-9.e-]*\) s (all-local \([0-9.e-]*\) s).*/\1 \2/p' "$T/$s.txt" | head -1)
+    eval "${s%%-*}_split=\"$(ms "$1" 2) ms vs $(ms "$2" 2) ms\""
+done
+figure docs/nona-model.md "pipeline (two detectors) split: $ensemble_split all-local, and"
+figure docs/nona-model.md "$video_split at their bundled rates"
+
+# docs/model-checks.md: the N-shaped segment at load 0.3, predicted and
+# simulated mean JCT per model (contend sim --json: model_mean_jct, mean_jct).
+row() { # OPTIONS...: "| P ms | S ms (+D%) |"
+    $C sim data/scenarios/n-shape.json --policy nona --load 0.3 --json "$@" >"$T/n.json" || fail "sim n-shape $*"
+    p=$(json_num model_mean_jct "$T/n.json") s=$(json_num mean_jct "$T/n.json")
+    awk -v p="$p" -v s="$s" 'BEGIN { printf "| %.1f ms | %.1f ms (+%.0f%%) |", 1000 * p, 1000 * s, 100 * (s / p - 1) }'
+}
+figure docs/model-checks.md "{a c} {b d} $(row)"
+figure docs/model-checks.md "$(row --waits pieces)"
+figure docs/model-checks.md "{a} {b c} {d} $(row --parts independent)"
+figure docs/model-checks.md "{a} {b c} {d} $(row --parts independent --model link)"
+$C sim data/scenarios/n-shape.json --policy local --load 0.3 --json >"$T/l.json" || fail "sim n-shape local"
+figure docs/model-checks.md "| all-local (\`--policy local\`) | | | $(ms "$(json_num mean_jct "$T/l.json")") ms |"
+
+# docs/sjf-bco.md: the paper's claims on 1000 random instances per family.
+for f in tiny identical hetero; do
+    $C bco validate --random 1000 --family $f >"$T/$f.txt" || fail "bco validate --family $f"
+done
+v() { sed -n "s/^  $2 *holds [0-9]*, VIOLATED \([0-9]*\),.*/\1/p" "$T/$1.txt"; }
+w() { sed -n 's/^  worst makespan \/ T\*: \([0-9.]*\) where.*/\1/p' "$T/$1.txt"; }
+[ "$(v tiny 'Lemma 3') $(v tiny 'Lemma 4') $(v tiny 'Theorem 5')" = "0 0 0" ] ||
+    fail "docs/sjf-bco.md says the tiny family never violates anything"
+figure docs/sjf-bco.md "its worst makespan / T* is $(w tiny)"
+i4=$(v identical 'Lemma 4') i5=$(v identical 'Theorem 5')
+[ "$i4" = "$i5" ] || fail "docs/sjf-bco.md counts identical's Lemma 4 and Theorem 5 violations as one ($i4, $i5)"
+figure docs/sjf-bco.md "violated on $i4 of 1000, worst"
+figure docs/sjf-bco.md "makespan / T* $(w identical)."
+figure docs/sjf-bco.md "Lemma 3 violated on $(v hetero 'Lemma 3'), Lemma 4 on $(v hetero 'Lemma 4'), Theorem 5 on $(v hetero 'Theorem 5')"
+figure docs/sjf-bco.md "worst makespan / T* $(w hetero):"
+
+# docs/simulator.md: Fig. 3's rows at loads 0.1 and 0.9 (the sweep of the
+# page at those loads; the same seeds give the same points): mean JCT in ms,
+# three significant digits, p99 in brackets (one decimal below 10 ms).
+$C sim sweep data/scenarios/five-models.json --loads 0.1:0.9:0.8 --policies nona,nona-star,fair,local \
+    -o "$T/fig3.csv" >/dev/null || fail "sim sweep five-models"
+f3() { # LOAD [BOLD-POLICY]: "| LOAD | nona | nona-star | fair | local |" as the page writes it
+    awk -F, -v l="$1" -v b="${2:-}" 'NR > 1 && $4 == "all" && $2 + 0 == l + 0 {
+            mean = sprintf("%#.3g ms", 1000 * $5); if ($1 == b) mean = "**" mean "**"
+            m[$1] = sprintf("%s (%s)", mean, 1000 * $9 < 10 ? sprintf("%.1f", 1000 * $9) : sprintf("%.0f", 1000 * $9)) }
+        END { printf "| %s | %s | %s | %s | %s |", l, m["nona"], m["nona-star"], m["fair"], m["local"] }' "$T/fig3.csv"
+}
+figure docs/simulator.md "$(f3 0.1)"
+figure docs/simulator.md "$(f3 0.9 fair)"
+
+# docs/training-cluster.md: the paper's Tables IV and V, ten seeds at the
+# authors' scale, mean JCT in ms / 10 (the paper's seconds).
+for s in 1 2 3 4 5 6 7 8 9 10; do
+    $C train workload --seed $s --scale 100 -o "$T/w$s.json" >/dev/null || fail "train workload --seed $s"
+done
+$C train sweep "$T"/w*.json -o "$T/t45.csv" >/dev/null || fail "train sweep"
+t() {
+    awk -F, -v p="$1" 'NR > 1 && $2 == p { s[$3] += $4; n[$3]++ }
+        END { printf "%.1f | %.1f", s["exact"] / n["exact"] / 10, s["compat"] / n["compat"] / 10 }' "$T/t45.csv"
+}
+figure docs/training-cluster.md "| RAND | $(t rand+adadual) |"
+figure docs/training-cluster.md "| FF | $(t ff+adadual) |"
+figure docs/training-cluster.md "| LS | $(t ls+adadual) |"
+figure docs/training-cluster.md "| LWF-1 | $(t lwf1+adadual) |"
+figure docs/training-cluster.md "| SRSF(1) | $(t lwf1+srsf1) |"
+figure docs/training-cluster.md "| SRSF(2) | $(t lwf1+srsf2) |"
+figure docs/training-cluster.md "| SRSF(3) | $(t lwf1+srsf3) |"
+figure docs/training-cluster.md "| AdaDUAL (Ada-SRSF) | $(t lwf1+adadual) |"
+finish
