@@ -33,6 +33,26 @@ mkdir -p "$T/elsewhere"
 (cd "$T/elsewhere" && "$T/root/usr/bin/contend" dag import onnx "$T/root/usr/share/contend/data/onnx/residual.onnx" \
     --device t4 -o r.json >/dev/null 2>"$T/err") || grep -q "this build reads no ONNX" "$T/err" ||
     fail "installed contend dag import onnx (its device presets) from another directory: $(cat "$T/err")"
+# README's main jobs from the installed prefix in an empty directory, the
+# bundled data copied in as README says, each command as README writes it
+# (continuation lines joined) but with short simulations: --reps 1 --jobs
+# 300 on sim sweeps, checks and comparisons, 2 generated scenarios for
+# compare and none for check (its file only); serve runs 2 s on a free port.
+mkdir -p "$T/empty"
+cp -r "$T/root/usr/share/contend/data" "$T/empty/data"
+awk '/^## The main jobs/ { f = 1; next } f && /^## / { f = 0 } f && /^```sh/ { b = 1; next } /^```/ { b = 0 } b && f' \
+    README.md | sed -e ':a' -e '/\\$/N; s/\\\n *//; ta' >"$T/readme.sh"
+[ "$(grep -c '^contend ' "$T/readme.sh")" -ge 10 ] || fail "README's main jobs: found $(grep -c '^contend ' "$T/readme.sh") commands"
+while IFS= read -r line; do
+    cmd=$(printf '%s\n' "$line" | sed -e "s#\\(^\\|&& \\)contend #\\1'$T/root/usr/bin/contend' #g" \
+        -e 's/--generate 20/--generate 2/; s/--generate 4 --gen-seed 1/--generate 0/' \
+        -e '/contend. sim \(sweep\|compare\|check\)/s/$/ --reps 1 --jobs 300/' \
+        -e "/contend. serve/s/^/timeout 2 /" -e 's/127\.0\.0\.1:8080/127.0.0.1:0/')
+    (cd "$T/empty" && CONTEND_NO_PROGRESS=1 sh -c "$cmd" >/dev/null 2>"$T/err")
+    rc=$?
+    case "$line" in *"contend serve"*) [ $rc -eq 124 ] || fail "README from the installed prefix: $line: exit $rc: $(cat "$T/err")" ;;
+    *) [ $rc -eq 0 ] || fail "README from the installed prefix: $line: exit $rc: $(cat "$T/err")" ;; esac
+done <"$T/readme.sh"
 cat >"$T/use.c" <<'C'
 #include <contend/ct_sampler.h> /* as docs/formats.md writes it (ct_sampler.h alone works too) */
 #include <stdio.h>
