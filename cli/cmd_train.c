@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "ct_share.h"
+#include "ct_stats.h"
 #include "ct_train.h"
 
 #include <getopt.h>
@@ -49,7 +50,8 @@ static void train_usage(FILE *out)
             "  JOBS: the JSON job format or the authors' trace CSV. --compat reproduces the\n"
             "  authors' accounting (a queried transfer gets 1 ms of free progress per query)\n"
             "sweep: every job file x (LWF-1, FF, LS, RAND) x (AdaDUAL, SRSF(1), SRSF(2), SRSF(3))\n"
-            "  x accounting, one CSV row each\n"
+            "  x accounting, one CSV row each; prints the mean JCT per policy and accounting over\n"
+            "  the files (the paper's Tables IV and V)\n"
             "\n"
             "Units: ms, MB. Cluster (JSON, every field optional): servers 16, gpus_per_server 4,\n"
             "gpu_memory 32768, a 0, b 0.856, eta 0.235, lwf_comm 7.8125, gpu_mode \"shared\".\n"
@@ -410,6 +412,44 @@ static ct_status_t tsweep_point(size_t i, void *arg, char **text, ct_error_t *er
     return file && (*text = strdup(row)) ? CT_OK : ct_error_set(err, CT_ENOMEM, "out of memory");
 }
 
+enum { TM = 7 }; /* train table's columns: jct all/large/small, queued all/large/small, makespan (h) */
+
+/* Adds the points' CSV rows to m: the label in column `label`, values
+ * from column `first` (n of them, m->n_cols wide: into column `at` when
+ * n is 1, else in order); an empty or non-numeric cell is no value. */
+static ct_status_t means_add_rows(ct_means_t *m, char *const *texts, size_t n_texts, size_t label, size_t first,
+                                  size_t n, size_t (*at)(const char *const *cells), ct_error_t *err)
+{
+    for (size_t i = 0; i < n_texts; i++) {
+        char *copy = texts[i] ? strdup(texts[i]) : NULL, *cur = copy, *cells[32];
+        size_t line = 0, nc;
+        if (texts[i] && !copy)
+            return ct_error_set(err, CT_ENOMEM, "out of memory");
+        while (copy && ct_csv_next(&cur, &line, cells, 32, &nc)) {
+            double v[TM];
+            for (size_t j = 0; j < m->n_cols; j++)
+                v[j] = NAN;
+            for (size_t j = 0; j < n && first + j < nc; j++) {
+                double x;
+                if (ct_csv_number(cells[first + j], &x))
+                    v[n == 1 && at ? at((const char *const *)cells) : j] = x;
+            }
+            ct_status_t st = label < nc ? ct_means_add(m, cells[label], v, err) : CT_OK;
+            if (st != CT_OK) {
+                free(copy);
+                return st;
+            }
+        }
+        free(copy);
+    }
+    return CT_OK;
+}
+
+static size_t sweep_accounting(const char *const *cells)
+{
+    return strcmp(cells[2], "exact") != 0; /* exact 0, compat 1 */
+}
+
 static int do_sweep(int nfiles, char **files, train_opts_t *o)
 {
     ct_error_t err;
@@ -419,6 +459,8 @@ static int do_sweep(int nfiles, char **files, train_opts_t *o)
     if (rc)
         return rc;
     tsweep_ctx_t c = { o, files, NULL, { 0, 1 }, 0 };
+    ct_means_t means;
+    ct_means_init(&means, 2);
     if (strcmp(o->accounting, "compat"))
         c.accs[c.nacc++] = 0;
     if (strcmp(o->accounting, "exact"))
@@ -442,7 +484,27 @@ static int do_sweep(int nfiles, char **files, train_opts_t *o)
         goto done;
     if (!(rc = cli_sweep_write("train-sweep", o->output, total, &o->sweep, texts)))
         printf("wrote %s (%zu runs%s)\n", o->output, total, ct_sweep_where());
+    /* the paper's Tables IV and V: mean JCT per policy over the files, a
+     * column per accounting (file,policy,accounting,mean_jct_ms,...) */
+    if (means_add_rows(&means, texts, total, 1, 3, 1, sweep_accounting, &err) != CT_OK) {
+        rc = cli_fail(&err);
+        goto done;
+    }
+    printf("mean JCT over the %d file%s, ms\n%-16s %12s %12s\n", nfiles, nfiles == 1 ? "" : "s", "policy", "exact",
+           "compat");
+    for (size_t k = 0; k < means.n_rows; k++) {
+        printf("%-16s", means.labels[k]);
+        for (size_t a = 0; a < 2; a++) {
+            double x = ct_means_get(&means, k, a);
+            if (isfinite(x))
+                printf(" %12.1f", x);
+            else
+                printf(" %12s", "-");
+        }
+        printf("\n");
+    }
 done:
+    ct_means_free(&means);
     for (int f = 0; jobs && f < loaded; f++)
         ct_train_jobs_free(&jobs[f]);
     free(jobs);
@@ -636,13 +698,6 @@ static void workload_key(const char *path, char *key, size_t n)
         key[len - 4] = '\0';
 }
 
-enum { TM = 7 }; /* table columns: jct all/large/small, queued all/large/small, makespan (h) */
-
-typedef struct {
-    char label[64];
-    double sum[TM];
-    size_t cnt[TM];
-} table_row_t;
 
 /* train table: point = (file, policy or published reference); its text is
  * the CSV row. */
@@ -653,7 +708,7 @@ typedef struct {
     ct_share_jobs_t *jobs;      /* per file */
     const ct_share_policy_t *pols;
     size_t np;
-    table_row_t *rows;          /* labels */
+    char (*labels)[64];         /* per policy, then per reference */
 } table_ctx_t;
 
 static ct_status_t table_point(size_t i, void *arg, char **text, ct_error_t *err)
@@ -684,13 +739,13 @@ static ct_status_t table_point(size_t i, void *arg, char **text, ct_error_t *err
             v[m] = m < 3 ? 1e3 * mean[m] : NAN;
     }
     char *file = ct_csv_quote(c->files[f]);
-    size_t cap = (file ? strlen(file) : 0) + strlen(c->rows[k].label) + 256;
+    size_t cap = (file ? strlen(file) : 0) + strlen(c->labels[k]) + 256;
     char *row = file ? malloc(cap) : NULL;
     if (!row) {
         free(file);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
-    size_t len = (size_t)snprintf(row, cap, "%s,%s,%zu", file, c->rows[k].label, c->jobs[f].n);
+    size_t len = (size_t)snprintf(row, cap, "%s,%s,%zu", file, c->labels[k], c->jobs[f].n);
     free(file);
     for (int m = 0; m < TM; m++) /* no value (no large jobs, a reference's queueing): empty */
         len += isfinite(v[m]) ? (size_t)snprintf(row + len, cap - len, ",%.6g", v[m] / 3.6e6)
@@ -698,33 +753,6 @@ static ct_status_t table_point(size_t i, void *arg, char **text, ct_error_t *err
     snprintf(row + len, cap - len, "\n");
     *text = row;
     return CT_OK;
-}
-
-/* Adds a CSV row's values (its last TM fields, hours) to its label's sums
- * (the field before the job count). */
-static void table_add(table_row_t *rows, size_t nrows, const char *text)
-{
-    const char *field[64];
-    size_t nf = 0;
-    field[nf++] = text;
-    for (const char *q = text; *q && nf < 64; q++)
-        if (*q == ',')
-            field[nf++] = q + 1;
-    if (nf < TM + 3)
-        return;
-    const char *label = field[nf - TM - 2];
-    size_t llen = (size_t)(field[nf - TM - 1] - label) - 1;
-    for (size_t r = 0; r < nrows; r++)
-        if (strlen(rows[r].label) == llen && !strncmp(rows[r].label, label, llen))
-            for (int m = 0; m < TM; m++) {
-                const char *v = field[nf - TM + (size_t)m];
-                char *end;
-                double x = strtod(v, &end);
-                if (end != v && isfinite(x)) {
-                    rows[r].sum[m] += x;
-                    rows[r].cnt[m]++;
-                }
-            }
 }
 
 static int do_table(int nfiles, char **files, train_opts_t *o)
@@ -753,14 +781,21 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
     int rc = load_cluster(o);
     if (rc)
         return rc;
-    table_row_t rows[12];
-    memset(rows, 0, sizeof rows);
+    char labels[12][64];
+    ct_means_t means;
+    ct_means_init(&means, TM);
     for (size_t k = 0; k < np; k++)
-        snprintf(rows[k].label, sizeof rows[k].label, "%s", ct_share_policy_name(pols[k]));
+        snprintf(labels[k], sizeof labels[k], "%s", ct_share_policy_name(pols[k]));
     for (size_t k = 0; k < o->nrefs; k++)
-        snprintf(rows[np + k].label, sizeof rows[np + k].label, "%.*s (published)",
+        snprintf(labels[np + k], sizeof labels[np + k], "%.*s (published)",
                  (int)(strchr(o->refs[k], '=') - o->refs[k]) > 40 ? 40 : (int)(strchr(o->refs[k], '=') - o->refs[k]),
                  o->refs[k]);
+    double none[TM];
+    for (int m = 0; m < TM; m++)
+        none[m] = NAN;
+    for (size_t k = 0; k < np + o->nrefs; k++) /* the rows in this order, even one without values */
+        if (ct_means_add(&means, labels[k], none, &err) != CT_OK)
+            return cli_fail(&err);
     /* Every workload first (Pollux files share the apps file; the online
      * simulator's files bring their own), then the points. */
     ct_apps_t shared, **apps = calloc((size_t)nfiles, sizeof(ct_apps_t *));
@@ -796,20 +831,24 @@ static int do_table(int nfiles, char **files, train_opts_t *o)
             }
         }
     }
-    table_ctx_t c = { o, files, apps, jobs, pols, np, rows };
+    table_ctx_t c = { o, files, apps, jobs, pols, np, labels };
     if (cli_sweep_run("runs", "train-table", o->output, total, table_point, &c, &o->sweep, texts, &rc))
         goto done;
-    for (size_t i = 0; i < total; i++)
-        table_add(rows, np + o->nrefs, texts[i]);
+    /* workload,policy,jobs, then the TM values */
+    if (means_add_rows(&means, texts, total, 1, 3, TM, NULL, &err) != CT_OK) {
+        rc = cli_fail(&err);
+        goto done;
+    }
     printf("%d workload file%s; hours, mean over the files%s\n", nfiles, nfiles == 1 ? "" : "s", ct_sweep_where());
     printf("%-22s %8s %8s %8s   %8s %8s %8s   %8s\n", "policy", "JCT", "large", "small", "queued", "large", "small",
            "makespan");
-    for (size_t k = 0; k < np + o->nrefs; k++) {
-        printf("%-22s", rows[k].label);
-        for (int m = 0; m < TM; m++) {
+    for (size_t k = 0; k < means.n_rows; k++) {
+        printf("%-22s", means.labels[k]);
+        for (size_t m = 0; m < TM; m++) {
             const char *sep = m == 3 || m == 6 ? "   " : " ";
-            if (rows[k].cnt[m])
-                printf("%s%8.3f", sep, rows[k].sum[m] / (double)rows[k].cnt[m]);
+            double x = ct_means_get(&means, k, m);
+            if (isfinite(x))
+                printf("%s%8.3f", sep, x);
             else
                 printf("%s%8s", sep, "-");
         }
@@ -830,6 +869,7 @@ done:
     free(apps);
     free(jobs);
     ct_sweep_texts_free(texts, total);
+    ct_means_free(&means);
     return rc;
 }
 

@@ -37,6 +37,24 @@ double ct_stats_variance(const ct_stats_t *s);
 /** The q-quantile (0 <= q <= 1) from the histogram; NAN when empty. */
 double ct_stats_quantile(const ct_stats_t *s, double q);
 
+/** Means by label and column, for tables over many runs (train sweep,
+ *  train table): rows keep the order their labels first came in; a NAN
+ *  value is left out of its column's mean. */
+typedef struct {
+    size_t n_rows, n_cols, cap;
+    char **labels;      /**< n_rows, owned */
+    double *sum;        /**< n_rows x n_cols */
+    size_t *cnt;        /**< n_rows x n_cols: values summed */
+} ct_means_t;
+
+void ct_means_init(ct_means_t *m, size_t n_cols);
+void ct_means_free(ct_means_t *m);
+/** Adds n_cols values (NAN: none) to label's row, made if new. The label
+ *  is copied. CT_ENOMEM. O(rows) a call. */
+ct_status_t ct_means_add(ct_means_t *m, const char *label, const double *v, ct_error_t *err);
+/** The mean of a row's column; NAN when it had no value. */
+double ct_means_get(const ct_means_t *m, size_t row, size_t col);
+
 /** Half-width of a 95% confidence interval for the mean of k independent
  *  replication values with the given sample standard deviation (Student t). */
 double ct_stats_ci95(double stddev, size_t k);

@@ -114,3 +114,61 @@ double ct_stats_ci95(double stddev, size_t k)
         return INFINITY;
     return gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * stddev / sqrt((double)k);
 }
+
+void ct_means_init(ct_means_t *m, size_t n_cols)
+{
+    memset(m, 0, sizeof *m);
+    m->n_cols = n_cols;
+}
+
+void ct_means_free(ct_means_t *m)
+{
+    for (size_t r = 0; r < m->n_rows; r++)
+        free(m->labels[r]);
+    free(m->labels);
+    free(m->sum);
+    free(m->cnt);
+    memset(m, 0, sizeof *m);
+}
+
+ct_status_t ct_means_add(ct_means_t *m, const char *label, const double *v, ct_error_t *err)
+{
+    size_t r = 0, c = m->n_cols;
+    while (r < m->n_rows && strcmp(m->labels[r], label))
+        r++;
+    if (r == m->n_rows) {
+        if (r == m->cap) {
+            size_t cap = m->cap ? 2 * m->cap : 8;
+            char **l = realloc(m->labels, cap * sizeof(char *));
+            if (l)
+                m->labels = l;
+            double *s = l ? realloc(m->sum, cap * c * sizeof(double)) : NULL;
+            if (s)
+                m->sum = s;
+            size_t *k = s ? realloc(m->cnt, cap * c * sizeof(size_t)) : NULL;
+            if (!k)
+                return ct_error_set(err, CT_ENOMEM, "out of memory");
+            m->cnt = k;
+            m->cap = cap;
+        }
+        if (!(m->labels[r] = ct_strdup(label, err)))
+            return CT_ENOMEM;
+        for (size_t j = 0; j < c; j++) {
+            m->sum[r * c + j] = 0;
+            m->cnt[r * c + j] = 0;
+        }
+        m->n_rows++;
+    }
+    for (size_t j = 0; j < c; j++)
+        if (!isnan(v[j])) {
+            m->sum[r * c + j] += v[j];
+            m->cnt[r * c + j]++;
+        }
+    return CT_OK;
+}
+
+double ct_means_get(const ct_means_t *m, size_t row, size_t col)
+{
+    size_t k = row * m->n_cols + col;
+    return m->cnt[k] ? m->sum[k] / (double)m->cnt[k] : NAN;
+}

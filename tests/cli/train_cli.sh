@@ -26,6 +26,12 @@ awk -v a="$(m --compat)" -v b="$lwf" 'BEGIN { exit !(a < b) }' || fail "compat d
 $C train run "$T/w.json" --gpu-mode exclusive >/dev/null || fail "exclusive GPUs"
 $C train sweep "$T/w.json" -o "$T/s.csv" >/dev/null || fail "sweep"
 [ "$(wc -l <"$T/s.csv")" -eq 33 ] || fail "sweep rows"
+# The table sweep prints: mean JCT per policy over the files, exact and compat.
+$C train workload --seed 5 --scale 100 -o "$T/w5.json" >/dev/null
+$C train sweep "$T/w.json" "$T/w5.json" -o "$T/s2.csv" >"$T/s2.txt" || fail "sweep of two files"
+want=$(awk -F, 'NR > 1 && $2 == "ff+srsf2" { s[$3] += $4; n[$3]++ } END { printf "%.1f %.1f", s["exact"] / n["exact"], s["compat"] / n["compat"] }' "$T/s2.csv")
+[ "$(awk '$1 == "ff+srsf2" { print $2, $3 }' "$T/s2.txt")" = "$want" ] || fail "sweep's table: ff+srsf2 is not '$want': $(cat "$T/s2.txt")"
+grep -q "^mean JCT over the 2 files, ms" "$T/s2.txt" || fail "sweep's table heading"
 printf '{"servers": 2, "gpus_per_server": 2, "gpu_mode": "exclusive"}' >"$T/c.json"
 printf '{"jobs": [{"id": "a", "arrival": 0, "gpus": 2, "iterations": 3, "size": 10, "forward": 10, "backward": 20, "memory": 1}]}' >"$T/j.json"
 $C train run "$T/j.json" --cluster "$T/c.json" --json | grep -q '"mean_jct_ms": 90,' || fail "a one-server job: JCT 90 ms"
