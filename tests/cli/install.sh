@@ -53,6 +53,10 @@ while IFS= read -r line; do
     case "$line" in *"contend serve"*) [ $rc -eq 124 ] || fail "README from the installed prefix: $line: exit $rc: $(cat "$T/err")" ;;
     *) [ $rc -eq 0 ] || fail "README from the installed prefix: $line: exit $rc: $(cat "$T/err")" ;; esac
 done <"$T/readme.sh"
+# docs/walkthrough.md (your own cluster, every step a command) with the
+# installed command, in an empty directory (walkthrough.sh runs it there).
+CONTEND="$T/root/usr/bin/contend" sh tests/cli/walkthrough.sh >"$T/walk.out" 2>&1 ||
+    fail "the walkthrough with the installed contend: $(tail -3 "$T/walk.out")"
 cat >"$T/use.c" <<'C'
 #include <contend/ct_sampler.h> /* as docs/formats.md writes it (ct_sampler.h alone works too) */
 #include <stdio.h>
