@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "cmd_sim.h"
+#include "ct_family.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -119,56 +120,35 @@ static ct_status_t check_point(size_t i, void *arg, char **text, ct_error_t *err
     return CT_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* One summary line over the points whose load is `load` (NAN: all): their
+ * sim_over_model cells (empty: the point did not settle) summarised by
+ * ct_check_summarize. */
+static void summary_line(char *const *texts, size_t n, double load, double *ratio, double *scratch)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* One summary line over the points whose load is `load` (NAN: all). */
-static void summary_line(char *const *texts, size_t n, double load, double *scratch)
-{
-    size_t m = 0, in10 = 0, in20 = 0, unstable = 0, total = 0;
-    double worst = 1.0;
+    size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        const char *t = texts[i];
-        if (!t)
-            continue;
         /* scenario,classes,depth,tasks,bandwidth,load,sim,ci,model,ratio,status */
-        const char *q = t;
-        for (int k = 0; k < 5 && q; k++)
-            q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL;
-        if (!q)
-            continue;
-        double l = strtod(q, NULL);
-        if (!isnan(load) && fabs(l - load) > 1e-9)
-            continue;
-        total++;
-        for (int k = 0; k < 4 && q; k++)
-            q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL;
-        if (!q || *q == ',') {
-            unstable++;
-            continue;
-        }
-        double r = strtod(q, NULL);
-        scratch[m++] = r;
-        in10 += fabs(r - 1) <= 0.10;
-        in20 += fabs(r - 1) <= 0.20;
-        if (fabs(r - 1) > fabs(worst - 1))
-            worst = r;
+        char *copy = texts[i] ? strdup(texts[i]) : NULL, *cur = copy, *cells[16];
+        size_t line = 0, nc;
+        double l, r;
+        if (copy && ct_csv_next(&cur, &line, cells, 16, &nc) && nc == 11 && ct_csv_number(cells[5], &l) &&
+            (isnan(load) || fabs(l - load) <= 1e-9))
+            ratio[m++] = ct_csv_number(cells[9], &r) ? r : NAN;
+        free(copy);
     }
-    if (!total)
+    if (!m)
         return;
-    qsort(scratch, m, sizeof(double), cmp_double);
-    double med = m ? (m % 2 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2])) : NAN;
+    ct_check_summary_t sum;
+    ct_check_summarize(ratio, m, scratch, &sum);
     char lbl[16];
     if (isnan(load))
         snprintf(lbl, sizeof lbl, "all");
     else
         snprintf(lbl, sizeof lbl, "%.3g", load);
-    printf("%-6s %6zu %9.3f %6zu (%3.0f%%) %6zu (%3.0f%%) %8.3f %9zu\n", lbl, total, med, in10,
-           m ? 100.0 * (double)in10 / (double)m : 0.0, in20, m ? 100.0 * (double)in20 / (double)m : 0.0, worst,
-           unstable);
+    printf("%-6s %6zu %9.3f %6zu (%3.0f%%) %6zu (%3.0f%%) %8.3f %9zu\n", lbl, sum.points, sum.median, sum.within10,
+           sum.carried ? 100.0 * (double)sum.within10 / (double)sum.carried : 0.0, sum.within20,
+           sum.carried ? 100.0 * (double)sum.within20 / (double)sum.carried : 0.0, sum.worst,
+           sum.points - sum.carried);
 }
 
 /* The files given, then o->generate generated scenarios (saved when
@@ -308,7 +288,7 @@ int cmd_sim_check(int argc, char **argv)
     const char *out = o.output;
     if (family_run("check", "checking", "sim-check", &o, n, check_point, &ctx, &texts, &rc))
         goto done;
-    double *scratch = malloc(n * sizeof(double));
+    double *scratch = malloc(2 * (n ? n : 1) * sizeof(double));
     if (!scratch) {
         ct_error_set(&err, CT_ENOMEM, "out of memory");
         rc = cli_fail(&err);
@@ -317,9 +297,9 @@ int cmd_sim_check(int argc, char **argv)
     printf("%-6s %6s %9s %13s %13s %8s %9s   (simulated / predicted mean JCT, nona tables)\n", "load", "points",
            "median", "within 10%", "within 20%", "worst", "unstable");
     for (size_t l = 0; l < ctx.n_loads; l++)
-        summary_line(texts, n, ctx.loads[l], scratch);
+        summary_line(texts, n, ctx.loads[l], scratch, scratch + n);
     if (ctx.n_loads > 1)
-        summary_line(texts, n, NAN, scratch);
+        summary_line(texts, n, NAN, scratch, scratch + n);
     free(scratch);
     if (out && !(rc = cli_sweep_write("sim-check", out, n, &o.sweep, texts)))
         printf("wrote %s\n", out);
@@ -416,32 +396,28 @@ static ct_status_t compare_point(size_t i, void *arg, char **text, ct_error_t *e
     return CT_OK;
 }
 
-/* The summary of one load from the points' rows: per policy how many
- * points it carried, the geometric mean of its mean JCT over the point's
- * best, how often it was the best; then the best stateless and stateful
- * policies (most points carried, then the lowest geometric mean) and the
- * geometric mean of the first's JCT over the second's where both ran. */
+/* The summary of one load from the points' rows (ct_compare_summarize):
+ * per policy how many scenarios it carried, its mean and p99 JCT over the
+ * scenario's best (geometric means), how often it was the best; then the
+ * best stateless and stateful policies and their ratio. */
 static int compare_summary(char *const *texts, const compare_ctx_t *c, size_t l)
 {
     size_t np = c->n_pols, ns = c->n_scen;
-    double *v = malloc(2 * ns * np * sizeof(double)), *q = v + ns * np; /* scenario x policy mean, p99; NAN:
-                                                                         not carried */
-    double *lsum = calloc(2 * np, sizeof(double)), *qsum = lsum + np;
-    size_t *carried = calloc(np, sizeof(size_t)), *wins = calloc(np, sizeof(size_t));
-    if (!v || !lsum || !carried || !wins) {
+    size_t nv = ns * np > 0 ? ns * np : 1;
+    double *v = malloc(2 * nv * sizeof(double)), *q = v + ns * np;
+    ct_compare_policy_t *per = malloc((np ? np : 1) * sizeof *per);
+    int *sf = malloc((np ? np : 1) * sizeof(int));
+    if (!v || !per || !sf) {
         free(v);
-        free(lsum);
-        free(carried);
-        free(wins);
+        free(per);
+        free(sf);
         return 1;
     }
     for (size_t k = 0; k < 2 * ns * np; k++)
         v[k] = NAN;
-    for (size_t si = 0; si < ns; si++) {
+    for (size_t si = 0; si < ns; si++) { /* the point's rows: its policies in order */
         const char *t = texts[si * c->n_loads + l];
-        if (!t)
-            continue;
-        char *copy = strdup(t), *cur = copy, *cells[16];
+        char *copy = t ? strdup(t) : NULL, *cur = copy, *cells[16];
         size_t line = 0, nc;
         for (size_t k = 0; copy && k < np && ct_csv_next(&cur, &line, cells, 16, &nc); k++) {
             double m, p;
@@ -452,59 +428,26 @@ static int compare_summary(char *const *texts, const compare_ctx_t *c, size_t l)
         }
         free(copy);
     }
-    for (size_t si = 0; si < ns; si++) {
-        double best = INFINITY, bestq = INFINITY;
-        for (size_t k = 0; k < np; k++)
-            if (!isnan(v[si * np + k])) {
-                best = fmin(best, v[si * np + k]);
-                bestq = fmin(bestq, q[si * np + k]);
-            }
-        if (!isfinite(best))
-            continue;
-        for (size_t k = 0; k < np; k++)
-            if (!isnan(v[si * np + k])) {
-                carried[k]++;
-                lsum[k] += log(v[si * np + k] / best);
-                qsum[k] += log(q[si * np + k] / bestq);
-                wins[k] += v[si * np + k] == best;
-            }
-    }
+    for (size_t k = 0; k < np; k++)
+        sf[k] = policy_stateful(c->pols[k]);
+    ct_compare_best_t best;
+    ct_compare_summarize(v, q, ns, np, sf, per, &best);
     printf("load %.3g: %zu scenarios (mean and p99 JCT over each scenario's best, geometric mean over those it carried)\n",
            c->loads[l], ns);
     printf("  %-14s %8s %12s %11s %8s %9s\n", "policy", "carried", "mean / best", "p99 / best", "best at", "kind");
-    long best_k[2] = { -1, -1 };
-    for (size_t k = 0; k < np; k++) {
-        int sf = policy_stateful(c->pols[k]);
-        double g = carried[k] ? exp(lsum[k] / (double)carried[k]) : NAN,
-               gq = carried[k] ? exp(qsum[k] / (double)carried[k]) : NAN;
-        printf("  %-14s %8zu %12.3f %11.3f %8zu %9s\n", c->pols[k], carried[k], g, gq, wins[k],
-               sf ? "stateful" : "stateless");
-        long *b = &best_k[sf];
-        if (carried[k] && (*b < 0 || carried[k] > carried[*b] ||
-                           (carried[k] == carried[*b] && lsum[k] / (double)carried[k] < lsum[*b] / (double)carried[*b])))
-            *b = (long)k;
-    }
-    if (best_k[0] >= 0 && best_k[1] >= 0) {
-        double r = 0, rq = 0;
-        size_t both = 0, i0 = (size_t)best_k[0], i1 = (size_t)best_k[1];
-        for (size_t si = 0; si < ns; si++) {
-            double a = v[si * np + i0], b = v[si * np + i1];
-            if (!isnan(a) && !isnan(b)) {
-                r += log(a / b);
-                rq += log(q[si * np + i0] / q[si * np + i1]);
-                both++;
-            }
-        }
+    for (size_t k = 0; k < np; k++)
+        printf("  %-14s %8zu %12.3f %11.3f %8zu %9s\n", c->pols[k], per[k].carried, per[k].mean_ratio,
+               per[k].p99_ratio, per[k].best_at, sf[k] ? "stateful" : "stateless");
+    if (best.best[0] >= 0 && best.best[1] >= 0)
         printf("  best stateless: %s, best stateful: %s; stateless / stateful mean JCT %.3f, p99 %.3f (geometric "
                "mean over %zu)\n",
-               c->pols[i0], c->pols[i1], both ? exp(r / (double)both) : NAN, both ? exp(rq / (double)both) : NAN, both);
-    } else
-        printf("  best stateless: %s, best stateful: %s\n", best_k[0] >= 0 ? c->pols[best_k[0]] : "none carried",
-               best_k[1] >= 0 ? c->pols[best_k[1]] : "none carried");
+               c->pols[best.best[0]], c->pols[best.best[1]], best.mean_ratio, best.p99_ratio, best.both);
+    else
+        printf("  best stateless: %s, best stateful: %s\n", best.best[0] >= 0 ? c->pols[best.best[0]] : "none carried",
+               best.best[1] >= 0 ? c->pols[best.best[1]] : "none carried");
     free(v);
-    free(lsum);
-    free(carried);
-    free(wins);
+    free(per);
+    free(sf);
     return 0;
 }
 
