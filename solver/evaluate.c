@@ -12,6 +12,7 @@
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #include "ct_eval.h"
+#include "ct_lp.h"
 #include "ct_parallel.h"
 #include "ct_nona_table.h"
 
@@ -535,7 +536,7 @@ ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, 
             st = CT_ENOMEM;
     sweep_ctx_t c = { pl, out };
     if (st == CT_OK)
-        st = ct_parallel_for(out->n_points, pl->p->threads, sweep_point, &c, progress, ctx, err);
+        st = ct_parallel_for_ex(out->n_points, pl->p->threads, sweep_point, &c, progress, ctx, ct_lp_thread_exit, err);
     ct_eval_plan_free(pl);
     if (st != CT_OK)
         ct_eval_result_free(out);

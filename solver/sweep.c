@@ -4,6 +4,7 @@
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "ct_lp.h"
 #include "ct_parallel.h"
 #include "ct_sweep.h"
 
@@ -61,7 +62,8 @@ static ct_status_t run_local(size_t n, ct_sweep_point_fn fn, void *ctx, const ct
     size_t shards = p->shards > 1 ? p->shards : 1, shard = p->shards > 1 ? p->shard : 0;
     owned_t o = { fn, ctx, texts, shard, shards };
     size_t owned = n > shard ? (n - shard + shards - 1) / shards : 0;
-    return ct_parallel_for(owned, p->threads, owned_point, &o, p->progress, p->progress_ctx, err);
+    return ct_parallel_for_ex(owned, p->threads, owned_point, &o, p->progress, p->progress_ctx, ct_lp_thread_exit,
+                              err);
 }
 
 #ifdef CT_MPI

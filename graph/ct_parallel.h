@@ -7,8 +7,10 @@
  * slot, and the caller writes the results in point order afterwards, so
  * the output is the same for any number of threads. A point's randomness
  * must come from the point (its seed), never from the thread. GLPK keeps
- * its environment per thread (it is built with thread-local storage); each
- * worker frees its own before it ends.
+ * its environment per thread (it is built with thread-local storage): the
+ * solver's sweeps pass ct_lp_thread_exit so each worker frees its own
+ * before it ends. Here beside the base utilities, below the models and the
+ * solver that both use it.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -38,6 +40,13 @@ unsigned ct_parallel_cores(void);
  */
 ct_status_t ct_parallel_for(size_t n, unsigned threads, ct_point_fn fn, void *ctx,
                             void (*progress)(size_t done, size_t total, void *pctx), void *pctx, ct_error_t *err);
+
+/** The same, calling thread_exit (may be NULL) in each pool thread before
+ *  it ends: the solver's sweeps free the thread's GLPK environment
+ *  (ct_lp_thread_exit) so this file needs no solver. */
+ct_status_t ct_parallel_for_ex(size_t n, unsigned threads, ct_point_fn fn, void *ctx,
+                               void (*progress)(size_t done, size_t total, void *pctx), void *pctx,
+                               void (*thread_exit)(void), ct_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /*
- * rar.c - ring-all-reduce cluster model, files, workload generator and
- * schedule re-simulation (see ct_rar.h).
+ * ring_allreduce.c - training jobs that all-reduce over a ring (SJF-BCO's
+ * world, ct_rar.h: "rar" = ring all-reduce): the cluster model, its files,
+ * the workload generator and the re-simulation of a schedule.
  *
  * Cluster file:
  *   {"servers": [8, 16, 4], "intra_bandwidth": 1000, "inter_bandwidth": 100,

@@ -6,7 +6,6 @@
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "ct_lp.h"
 #include "ct_parallel.h"
 
 #include <pthread.h>
@@ -21,6 +20,7 @@ typedef struct {
     void *ctx;
     void (*progress)(size_t, size_t, void *);
     void *pctx;
+    void (*thread_exit)(void);
     atomic_size_t next;
     atomic_int failed;
     pthread_mutex_t mu;
@@ -60,12 +60,20 @@ static void *worker(void *arg)
             p->progress(++p->done, p->n, p->pctx);
         pthread_mutex_unlock(&p->mu);
     }
-    ct_lp_thread_exit(); /* this thread's GLPK environment, if it made one */
+    if (p->thread_exit)
+        p->thread_exit(); /* e.g. this thread's GLPK environment (the solver's sweeps) */
     return NULL;
 }
 
 ct_status_t ct_parallel_for(size_t n, unsigned threads, ct_point_fn fn, void *ctx,
                             void (*progress)(size_t done, size_t total, void *pctx), void *pctx, ct_error_t *err)
+{
+    return ct_parallel_for_ex(n, threads, fn, ctx, progress, pctx, NULL, err);
+}
+
+ct_status_t ct_parallel_for_ex(size_t n, unsigned threads, ct_point_fn fn, void *ctx,
+                               void (*progress)(size_t done, size_t total, void *pctx), void *pctx,
+                               void (*thread_exit)(void), ct_error_t *err)
 {
     if (threads == 0)
         threads = ct_parallel_cores();
@@ -88,6 +96,7 @@ ct_status_t ct_parallel_for(size_t n, unsigned threads, ct_point_fn fn, void *ct
     p.ctx = ctx;
     p.progress = progress;
     p.pctx = pctx;
+    p.thread_exit = thread_exit;
     p.err_index = n;
     atomic_init(&p.next, 0);
     atomic_init(&p.failed, 0);
