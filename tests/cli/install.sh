@@ -53,6 +53,36 @@ while IFS= read -r line; do
     case "$line" in *"contend serve"*) [ $rc -eq 124 ] || fail "README from the installed prefix: $line: exit $rc: $(cat "$T/err")" ;;
     *) [ $rc -eq 0 ] || fail "README from the installed prefix: $line: exit $rc: $(cat "$T/err")" ;; esac
 done <"$T/readme.sh"
+# The other pages' command blocks the same way, each block a script in the
+# empty directory, `contend` the installed one with short runs appended
+# (one replication of 300 jobs, one generated scenario). Skipped: blocks
+# with placeholders ([options], $P, model.onnx, scenario.json, Slurm,
+# kubectl), the command synopsis, the walkthrough (below), and
+# model-checks.md's (its solves of deep generated scenarios take minutes).
+mkdir -p "$T/dbin"
+{
+    echo '#!/bin/sh'
+    echo 'case "$1" in'
+    echo "sim) if printf '%s\\n' \"\$@\" | grep -q -- '^--generate\$'; then exec '$T/root/usr/bin/contend' \"\$@\" --reps 1 --jobs 300 --generate 1; fi"
+    echo "     exec '$T/root/usr/bin/contend' \"\$@\" --reps 1 --jobs 300 ;;"
+    echo 'esac'
+    echo "exec '$T/root/usr/bin/contend' \"\$@\""
+} >"$T/dbin/contend"
+chmod +x "$T/dbin/contend"
+nblocks=0
+for f in docs/*.md; do
+    case $f in docs/commands.md | docs/walkthrough.md | docs/model-checks.md) continue ;; esac
+    rm -f "$T"/block.*.sh
+    awk -v out="$T/block" '/^```sh/ { b = 1; n++; next } /^```/ { b = 0; next } b { print > (out "." n ".sh") }' "$f"
+    for b in "$T"/block.*.sh; do
+        [ -f "$b" ] || continue
+        grep -qE '\[|\$P|SLURM|kubectl|model\.onnx|scenario\.json' "$b" && continue
+        nblocks=$((nblocks + 1))
+        (cd "$T/empty" && PATH="$T/dbin:$PATH" CONTEND_NO_PROGRESS=1 sh -e "$b" >/dev/null 2>"$T/err") ||
+            fail "$f, block $(basename "$b" .sh | sed 's/block\.//') from the installed prefix: $(tail -2 "$T/err")"
+    done
+done
+[ "$nblocks" -ge 7 ] || fail "docs: only $nblocks command blocks run"
 # docs/walkthrough.md (your own cluster, every step a command) with the
 # installed command, in an empty directory (walkthrough.sh runs it there).
 CONTEND="$T/root/usr/bin/contend" sh tests/cli/walkthrough.sh >"$T/walk.out" 2>&1 ||
