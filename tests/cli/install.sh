@@ -55,15 +55,15 @@ while IFS= read -r line; do
 done <"$T/readme.sh"
 # The other pages' command blocks the same way, each block a script in the
 # empty directory, `contend` the installed one with short runs appended
-# (one replication of 300 jobs, one generated scenario). Skipped: blocks
-# with placeholders ([options], $P, model.onnx, scenario.json, Slurm,
-# kubectl), the command synopsis, the walkthrough (below), and
-# model-checks.md's (its solves of deep generated scenarios take minutes).
+# (one replication of 300 jobs, one generated scenario of 2-3 stages: deep
+# ones take minutes to solve). Skipped: blocks with placeholders
+# ([options], $P, model.onnx, scenario.json, Slurm, kubectl), the command
+# synopsis and the walkthrough (below).
 mkdir -p "$T/dbin"
 {
     echo '#!/bin/sh'
     echo 'case "$1" in'
-    echo "sim) if printf '%s\\n' \"\$@\" | grep -q -- '^--generate\$'; then exec '$T/root/usr/bin/contend' \"\$@\" --reps 1 --jobs 300 --generate 1; fi"
+    echo "sim) if printf '%s\\n' \"\$@\" | grep -q -- '^--generate\$'; then exec '$T/root/usr/bin/contend' \"\$@\" --reps 1 --jobs 300 --generate 1 --stages 2:3; fi"
     echo "     exec '$T/root/usr/bin/contend' \"\$@\" --reps 1 --jobs 300 ;;"
     echo 'esac'
     echo "exec '$T/root/usr/bin/contend' \"\$@\""
@@ -71,7 +71,7 @@ mkdir -p "$T/dbin"
 chmod +x "$T/dbin/contend"
 nblocks=0
 for f in docs/*.md; do
-    case $f in docs/commands.md | docs/walkthrough.md | docs/model-checks.md) continue ;; esac
+    case $f in docs/commands.md | docs/walkthrough.md) continue ;; esac
     rm -f "$T"/block.*.sh
     awk -v out="$T/block" '/^```sh/ { b = 1; n++; next } /^```/ { b = 0; next } b { print > (out "." n ".sh") }' "$f"
     for b in "$T"/block.*.sh; do
