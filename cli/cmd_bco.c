@@ -98,7 +98,7 @@ static int parse(int argc, char **argv, bco_opts_t *o)
     o->seed = 1;
     optind = 1;
     opterr = 0;
-    int c, ok;
+    int c;
     unsigned long long u;
     while ((c = getopt_long(argc, argv, "o:hj:", longopts, NULL)) != -1) {
         switch (c) {
@@ -148,8 +148,7 @@ static int parse(int argc, char **argv, bco_opts_t *o)
         case OPT_SAVE: o->save = optarg; break;
         case OPT_STRICT: o->strict = 1; break;
         case OPT_POLICY:
-            o->bp.policy = ct_bco_policy_parse(optarg, &ok);
-            if (!ok)
+            if (ct_bco_policy_parse(optarg, &o->bp.policy) != CT_OK)
                 return cli_usage("bco", "--policy: expected sjf-bco, ff, ls or rand, got '%s'", optarg);
             break;
         case OPT_KAPPA:

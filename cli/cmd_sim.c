@@ -59,6 +59,8 @@ void sim_usage(FILE *out)
             "  --locality-wait X     fair-delay: the wait in mean task times (> 0; default 5)\n"
             "  --probes D            sparrow, sparrow-local: probes per ready task (1..64;\n"
             "                        default 2, Sparrow's)\n"
+            "  --exp-service         task times exponential with the class's time as the mean\n"
+            "                        (queueing-theory checks; default: as given)\n"
             "  --fair-pick P         fair's idle server: recent (default, the most recently\n"
             "                        freed) or random (a uniform idle server)\n"
             "  --root-choices D      nona, nona-late, nona-star: put a job's root (nona-late: and\n"
@@ -102,7 +104,7 @@ void sim_usage(FILE *out)
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT, OPT_PROBES, OPT_FAMILY };
+       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -117,6 +119,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
         { "locality-wait", required_argument, NULL, OPT_LWAIT },
         { "probes", required_argument, NULL, OPT_PROBES },
+        { "exp-service", no_argument, NULL, OPT_EXP },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
         { "parts", required_argument, NULL, OPT_PARTS }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
@@ -214,6 +217,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             o->ev.probes = (unsigned)v;
             break;
         }
+        case OPT_EXP: o->ev.exp_service = 1; break;
         case OPT_FAIR:
             if (!strcmp(optarg, "recent"))
                 o->ev.fair_pick = CT_FAIR_RECENT;

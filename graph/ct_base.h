@@ -124,6 +124,21 @@ ct_status_t ct_first_duplicate(const void *records, size_t size, size_t offset, 
  *  option names. */
 int ct_name_index(const char *const *names, int n, const char *name);
 
+/** Defines an enum's name and parse functions over a static table of its
+ *  names (one per value, in order): const char *NAME_FN(TYPE) and
+ *  ct_status_t PARSE_FN(const char *, TYPE *), CT_EINPUT for a name not in
+ *  the table (*out unchanged). */
+#define CT_ENUM_NAMES(TYPE, NAME_FN, PARSE_FN, NAMES)                                 \
+    const char *NAME_FN(TYPE v) { return NAMES[v]; }                                  \
+    ct_status_t PARSE_FN(const char *name, TYPE *out)                                 \
+    {                                                                                 \
+        int i_ = ct_name_index(NAMES, (int)(sizeof NAMES / sizeof NAMES[0]), name);   \
+        if (i_ < 0)                                                                   \
+            return CT_EINPUT;                                                         \
+        *out = (TYPE)i_;                                                              \
+        return CT_OK;                                                                 \
+    }
+
 /* ------------------------------------------------------------------------ */
 /* String map: string -> size_t, open addressing, keys copied.              */
 

@@ -32,6 +32,37 @@ ct_status_t ct_json_load_file(const char *path, cJSON **out, ct_error_t *err);
 ct_status_t ct_json_or_text_load(const char *path, const char *key, char **text, cJSON **root, const cJSON **arr,
                                  ct_error_t *err);
 
+/** A field of a record file (ct_records_load) and where it lives in the
+ *  caller's struct: its name in a JSON object and as a CSV column, its kind
+ *  (text: a char * the struct owns; number: a double; count: a uint32_t,
+ *  whole in 1 .. 1e6), whether each form must give it, a number's value
+ *  when it is absent (text is then ""), and its offset in the struct. */
+typedef enum { CT_FIELD_TEXT, CT_FIELD_NUMBER, CT_FIELD_COUNT } ct_field_kind_t;
+typedef struct {
+    const char *json, *csv;
+    ct_field_kind_t kind;
+    int json_required, csv_required;
+    double absent;
+    size_t offset;
+} ct_field_t;
+
+/** Reads the records of a file that is JSON ({"KEY": [{...}, ...]}) or CSV
+ *  with a header (told apart as ct_json_or_text_load does) into a new
+ *  array of *n structs of size bytes each (caller frees it and the text
+ *  fields; other members zero). Errors name the file and the line (CSV) or
+ *  the item and field (JSON); on error nothing is left to free. Time
+ *  O(file size). */
+ct_status_t ct_records_load(const char *path, const char *key, const ct_field_t *fields, size_t n_fields,
+                            size_t size, void **items, size_t *n, ct_error_t *err);
+/** Frees the text fields of n structs at items and the array itself (what
+ *  ct_records_load allocated); NULL items is a no-op. */
+void ct_records_free(const ct_field_t *fields, size_t n_fields, size_t size, void *items, size_t n);
+/** Writes n structs of size bytes at items to path as {"KEY": [...]}, an
+ *  object a struct with the fields under their JSON names in their order
+ *  (NULL text as ""), safely (ct_json_write_file). */
+ct_status_t ct_records_write(const char *path, const char *key, const ct_field_t *fields, size_t n_fields,
+                             size_t size, const void *items, size_t n, ct_error_t *err);
+
 /** obj[key] as a string. If absent: CT_EINPUT when required, else CT_OK with
  *  *out unchanged. item names obj in messages ("tasks[3]"; may be ""). */
 ct_status_t ct_json_get_string(const cJSON *obj, const char *key, int required, const char *label,

@@ -6,6 +6,7 @@
 #include "ct_json.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,178 @@ ct_status_t ct_json_or_text_load(const char *path, const char *key, char **text,
         *arr = NULL;
         *text = NULL;
     }
+    return st;
+}
+
+/* Records being read: an array of structs that grows, and what reads them. */
+typedef struct {
+    const ct_field_t *fields;
+    size_t n_fields, size, n, cap;
+    unsigned char *items;
+} records_t;
+
+void ct_records_free(const ct_field_t *fields, size_t n_fields, size_t size, void *items, size_t n)
+{
+    unsigned char *p = items;
+    for (size_t i = 0; p && i < n; i++)
+        for (size_t f = 0; f < n_fields; f++)
+            if (fields[f].kind == CT_FIELD_TEXT)
+                free(*(char **)(p + i * size + fields[f].offset));
+    free(items);
+}
+
+/* Room for one more item (zeroed): the new one is items[n - 1]. */
+static ct_status_t records_grow(records_t *r, ct_error_t *err)
+{
+    if (r->n == r->cap) {
+        size_t ncap = r->cap ? 2 * r->cap : 64;
+        unsigned char *p = realloc(r->items, ncap * r->size);
+        if (!p)
+            return ct_error_set(err, CT_ENOMEM, "out of memory");
+        r->items = p;
+        r->cap = ncap;
+    }
+    memset(r->items + r->n * r->size, 0, r->size);
+    r->n++;
+    return CT_OK;
+}
+
+/* Field f of the last item from s (text) or v; CT_EINPUT when a count is
+ * not whole in 1 .. 1e6. */
+static ct_status_t records_set(records_t *r, size_t f, const char *s, double v, ct_error_t *err)
+{
+    const ct_field_t *fd = &r->fields[f];
+    unsigned char *m = r->items + (r->n - 1) * r->size + fd->offset;
+    switch (fd->kind) {
+    case CT_FIELD_TEXT: return (*(char **)m = ct_strdup(s ? s : "", err)) ? CT_OK : CT_ENOMEM;
+    case CT_FIELD_COUNT:
+        if (!(v >= 1 && v <= 1e6 && v == floor(v)))
+            return CT_EINPUT;
+        *(uint32_t *)m = (uint32_t)v;
+        return CT_OK;
+    default: *(double *)m = v; return CT_OK;
+    }
+}
+
+static const char *records_expected(const ct_field_t *fd)
+{
+    return fd->kind == CT_FIELD_COUNT ? "a whole number >= 1" : "a number";
+}
+
+static ct_status_t records_csv(records_t *r, char *text, const char *path, ct_error_t *err)
+{
+    size_t line = 0, nc, header = 0, nf = r->n_fields;
+    int col[32];
+    char *cells[32], *cur = text;
+    const char *names[32];
+    for (size_t f = 0; f < nf; f++)
+        names[f] = r->fields[f].csv;
+    while (ct_csv_next(&cur, &line, cells, 32, &nc)) {
+        if (!header++) {
+            ct_csv_columns(cells, nc, names, nf, col);
+            for (size_t f = 0; f < nf; f++)
+                if (col[f] < 0 && r->fields[f].csv_required)
+                    return ct_error_set(err, CT_EINPUT, "%s:%zu: header lacks the column '%s'", path, line, names[f]);
+            continue;
+        }
+        ct_status_t st = records_grow(r, err);
+        for (size_t f = 0; f < nf && st == CT_OK; f++) {
+            const ct_field_t *fd = &r->fields[f];
+            double v = fd->absent;
+            const char *cell = col[f] < 0 ? NULL : (size_t)col[f] < nc ? cells[col[f]] : "";
+            if (cell && fd->kind != CT_FIELD_TEXT && !ct_csv_number(cell, &v))
+                st = CT_EINPUT;
+            if (st == CT_OK)
+                st = records_set(r, f, cell, v, err);
+            if (st == CT_EINPUT)
+                return ct_error_set(err, CT_EINPUT, "%s:%zu: %s: expected %s", path, line, fd->csv, records_expected(fd));
+        }
+        if (st != CT_OK)
+            return st;
+    }
+    return CT_OK;
+}
+
+static ct_status_t records_json(records_t *r, const cJSON *arr, const char *path, const char *key, ct_error_t *err)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        char item[48];
+        snprintf(item, sizeof item, "%s[%zu]", key, r->n);
+        if (!cJSON_IsObject(it))
+            return ct_error_set(err, CT_EINPUT, "%s: %s: expected an object", path, item);
+        ct_status_t st = records_grow(r, err);
+        for (size_t f = 0; f < r->n_fields && st == CT_OK; f++) {
+            const ct_field_t *fd = &r->fields[f];
+            const char *s = "";
+            double v = fd->absent;
+            st = fd->kind == CT_FIELD_TEXT ? ct_json_get_string(it, fd->json, fd->json_required, path, item, &s, err)
+                                           : ct_json_get_number(it, fd->json, fd->json_required, path, item, &v, err);
+            if (st == CT_OK && (st = records_set(r, f, s, v, err)) == CT_EINPUT)
+                st = ct_error_set(err, CT_EINPUT, "%s: %s.%s: expected %s", path, item, fd->json, records_expected(fd));
+        }
+        if (st != CT_OK)
+            return st;
+    }
+    return CT_OK;
+}
+
+ct_status_t ct_records_load(const char *path, const char *key, const ct_field_t *fields, size_t n_fields,
+                            size_t size, void **items, size_t *n, ct_error_t *err)
+{
+    records_t r = { fields, n_fields, size, 0, 0, NULL };
+    char *text;
+    cJSON *root;
+    const cJSON *arr;
+    *items = NULL;
+    *n = 0;
+    if (n_fields == 0 || n_fields > 32)
+        return ct_error_set(err, CT_EINPUT, "%s: records of %zu fields", path, n_fields);
+    ct_status_t st = ct_json_or_text_load(path, key, &text, &root, &arr, err);
+    if (st != CT_OK)
+        return st;
+    st = root ? records_json(&r, arr, path, key, err) : records_csv(&r, text, path, err);
+    cJSON_Delete(root);
+    free(text);
+    if (st != CT_OK) {
+        ct_records_free(fields, n_fields, size, r.items, r.n);
+        return st;
+    }
+    if (!r.items && !(r.items = calloc(1, size))) /* no record: still an array to free */
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    *items = r.items;
+    *n = r.n;
+    return CT_OK;
+}
+
+/* One struct as a JSON object appended to arr; 0, or -1 on OOM. */
+static int records_put(cJSON *arr, const ct_field_t *fields, size_t n_fields, const void *item)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (ct_json_put(arr, NULL, o))
+        return -1;
+    int bad = 0;
+    for (size_t f = 0; f < n_fields; f++) {
+        const unsigned char *m = (const unsigned char *)item + fields[f].offset;
+        const char *s = fields[f].kind == CT_FIELD_TEXT ? *(char *const *)m : NULL;
+        bad |= fields[f].kind == CT_FIELD_TEXT ? ct_json_put(o, fields[f].json, cJSON_CreateString(s ? s : ""))
+               : ct_json_add_number(o, fields[f].json,
+                                    fields[f].kind == CT_FIELD_COUNT ? *(const uint32_t *)m : *(const double *)m);
+    }
+    return bad ? -1 : 0;
+}
+
+ct_status_t ct_records_write(const char *path, const char *key, const ct_field_t *fields, size_t n_fields,
+                             size_t size, const void *items, size_t n, ct_error_t *err)
+{
+    cJSON *r, *arr;
+    if (ct_json_new_list(key, &r, &arr, err) != CT_OK)
+        return CT_ENOMEM;
+    int bad = 0;
+    for (size_t i = 0; i < n && !bad; i++)
+        bad = records_put(arr, fields, n_fields, (const unsigned char *)items + i * size);
+    ct_status_t st = bad ? ct_error_set(err, CT_ENOMEM, "out of memory") : ct_json_write_file(r, path, err);
+    cJSON_Delete(r);
     return st;
 }
 

@@ -25,11 +25,8 @@
 
 void ct_onnx_params_init(ct_onnx_params_t *p)
 {
-    p->flops_per_s = 19.5e12;
-    p->fp16_flops_per_s = 312e12;
-    p->mem_bytes_per_s = 2.039e12;
-    p->batch = 1;
-    p->max_nodes = 1000000;
+    *p = (ct_onnx_params_t){ .flops_per_s = 19.5e12, .fp16_flops_per_s = 312e12, .mem_bytes_per_s = 2.039e12,
+                             .batch = 1, .max_nodes = 1000000 };
 }
 
 ct_status_t ct_onnx_load(ct_dag_t *dag, const char *path, const ct_onnx_params_t *p, ct_onnx_info_t *info,

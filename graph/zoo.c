@@ -18,10 +18,7 @@
 
 void ct_zoo_params_init(ct_zoo_params_t *p)
 {
-    p->batch = 1;
-    p->flops_per_s = 1e13;
-    p->mem_bytes_per_s = 5e11;
-    p->seq_len = 128;
+    *p = (ct_zoo_params_t){ .batch = 1, .flops_per_s = 1e13, .mem_bytes_per_s = 5e11, .seq_len = 128 };
 }
 
 static const char *const zoo_names[] = { "alexnet", "vgg16", "resnet18", "densenet121", "gpt2", NULL };

@@ -39,13 +39,10 @@ typedef struct {
 
 void ct_nona_model_params_init(ct_nona_model_params_t *p)
 {
+    *p = (ct_nona_model_params_t){ .large = 1, .server_model = 1,
+                                   .root_choices = 2, /* pooled roots; 1 is the paper's uniform rule */
+                                   .dependent_parts = 1, .reentry_waits = 1 };
     ct_partition_params_init(&p->partition);
-    p->large = 1;
-    p->server_model = 1;
-    p->root_choices = 2; /* pooled roots; 1 is the paper's uniform rule */
-    p->dependent_parts = 1;
-    p->reentry_waits = 1;
-    p->late_parts = 0;
 }
 
 /* Mean-field wait factors at per-server load rho when a share a of the

@@ -31,16 +31,6 @@ void ct_rar_cluster_free(ct_rar_cluster_t *c)
     memset(c, 0, sizeof *c);
 }
 
-void ct_rar_jobs_free(ct_rar_jobs_t *j)
-{
-    if (!j)
-        return;
-    for (size_t i = 0; i < j->n; i++)
-        free(j->jobs[i].id);
-    free(j->jobs);
-    memset(j, 0, sizeof *j);
-}
-
 ct_status_t ct_rar_cluster_index(ct_rar_cluster_t *c, ct_error_t *err)
 {
     free(c->first_gpu);
@@ -277,120 +267,34 @@ done:
     return st;
 }
 
-static const char *const job_fields[] = { "id", "gpus", "iterations", "gradient_size", "batch", "forward_time",
-                                          "backward_time", "lambda" };
+/* The job file's fields (the same names in JSON and CSV); lambda defaults to 1. */
+#define F(name, kind, req, absent, member) { name, name, kind, req, req, absent, offsetof(ct_rar_job_t, member) }
+static const ct_field_t job_fields[] = {
+    F("id", CT_FIELD_TEXT, 1, 0, id),
+    F("gpus", CT_FIELD_COUNT, 1, 0, gpus),
+    F("iterations", CT_FIELD_NUMBER, 1, 0, iterations),
+    F("gradient_size", CT_FIELD_NUMBER, 1, 0, grad),
+    F("batch", CT_FIELD_NUMBER, 1, 0, batch),
+    F("forward_time", CT_FIELD_NUMBER, 1, 0, fwd),
+    F("backward_time", CT_FIELD_NUMBER, 1, 0, bwd),
+    F("lambda", CT_FIELD_NUMBER, 0, 1.0, lambda),
+};
+#undef F
+enum { NF = sizeof job_fields / sizeof job_fields[0] };
 
-static ct_status_t job_set(ct_rar_job_t *j, size_t f, double v)
+void ct_rar_jobs_free(ct_rar_jobs_t *js)
 {
-    switch (f) {
-    case 1:
-        if (!(v >= 1 && v <= 1e6 && v == floor(v)))
-            return CT_EINPUT;
-        j->gpus = (uint32_t)v;
-        break;
-    case 2: j->iterations = v; break;
-    case 3: j->grad = v; break;
-    case 4: j->batch = v; break;
-    case 5: j->fwd = v; break;
-    case 6: j->bwd = v; break;
-    case 7: j->lambda = v; break;
-    }
-    return CT_OK;
-}
-
-static ct_status_t jobs_load_csv(ct_rar_jobs_t *js, char *text, const char *path, ct_error_t *err)
-{
-    size_t cap = 0, line = 0, nc, header = 0;
-    int col[8];
-    char *cells[16], *cur = text;
-    while (ct_csv_next(&cur, &line, cells, 16, &nc)) {
-        if (!header++) {
-            ct_csv_columns(cells, nc, job_fields, 8, col);
-            for (size_t f = 0; f < 7; f++)
-                if (col[f] < 0)
-                    return ct_error_set(err, CT_EINPUT, "%s:%zu: header lacks the column '%s'", path, line, job_fields[f]);
-            continue;
-        }
-        if (js->n == cap) {
-            size_t ncap = cap ? 2 * cap : 64;
-            ct_rar_job_t *nj = realloc(js->jobs, ncap * sizeof *nj);
-            if (!nj)
-                return ct_error_set(err, CT_ENOMEM, "out of memory");
-            js->jobs = nj;
-            cap = ncap;
-        }
-        ct_rar_job_t *j = &js->jobs[js->n];
-        memset(j, 0, sizeof *j);
-        j->lambda = 1;
-        if ((size_t)col[0] >= nc || !(j->id = ct_strdup(cells[col[0]], err)))
-            return ct_error_set(err, CT_EINPUT, "%s:%zu: missing id", path, line);
-        js->n++;
-        for (size_t f = 1; f < 8; f++) {
-            if (col[f] < 0)
-                continue;
-            double v;
-            if ((size_t)col[f] >= nc || !ct_csv_number(cells[col[f]], &v) || job_set(j, f, v) != CT_OK)
-                return ct_error_set(err, CT_EINPUT, "%s:%zu: %s: expected a number%s", path, line, job_fields[f],
-                                    f == 1 ? " (whole, >= 1)" : "");
-        }
-    }
-    return CT_OK;
-}
-
-/* The JSON form's job array into js (appended as parsed, so a failure
- * leaves only whole jobs to free). */
-static ct_status_t jobs_load_json(ct_rar_jobs_t *js, const cJSON *arr, const char *path, ct_error_t *err)
-{
-    ct_status_t st = CT_OK;
-    size_t n = (size_t)cJSON_GetArraySize(arr);
-    if (!(js->jobs = calloc(n ? n : 1, sizeof(ct_rar_job_t))))
-        return ct_error_set(err, CT_ENOMEM, "out of memory");
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        char item[32];
-        snprintf(item, sizeof item, "jobs[%zu]", js->n);
-        ct_rar_job_t *j = &js->jobs[js->n];
-        const char *id;
-        j->lambda = 1;
-        if (!cJSON_IsObject(it)) {
-            st = ct_error_set(err, CT_EINPUT, "%s: %s: expected an object", path, item);
-            break;
-        }
-        if ((st = ct_json_get_string(it, "id", 1, path, item, &id, err)) != CT_OK)
-            break;
-        if (!(j->id = ct_strdup(id, err))) {
-            st = CT_ENOMEM;
-            break;
-        }
-        js->n++;
-        for (size_t f = 1; f < 8 && st == CT_OK; f++) {
-            double v = f == 7 ? 1.0 : NAN;
-            if ((st = ct_json_get_number(it, job_fields[f], f < 7, path, item, &v, err)) != CT_OK)
-                break;
-            if (job_set(j, f, v) != CT_OK)
-                st = ct_error_set(err, CT_EINPUT, "%s: %s.gpus: expected a whole number >= 1", path, item);
-        }
-        if (st != CT_OK)
-            break;
-    }
-    return st;
+    if (!js)
+        return;
+    ct_records_free(job_fields, NF, sizeof *js->jobs, js->jobs, js->n);
+    memset(js, 0, sizeof *js);
 }
 
 ct_status_t ct_rar_jobs_load(ct_rar_jobs_t *js, const char *path, ct_error_t *err)
 {
-    char *text;
-    cJSON *root;
-    const cJSON *arr;
     memset(js, 0, sizeof *js);
-    ct_status_t st = ct_json_or_text_load(path, "jobs", &text, &root, &arr, err);
-    if (st != CT_OK)
-        return st;
-    st = root ? jobs_load_json(js, arr, path, err) : jobs_load_csv(js, text, path, err);
-    cJSON_Delete(root);
-    free(text);
-    if (st == CT_OK)
-        st = ct_rar_jobs_validate(js, path, err);
-    if (st != CT_OK)
+    ct_status_t st = ct_records_load(path, "jobs", job_fields, NF, sizeof *js->jobs, (void **)&js->jobs, &js->n, err);
+    if (st == CT_OK && (st = ct_rar_jobs_validate(js, path, err)) != CT_OK)
         ct_rar_jobs_free(js);
     return st;
 }
@@ -421,21 +325,7 @@ ct_status_t ct_rar_cluster_write(const ct_rar_cluster_t *c, const char *path, ct
 
 ct_status_t ct_rar_jobs_write(const ct_rar_jobs_t *js, const char *path, ct_error_t *err)
 {
-    cJSON *r, *arr;
-    if (ct_json_new_list("jobs", &r, &arr, err) != CT_OK)
-        return CT_ENOMEM;
-    for (size_t i = 0; i < js->n; i++) {
-        const ct_rar_job_t *j = &js->jobs[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToArray(arr, o);
-        cJSON_AddStringToObject(o, "id", j->id);
-        double v[7] = { j->gpus, j->iterations, j->grad, j->batch, j->fwd, j->bwd, j->lambda };
-        for (size_t f = 1; f < 8; f++)
-            ct_json_add_number(o, job_fields[f], v[f - 1]);
-    }
-    ct_status_t st = ct_json_write_file(r, path, err);
-    cJSON_Delete(r);
-    return st;
+    return ct_records_write(path, "jobs", job_fields, NF, sizeof *js->jobs, js->jobs, js->n, err);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -443,26 +333,12 @@ ct_status_t ct_rar_jobs_write(const ct_rar_jobs_t *js, const char *path, ct_erro
 
 void ct_rar_workload_params_init(ct_rar_workload_params_t *p)
 {
-    p->n_servers = 20;
-    p->n_jobs = 160;
-    p->calibration = CT_CALIBRATION_PAPER;
+    *p = (ct_rar_workload_params_t){ .n_servers = 20, .n_jobs = 160, .calibration = CT_CALIBRATION_PAPER };
 }
 
 static const char *const calibration_names[] = { "paper", "best" };
 
-const char *ct_rar_calibration_name(ct_rar_calibration_t c)
-{
-    return calibration_names[c];
-}
-
-ct_status_t ct_rar_calibration_parse(const char *name, ct_rar_calibration_t *out)
-{
-    int i = ct_name_index(calibration_names, 2, name);
-    if (i < 0)
-        return CT_EINPUT;
-    *out = (ct_rar_calibration_t)i;
-    return CT_OK;
-}
+CT_ENUM_NAMES(ct_rar_calibration_t, ct_rar_calibration_name, ct_rar_calibration_parse, calibration_names)
 
 /* Slots per gradient unit of one all-reduce iteration on `servers` servers
  * with contention factor k: tau = comm_per_unit m + overhead + compute. */
@@ -648,19 +524,7 @@ static size_t job_servers(const ct_rar_cluster_t *c, const uint32_t *gpus, uint3
 
 static const char *const resim_names[] = { "work-conserving", "planned" };
 
-const char *ct_rar_resim_name(ct_rar_resim_t r)
-{
-    return resim_names[r];
-}
-
-ct_status_t ct_rar_resim_parse(const char *name, ct_rar_resim_t *out)
-{
-    int i = ct_name_index(resim_names, 2, name);
-    if (i < 0)
-        return CT_EINPUT;
-    *out = (ct_rar_resim_t)i;
-    return CT_OK;
-}
+CT_ENUM_NAMES(ct_rar_resim_t, ct_rar_resim_name, ct_rar_resim_parse, resim_names)
 
 /* Re-simulation state. Per GPU a queue of its jobs in planned order (CSR:
  * qjobs[qoff[g] .. qoff[g+1]]) and the position of the next job to start;

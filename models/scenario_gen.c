@@ -19,22 +19,10 @@
 
 void ct_scenario_gen_params_init(ct_scenario_gen_params_t *p)
 {
-    memset(p, 0, sizeof *p);
-    p->stages_min = 2;
-    p->stages_max = 10;
-    p->width_max = 4;
-    p->fanin_max = 3;
-    p->classes_max = 3;
-    p->time_median = 0.01;
-    p->time_sigma = 1.0;
-    p->time_min = 0.0005;
-    p->time_max = 0.12;
-    p->bytes_min = 1e4;
-    p->bytes_max = 5e6;
-    p->servers = 80;
-    p->n_bandwidths = 2;
-    p->bandwidths[0] = 1.25e9;  /* 10 Gbps */
-    p->bandwidths[1] = 1.25e10; /* 100 Gbps */
+    *p = (ct_scenario_gen_params_t){ .stages_min = 2, .stages_max = 10, .width_max = 4, .fanin_max = 3,
+                                     .classes_max = 3, .time_median = 0.01, .time_sigma = 1.0, .time_min = 0.0005,
+                                     .time_max = 0.12, .bytes_min = 1e4, .bytes_max = 5e6, .servers = 80,
+                                     .n_bandwidths = 2, .bandwidths = { 1.25e9, 1.25e10 } /* 10, 100 Gbps */ };
 }
 
 ct_status_t ct_scenario_gen_params_check(const ct_scenario_gen_params_t *p, ct_error_t *err)

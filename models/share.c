@@ -119,27 +119,12 @@ typedef struct {
 
 static const char *const policy_names[] = { "sjf-bsbf", "sjf-ffs", "fifo", "sjf", "tiresias" };
 
-ct_status_t ct_share_policy_parse(const char *name, ct_share_policy_t *out)
-{
-    int k = ct_name_index(policy_names, 5, name);
-    if (k < 0)
-        return CT_EINPUT;
-    *out = (ct_share_policy_t)k;
-    return CT_OK;
-}
-
-const char *ct_share_policy_name(ct_share_policy_t p)
-{
-    return (unsigned)p < 5 ? policy_names[p] : "?";
-}
+CT_ENUM_NAMES(ct_share_policy_t, ct_share_policy_name, ct_share_policy_parse, policy_names)
 
 void ct_share_params_init(ct_share_params_t *p)
 {
-    memset(p, 0, sizeof *p);
-    p->policy = CT_SHARE_SJF_BSBF;
-    p->restart = 30;
-    p->n_thresholds = 1;
-    p->thresholds[0] = 16 * 3600.0;
+    *p = (ct_share_params_t){ .policy = CT_SHARE_SJF_BSBF, .restart = 30, .n_thresholds = 1,
+                              .thresholds = { 16 * 3600.0 } };
 }
 
 static const ct_app_t *app_of(const sim_t *s, uint32_t j)

@@ -17,10 +17,7 @@
 
 void ct_sim_run_params_init(ct_sim_run_params_t *p)
 {
-    p->reps = 5;
-    p->jobs = 20000;
-    p->warmup = 0.2;
-    p->seed = 1;
+    *p = (ct_sim_run_params_t){ .reps = 5, .jobs = 20000, .warmup = 0.2, .seed = 1 };
 }
 
 void ct_sim_summary_free(ct_sim_summary_t *s)

@@ -30,14 +30,8 @@
 
 void ct_train_cluster_init(ct_train_cluster_t *c)
 {
-    c->n_servers = 16;
-    c->gpus_per_server = 4;
-    c->gpu_mem = 32768;
-    c->a = 0;
-    c->b = 0.856;
-    c->eta = 0.235;
-    c->lwf_comm = 7.8125;
-    c->mode = CT_GPU_SHARED;
+    *c = (ct_train_cluster_t){ .n_servers = 16, .gpus_per_server = 4, .gpu_mem = 32768, .b = 0.856, .eta = 0.235,
+                               .lwf_comm = 7.8125, .mode = CT_GPU_SHARED };
 }
 
 ct_status_t ct_train_cluster_validate(const ct_train_cluster_t *c, const char *label, ct_error_t *err)
@@ -94,18 +88,6 @@ ct_status_t ct_train_cluster_load(ct_train_cluster_t *c, const char *path, ct_er
     return st;
 }
 
-void ct_train_jobs_free(ct_train_jobs_t *js)
-{
-    if (!js)
-        return;
-    for (size_t i = 0; i < js->n; i++) {
-        free(js->jobs[i].id);
-        free(js->jobs[i].model);
-    }
-    free(js->jobs);
-    memset(js, 0, sizeof *js);
-}
-
 ct_status_t ct_train_jobs_validate(const ct_train_jobs_t *js, const char *label, ct_error_t *err)
 {
     if (js->n == 0)
@@ -136,155 +118,44 @@ ct_status_t ct_train_jobs_validate(const ct_train_jobs_t *js, const char *label,
 /* ------------------------------------------------------------------------ */
 /* Job files.                                                                */
 
-static const char *const csv_cols[] = { "job_id", "dnn", "nworkers", "iters", "start_time",
-                                        "model_size", "fw_time", "bw_time", "train_mem" };
-enum { NCOLS = 9 };
+/* The job file's fields: JSON names, then the CSV trace's columns (the
+ * authors' simulator's; every column required there). */
+#define F(json, csv, kind, json_req, absent, member) \
+    { json, csv, kind, json_req, 1, absent, offsetof(ct_train_job_t, member) }
+static const ct_field_t job_fields[] = {
+    F("id", "job_id", CT_FIELD_TEXT, 1, 0, id),
+    F("model", "dnn", CT_FIELD_TEXT, 0, 0, model),
+    F("arrival", "start_time", CT_FIELD_NUMBER, 0, 0, arrival),
+    F("gpus", "nworkers", CT_FIELD_COUNT, 1, 0, gpus),
+    F("iterations", "iters", CT_FIELD_NUMBER, 1, 0, iterations),
+    F("size", "model_size", CT_FIELD_NUMBER, 1, 0, size),
+    F("forward", "fw_time", CT_FIELD_NUMBER, 1, 0, tf),
+    F("backward", "bw_time", CT_FIELD_NUMBER, 1, 0, tb),
+    F("memory", "train_mem", CT_FIELD_NUMBER, 1, 0, mem),
+};
+#undef F
+enum { NF = sizeof job_fields / sizeof job_fields[0] };
 
-static ct_status_t set_field(ct_train_job_t *j, int f, const char *cell, ct_error_t *err)
+void ct_train_jobs_free(ct_train_jobs_t *js)
 {
-    if (f == 0)
-        return (j->id = ct_strdup(cell, err)) ? CT_OK : CT_ENOMEM;
-    if (f == 1)
-        return (j->model = ct_strdup(cell, err)) ? CT_OK : CT_ENOMEM;
-    double v;
-    if (!ct_csv_number(cell, &v))
-        return CT_EINPUT;
-    switch (f) {
-    case 2:
-        if (!(v >= 1 && v <= 1e6 && v == floor(v)))
-            return CT_EINPUT;
-        j->gpus = (uint32_t)v;
-        break;
-    case 3: j->iterations = v; break;
-    case 4: j->arrival = v; break;
-    case 5: j->size = v; break;
-    case 6: j->tf = v; break;
-    case 7: j->tb = v; break;
-    default: j->mem = v; break;
-    }
-    return CT_OK;
-}
-
-static ct_status_t jobs_load_csv(ct_train_jobs_t *js, char *text, const char *path, ct_error_t *err)
-{
-    size_t cap = 0, line = 0, nc, header = 0;
-    int col[NCOLS];
-    char *cells[32], *cur = text;
-    while (ct_csv_next(&cur, &line, cells, 32, &nc)) {
-        if (!header++) {
-            ct_csv_columns(cells, nc, csv_cols, NCOLS, col);
-            for (int f = 0; f < NCOLS; f++)
-                if (col[f] < 0)
-                    return ct_error_set(err, CT_EINPUT, "%s:%zu: header lacks the column '%s'", path, line, csv_cols[f]);
-            continue;
-        }
-        if (js->n == cap) {
-            size_t ncap = cap ? 2 * cap : 64;
-            ct_train_job_t *nj = realloc(js->jobs, ncap * sizeof *nj);
-            if (!nj)
-                return ct_error_set(err, CT_ENOMEM, "out of memory");
-            js->jobs = nj;
-            cap = ncap;
-        }
-        ct_train_job_t *j = &js->jobs[js->n++];
-        memset(j, 0, sizeof *j);
-        for (int f = 0; f < NCOLS; f++) {
-            ct_status_t st = (size_t)col[f] < nc ? set_field(j, f, cells[col[f]], err) : CT_EINPUT;
-            if (st == CT_ENOMEM)
-                return ct_error_set(err, CT_ENOMEM, "out of memory");
-            if (st != CT_OK)
-                return ct_error_set(err, CT_EINPUT, "%s:%zu: %s: expected %s", path, line, csv_cols[f],
-                                    f == 2 ? "a whole number >= 1" : "a number");
-        }
-    }
-    return CT_OK;
-}
-
-static const char *const json_fields[] = { "arrival", "gpus", "iterations", "size", "forward", "backward", "memory" };
-
-/* The JSON form's job array into js (appended as parsed, so a failure
- * leaves only whole jobs to free). */
-static ct_status_t jobs_load_json(ct_train_jobs_t *js, const cJSON *arr, const char *path, ct_error_t *err)
-{
-    ct_status_t st = CT_OK;
-    size_t n = (size_t)cJSON_GetArraySize(arr);
-    if (!(js->jobs = calloc(n ? n : 1, sizeof(ct_train_job_t))))
-        return ct_error_set(err, CT_ENOMEM, "out of memory");
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        char item[32];
-        snprintf(item, sizeof item, "jobs[%zu]", js->n);
-        ct_train_job_t *j = &js->jobs[js->n];
-        const char *id, *model = "";
-        if (!cJSON_IsObject(it)) {
-            st = ct_error_set(err, CT_EINPUT, "%s: %s: expected an object", path, item);
-            break;
-        }
-        if ((st = ct_json_get_string(it, "id", 1, path, item, &id, err)) != CT_OK ||
-            (st = ct_json_get_string(it, "model", 0, path, item, &model, err)) != CT_OK)
-            break;
-        js->n++;
-        if (!(j->id = ct_strdup(id, err)) || !(j->model = ct_strdup(model, err))) {
-            st = CT_ENOMEM;
-            break;
-        }
-        double v[7] = { 0 };
-        for (int f = 0; f < 7 && st == CT_OK; f++)
-            st = ct_json_get_number(it, json_fields[f], f != 0, path, item, &v[f], err);
-        if (st != CT_OK)
-            break;
-        if (!(v[1] >= 1 && v[1] <= 1e6 && v[1] == floor(v[1]))) {
-            st = ct_error_set(err, CT_EINPUT, "%s: %s.gpus: expected a whole number >= 1", path, item);
-            break;
-        }
-        j->arrival = v[0];
-        j->gpus = (uint32_t)v[1];
-        j->iterations = v[2];
-        j->size = v[3];
-        j->tf = v[4];
-        j->tb = v[5];
-        j->mem = v[6];
-    }
-    return st;
+    if (!js)
+        return;
+    ct_records_free(job_fields, NF, sizeof *js->jobs, js->jobs, js->n);
+    memset(js, 0, sizeof *js);
 }
 
 ct_status_t ct_train_jobs_load(ct_train_jobs_t *js, const char *path, ct_error_t *err)
 {
-    char *text;
-    cJSON *root;
-    const cJSON *arr;
     memset(js, 0, sizeof *js);
-    ct_status_t st = ct_json_or_text_load(path, "jobs", &text, &root, &arr, err);
-    if (st != CT_OK)
-        return st;
-    st = root ? jobs_load_json(js, arr, path, err) : jobs_load_csv(js, text, path, err);
-    cJSON_Delete(root);
-    free(text);
-    if (st == CT_OK)
-        st = ct_train_jobs_validate(js, path, err);
-    if (st != CT_OK)
+    ct_status_t st = ct_records_load(path, "jobs", job_fields, NF, sizeof *js->jobs, (void **)&js->jobs, &js->n, err);
+    if (st == CT_OK && (st = ct_train_jobs_validate(js, path, err)) != CT_OK)
         ct_train_jobs_free(js);
     return st;
 }
 
 ct_status_t ct_train_jobs_write(const ct_train_jobs_t *js, const char *path, ct_error_t *err)
 {
-    cJSON *r, *arr;
-    if (ct_json_new_list("jobs", &r, &arr, err) != CT_OK)
-        return CT_ENOMEM;
-    for (size_t i = 0; i < js->n; i++) {
-        const ct_train_job_t *j = &js->jobs[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToArray(arr, o);
-        cJSON_AddStringToObject(o, "id", j->id);
-        cJSON_AddStringToObject(o, "model", j->model ? j->model : "");
-        double v[7] = { j->arrival, j->gpus, j->iterations, j->size, j->tf, j->tb, j->mem };
-        for (int f = 0; f < 7; f++)
-            ct_json_add_number(o, json_fields[f], v[f]);
-    }
-    ct_status_t st = ct_json_write_file(r, path, err);
-    cJSON_Delete(r);
-    return st;
+    return ct_records_write(path, "jobs", job_fields, NF, sizeof *js->jobs, js->jobs, js->n, err);
 }
 
 /* The spec's V100 models: all-reduce MB, forward and backward ms, memory MB. */
@@ -383,48 +254,15 @@ ct_status_t ct_train_workload_trace(uint64_t seed, size_t n, const ct_train_clus
 
 void ct_train_params_init(ct_train_params_t *p)
 {
-    p->place = CT_PLACE_LWF;
-    p->kappa = 1;
-    p->admit = CT_ADMIT_ADADUAL;
-    p->srsf_n = 1;
-    p->compat = 0;
-    p->seed = 1;
-    p->policy = NULL;
-    p->progress = NULL;
-    p->progress_ctx = NULL;
-    p->walk = 0;
+    *p = (ct_train_params_t){ .place = CT_PLACE_LWF, .kappa = 1, .admit = CT_ADMIT_ADADUAL, .srsf_n = 1, .seed = 1 };
 }
 
 static const char *const place_names[] = { "lwf", "ff", "ls", "rand" };
 static const char *const admit_names[] = { "adadual", "srsf" };
 
-const char *ct_place_name(ct_place_t p)
-{
-    return place_names[p];
-}
+CT_ENUM_NAMES(ct_place_t, ct_place_name, ct_place_parse, place_names)
 
-const char *ct_admit_name(ct_admit_t a)
-{
-    return admit_names[a];
-}
-
-ct_status_t ct_place_parse(const char *name, ct_place_t *out)
-{
-    int i = ct_name_index(place_names, 4, name);
-    if (i < 0)
-        return CT_EINPUT;
-    *out = (ct_place_t)i;
-    return CT_OK;
-}
-
-ct_status_t ct_admit_parse(const char *name, ct_admit_t *out)
-{
-    int i = ct_name_index(admit_names, 2, name);
-    if (i < 0)
-        return CT_EINPUT;
-    *out = (ct_admit_t)i;
-    return CT_OK;
-}
+CT_ENUM_NAMES(ct_admit_t, ct_admit_name, ct_admit_parse, admit_names)
 
 void ct_train_result_free(ct_train_result_t *r)
 {

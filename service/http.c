@@ -41,12 +41,7 @@ typedef struct {
 
 void ct_http_params_init(ct_http_params_t *p)
 {
-    p->threads = 2;
-    p->max_connections = 4096;
-    p->max_per_client = 128;
-    p->request_seconds = 10;
-    p->log = NULL;
-    p->log_ctx = NULL;
+    *p = (ct_http_params_t){ .threads = 2, .max_connections = 4096, .max_per_client = 128, .request_seconds = 10 };
 }
 
 static void log_request(const struct ct_http *h, struct MHD_Connection *conn, const char *method, const char *url,

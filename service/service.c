@@ -108,11 +108,7 @@ struct ct_service {
 
 void ct_service_params_init(ct_service_params_t *p)
 {
-    p->seed = 1;
-    p->job_cache = 65536;
-    p->job_cache_bytes = (size_t)64 << 20;
-    p->clock = NULL;
-    p->clock_ctx = NULL;
+    *p = (ct_service_params_t){ .seed = 1, .job_cache = 65536, .job_cache_bytes = (size_t)64 << 20 };
 }
 
 /* ------------------------------------------------------------------------ */

@@ -29,45 +29,16 @@
 
 void ct_bco_params_init(ct_bco_params_t *p)
 {
-    p->policy = CT_BCO_SJF_BCO;
-    p->kappa = 0;
-    p->lambda = 0;
-    p->faffp = CT_FAFFP_PACK;
-    p->search = CT_BCO_SEARCH_SCAN;
-    p->resim = CT_RESIM_WORK_CONSERVING;
-    p->horizon = 0;
-    p->reference = 0;
-    p->seed = 1;
+    *p = (ct_bco_params_t){ .policy = CT_BCO_SJF_BCO, .faffp = CT_FAFFP_PACK, .search = CT_BCO_SEARCH_SCAN,
+                            .resim = CT_RESIM_WORK_CONSERVING, .seed = 1 };
 }
 
 static const char *const policy_names[] = { "sjf-bco", "ff", "ls", "rand" };
 static const char *const search_names[] = { "scan", "bisect" };
 
-const char *ct_bco_policy_name(ct_bco_policy_t p)
-{
-    return policy_names[p];
-}
+CT_ENUM_NAMES(ct_bco_policy_t, ct_bco_policy_name, ct_bco_policy_parse, policy_names)
 
-ct_bco_policy_t ct_bco_policy_parse(const char *name, int *ok)
-{
-    int i = ct_name_index(policy_names, 4, name);
-    *ok = i >= 0;
-    return i >= 0 ? (ct_bco_policy_t)i : CT_BCO_SJF_BCO;
-}
-
-const char *ct_bco_search_name(ct_bco_search_t s)
-{
-    return search_names[s];
-}
-
-ct_status_t ct_bco_search_parse(const char *name, ct_bco_search_t *out)
-{
-    int i = ct_name_index(search_names, 2, name);
-    if (i < 0)
-        return CT_EINPUT;
-    *out = (ct_bco_search_t)i;
-    return CT_OK;
-}
+CT_ENUM_NAMES(ct_bco_search_t, ct_bco_search_name, ct_bco_search_parse, search_names)
 
 void ct_bco_result_free(ct_bco_result_t *r)
 {

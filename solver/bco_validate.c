@@ -132,19 +132,7 @@ done:
 
 static const char *const family_names[] = { "tiny", "identical", "hetero", "all" };
 
-const char *ct_bco_family_name(ct_bco_family_t f)
-{
-    return family_names[f];
-}
-
-ct_status_t ct_bco_family_parse(const char *name, ct_bco_family_t *out)
-{
-    int i = ct_name_index(family_names, 4, name);
-    if (i < 0)
-        return CT_EINPUT;
-    *out = (ct_bco_family_t)i;
-    return CT_OK;
-}
+CT_ENUM_NAMES(ct_bco_family_t, ct_bco_family_name, ct_bco_family_parse, family_names)
 
 ct_status_t ct_bco_random_instance(ct_rng_t *rng, ct_bco_family_t f, ct_rar_cluster_t *c, ct_rar_jobs_t *j,
                                    ct_error_t *err)

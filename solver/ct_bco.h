@@ -60,7 +60,7 @@ typedef struct {
 } ct_bco_params_t;
 
 void ct_bco_params_init(ct_bco_params_t *p);
-ct_bco_policy_t ct_bco_policy_parse(const char *name, int *ok);
+ct_status_t ct_bco_policy_parse(const char *name, ct_bco_policy_t *out);
 const char *ct_bco_policy_name(ct_bco_policy_t p);
 ct_status_t ct_bco_search_parse(const char *name, ct_bco_search_t *out);
 const char *ct_bco_search_name(ct_bco_search_t s);

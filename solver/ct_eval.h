@@ -54,6 +54,8 @@ typedef struct {
     double locality_wait;     /**< fair-delay: the locality wait in mean task times (default 5; the mean
                                    over arriving jobs' tasks) */
     unsigned probes;          /**< sparrow: probes per ready task (default 2, Sparrow's d; 1..64) */
+    int exp_service;          /**< 1: task times exponential around the class's (queueing-theory
+                                   checks; default 0: as given) */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

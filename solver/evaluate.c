@@ -69,24 +69,13 @@ const char *const *ct_eval_policy_names(void)
 
 void ct_eval_params_init(ct_eval_params_t *p)
 {
+    *p = (ct_eval_params_t){ .link = CT_LINK_FIFO, .bg_ratio = 100, .star_load = 0.5, .load = 0.5,
+                             .max_in_flight = 20000, .server_queue = CT_QUEUE_JOB_FIRST, .fair_pick = CT_FAIR_RECENT,
+                             .root_choices = 2, .dependent_parts = 1, .job_first_waits = 1, .server_model = 1,
+                             .threads = 1, .rep_threads = 1, .server_row = CT_NONA_ROW_AUTO,
+                             .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
+                             .probes = 2 /* Sparrow's d */ };
     ct_sim_run_params_init(&p->run);
-    p->link = CT_LINK_FIFO;
-    p->bg_ratio = 100;
-    p->star_load = 0.5;
-    p->load = 0.5;
-    p->max_in_flight = 20000;
-    p->server_queue = CT_QUEUE_JOB_FIRST;
-    p->fair_pick = CT_FAIR_RECENT;
-    p->root_choices = 2;
-    p->dependent_parts = 1;
-    p->job_first_waits = 1;
-    p->server_model = 1;
-    p->threads = 1;
-    p->rep_threads = 1;
-    p->gap = 0;
-    p->server_row = CT_NONA_ROW_AUTO;
-    p->locality_wait = 5; /* the best on most bundled scenarios; Spark's 3 s is "always wait" here */
-    p->probes = 2;        /* Sparrow's d */
 }
 
 void ct_eval_point_free(ct_eval_point_t *pt)
@@ -387,6 +376,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
         cfg.max_in_flight = p->max_in_flight;
         cfg.server_queue = p->server_queue;
         cfg.fair_pick = p->fair_pick;
+        cfg.exp_service = p->exp_service;
         /* Replications at once need a policy object each (policies keep
          * scratch state): the same policy built again per replication. */
         size_t R = p->run.reps ? p->run.reps : 1;

@@ -35,26 +35,10 @@
 
 void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
 {
-    p->method = CT_NONA_EXACT;
-    p->gap = 1e-9;
-    p->max_lps = 20000;
-    p->stall_lps = 0;
-    p->time_limit = 0;
-    p->grid = 48;
-    p->max_polish = 50;
-    p->starts = 6;
-    p->max_iter = 400;
-    p->seed = 1;
-    p->prune = 1e-9;
-    p->lp = CT_NONA_LP_BLOCK;
-    p->cg_rounds = 200;
-    p->price_exact = 500000;
-    p->price_evals = 20000;
-    p->price_spread = 0;
-    p->point_search = 1;
-    p->server_row = CT_NONA_ROW_AUTO;
-    p->progress = NULL;
-    p->progress_ctx = NULL;
+    *p = (ct_nona_solve_params_t){ .method = CT_NONA_EXACT, .gap = 1e-9, .max_lps = 20000, .grid = 48,
+                                   .max_polish = 50, .starts = 6, .max_iter = 400, .seed = 1, .prune = 1e-9,
+                                   .lp = CT_NONA_LP_BLOCK, .cg_rounds = 200, .price_exact = 500000,
+                                   .price_evals = 20000, .point_search = 1, .server_row = CT_NONA_ROW_AUTO };
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)

@@ -86,6 +86,21 @@ f3() { # LOAD: "| LOAD | nona | nona-late | nona-star | local | fair | fair-dela
 figure docs/simulator.md "$(f3 0.1)"
 figure docs/simulator.md "$(f3 0.9)"
 
+# docs/baselines.md: the smallest counterexample, one 10 ms task against a
+# central queue (mean / p99 JCT in ms per load, the page's sweeps).
+ot() { # CSV POLICY LABEL: "| LABEL | mean / p99 | ... |"
+    awk -F, -v p="$2" -v lab="$3" '$1 == p && $4 == "all" { r = r sprintf(" %.1f / %.1f |", 1000 * $5, 1000 * $9) }
+        END { printf "| %s |%s", lab, r }' "$1"
+}
+for d in 2 8 32; do
+    $C sim sweep data/counterexamples/one-task.json --loads 0.1:0.9:0.2 --policies nona,fair --root-choices $d \
+        -o "$T/one-task-d$d.csv" >/dev/null || fail "sim sweep one-task --root-choices $d"
+    figure docs/baselines.md "$(ot "$T/one-task-d$d.csv" nona "nona, d = $d")"
+done
+figure docs/baselines.md "$(ot "$T/one-task-d8.csv" fair "fair (central queue)")"
+cell() { awk -F, -v p="$2" -v l="$3" -v c="$4" '$1 == p && $4 == "all" && $2 + 0 == l + 0 { printf "%.1f", 1000 * $c }' "$1"; }
+figure README.md "$(cell "$T/one-task-d8.csv" nona 0.9 5) ms against fair's $(cell "$T/one-task-d8.csv" fair 0.9 5) ms, its p99 at 0.7 $(cell "$T/one-task-d8.csv" nona 0.7 9) ms against $(cell "$T/one-task-d8.csv" fair 0.7 9) ms"
+
 # docs/training-cluster.md: the paper's Tables IV and V, ten seeds at the
 # authors' scale, as train sweep prints them (mean JCT over the files, ms).
 for s in 1 2 3 4 5 6 7 8 9 10; do

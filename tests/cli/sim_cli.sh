@@ -58,6 +58,14 @@ echo "$m1 $m2" | awk '{ d = $1 - $3; if (d < 0) d = -d; exit !(d <= $2 + $4) }' 
 # Options of the simulator's judge: queue discipline and fair's server choice.
 $C sim data/scenarios/fig1.json --policy local --load 0.2 --reps 1 --jobs 1000 --server-queue fifo >/dev/null || fail "--server-queue fifo"
 $C sim data/scenarios/fig1.json --policy fair --load 0.2 --reps 1 --jobs 1000 --fair-pick random >/dev/null || fail "--fair-pick random"
+# --exp-service: the one-task counterexample's 10 ms task becomes exponential
+# (p99 about 46 ms under fair at load 0.5, 10 ms as given).
+p99() { sed -n 's/.*"p99_jct": \([-0-9.e+]*\).*/\1/p' "$1" | head -1; }
+$C sim data/counterexamples/one-task.json --policy fair --load 0.5 --reps 1 --jobs 5000 --json >"$T/det.json" &&
+    $C sim data/counterexamples/one-task.json --policy fair --load 0.5 --reps 1 --jobs 5000 --exp-service --json \
+        >"$T/exp.json" || fail "sim one-task --exp-service"
+awk -v d="$(p99 "$T/det.json")" -v e="$(p99 "$T/exp.json")" 'BEGIN { exit !(d < 0.0105 && e > 0.035 && e < 0.06) }' ||
+    fail "--exp-service: p99 $(p99 "$T/exp.json") s (as given $(p99 "$T/det.json") s), want about 0.046 (0.010)"
 for bad in "--server-queue lifo" "--fair-pick oldest" "--root-choices 0" "--model none"; do
     # shellcheck disable=SC2086
     $C sim data/scenarios/fig1.json $bad >/dev/null 2>"$T/e"

@@ -513,27 +513,19 @@ static void workload_and_files(void)
     CHECK(c2.n_gpus == c.n_gpus && js2.n == 160 && js2.jobs[5].grad == js.jobs[5].grad);
     ct_rar_jobs_free(&js2);
     ct_rar_cluster_free(&c2);
-    FILE *f = fopen(csv, "w");
-    fprintf(f, "id,gpus,iterations,gradient_size,batch,forward_time,backward_time\na,2,100,5,8,0.01,0.1\nb,1,50,5,8,0.01,0.1\n");
-    fclose(f);
+    ct_test_write(csv, "id,gpus,iterations,gradient_size,batch,forward_time,backward_time\na,2,100,5,8,0.01,0.1\nb,1,50,5,8,0.01,0.1\n");
     CHECK(ct_rar_jobs_load(&js2, csv, &err) == CT_OK);
     CHECK(js2.n == 2 && js2.jobs[0].gpus == 2 && js2.jobs[1].lambda == 1);
     ct_rar_jobs_free(&js2);
-    f = fopen(csv, "w");
-    fprintf(f, "id,gpus,iterations,gradient_size,batch,forward_time,backward_time\na,0,100,5,8,0.01,0.1\n");
-    fclose(f);
+    ct_test_write(csv, "id,gpus,iterations,gradient_size,batch,forward_time,backward_time\na,0,100,5,8,0.01,0.1\n");
     CHECK(ct_rar_jobs_load(&js2, csv, &err) == CT_EINPUT);
-    CHECK_ERR(err, CT_EINPUT, "j.csv:2: gpus: expected a number (whole, >= 1)");
-    f = fopen(jp, "w");
-    fprintf(f, "{\"jobs\": [{\"id\": \"a\", \"gpus\": 1, \"iterations\": -1, \"gradient_size\": 1, \"batch\": 1, "
+    CHECK_ERR(err, CT_EINPUT, "j.csv:2: gpus: expected a whole number >= 1");
+    ct_test_write(jp, "{\"jobs\": [{\"id\": \"a\", \"gpus\": 1, \"iterations\": -1, \"gradient_size\": 1, \"batch\": 1, "
                "\"forward_time\": 0, \"backward_time\": 0}]}");
-    fclose(f);
     CHECK(ct_rar_jobs_load(&js2, jp, &err) == CT_EINPUT);
     CHECK_ERR(err, CT_EINPUT, "jobs[0].iterations: must be positive");
-    f = fopen(cp, "w");
-    fprintf(f, "{\"servers\": [4, 0], \"intra_bandwidth\": 1, \"inter_bandwidth\": 1, \"reduction_speed\": 1, "
+    ct_test_write(cp, "{\"servers\": [4, 0], \"intra_bandwidth\": 1, \"inter_bandwidth\": 1, \"reduction_speed\": 1, "
                "\"horizon\": 10}");
-    fclose(f);
     CHECK(ct_rar_cluster_load(&c2, cp, &err) == CT_EINPUT);
     CHECK_ERR(err, CT_EINPUT, "servers[1]");
     remove(cp);

@@ -73,6 +73,17 @@ static inline int ct_test_skip(const char *why)
     return 77;
 }
 
+/* Writes text to path (a check fails when it cannot). */
+static inline void ct_test_write(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL && text != NULL);
+    if (f && text)
+        fputs(text, f);
+    if (f)
+        fclose(f);
+}
+
 /* Where ../shared is (the CT_SHARED environment variable, or ../shared). */
 static inline const char *ct_test_shared(void)
 {

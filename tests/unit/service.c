@@ -40,12 +40,7 @@ static void expect_answer(ct_service_t *s, const char *method, const char *path,
 /* Writes text (malloc'd; freed here) to path. */
 static void write_text(const char *path, char *text)
 {
-    FILE *f = fopen(path, "w");
-    CHECK(f && text);
-    if (f && text)
-        fputs(text, f);
-    if (f)
-        fclose(f);
+    ct_test_write(path, text);
     free(text);
 }
 
@@ -473,10 +468,7 @@ static void reload_under_load(ct_service_t *s)
     static const double one[] = { 100 }, three[] = { 100, 300, 500 };
     char *text[2] = { make_lookup(three, 3), make_lookup(one, 1) }, *o;
     for (int r = 0; r < 20; r++) {
-        FILE *f = fopen(lookup_path, "w");
-        CHECK(f && text[r % 2]);
-        fputs(text[r % 2], f);
-        fclose(f);
+        ct_test_write(lookup_path, text[r % 2]);
         CHECK(call(s, "POST", "/reload", "", &o) == 200);
         free(o);
     }
@@ -489,9 +481,7 @@ static void reload_under_load(ct_service_t *s)
     CHECK(call(s, "GET", "/healthz", NULL, &o) == 200 && strstr(o, "\"scenarios\": 1") && strstr(o, "\"reloads\": 20"));
     free(o);
     /* A broken file: 500, and the previous table keeps serving. */
-    FILE *f = fopen(lookup_path, "w");
-    fputs("{\"format\": \"contend-table/1\"", f);
-    fclose(f);
+    ct_test_write(lookup_path, "{\"format\": \"contend-table/1\"");
     CHECK(call(s, "POST", "/reload", "", &o) == 500 && strstr(o, "previous table stays"));
     free(o);
     CHECK(call(s, "POST", "/place", "{\"class\": \"fig1\", \"servers\": 8}", &o) == 200);

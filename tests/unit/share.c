@@ -15,16 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
 /* ------------------------------------------------------------------------ */
 /* The fit.                                                                  */
 
@@ -58,14 +48,14 @@ static void fit(void)
         }
     }
     snprintf(path, sizeof path, "%s/traces/synth/placements.csv", dir);
-    write_file(path, csv);
+    ct_test_write(path, csv);
     free(csv);
     snprintf(path, sizeof path, "%s/traces/synth/validation-8.csv", dir);
-    write_file(path, "progress,iteration,metric,grad_sqr,grad_var\n500,500,0.1,1,1\n1000,1000,0.2,1,1\n");
+    ct_test_write(path, "progress,iteration,metric,grad_sqr,grad_var\n500,500,0.1,1,1\n1000,1000,0.2,1,1\n");
     snprintf(path, sizeof path, "%s/traces/synth/validation-32.csv", dir);
-    write_file(path, "progress,iteration,metric,grad_sqr,grad_var\n500,130,0.1,1,1\n1000,260,0.2,1,1\n");
+    ct_test_write(path, "progress,iteration,metric,grad_sqr,grad_var\n500,130,0.1,1,1\n1000,260,0.2,1,1\n");
     snprintf(path, sizeof path, "%s/workloads/workload-1.csv", dir);
-    write_file(path, "name,time,application,num_replicas,batch_size\nsynth-0,5,synth,4,32\nsynth-1,9,synth,4,32\n"
+    ct_test_write(path, "name,time,application,num_replicas,batch_size\nsynth-0,5,synth,4,32\nsynth-1,9,synth,4,32\n"
                      "synth-2,11,synth,1,8\n");
     ct_apps_t apps;
     ct_error_t err;
@@ -101,7 +91,7 @@ static void fit(void)
     ct_apps_free(&apps);
     /* A trace without one-GPU rows cannot be fitted, and says so. */
     snprintf(path, sizeof path, "%s/traces/synth/placements.csv", dir);
-    write_file(path, "placement,local_bsz,step_time,sync_time\n2,8,0.1,0.01\n");
+    ct_test_write(path, "placement,local_bsz,step_time,sync_time\n2,8,0.1,0.01\n");
     CHECK(ct_apps_fit_dir(dir, 0.3, &apps, &err) != CT_OK);
     CHECK_ERR(err, CT_EINPUT, "one-GPU rows");
     char cmd[300];
@@ -460,7 +450,7 @@ static void workloads(void)
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     close(fd);
-    write_file(path, "name,time,application,num_replicas,batch_size\n"
+    ct_test_write(path, "name,time,application,num_replicas,batch_size\n"
                      "a-0,53,a,6,2048\n"
                      "a-1,60,a,1,8\n");
     ct_share_jobs_t js;
@@ -479,7 +469,7 @@ static void workloads(void)
         { "name,time,application,num_replicas,batch_size\nx,1,a,1\n", "line 2: batch_size: missing" },
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
-        write_file(path, bad[k].text);
+        ct_test_write(path, bad[k].text);
         CHECK(ct_share_jobs_load(&js, &a, path, &err) == CT_EINPUT);
         CHECK_ERR(err, CT_EINPUT, bad[k].needle);
         CHECK(strstr(err.msg, path) != NULL);

@@ -93,6 +93,21 @@ static void event_order(void)
  *  s0: sumA 0-1, sumB 1-2, detA 2-12, detB 12-22, det_sparseB 22-32,
  *      addA 32-33, addB 33-34;  link: sum->det_sparse 1-3, ->add 13-14;
  *  s1: det_sparseA 3-13.  JCT A = 33, B = 33.5. */
+/* Runs two jobs to the end, class 0 at t = 0 and class 1 at t = 0.5,
+ * placed as given (NULL: by the policy); the result in *r, which points
+ * into the simulator returned (the caller frees it). */
+static ct_sim_t *run_two(const ct_sim_config_t *cfg, const uint32_t *pa, const uint32_t *pb, ct_sim_result_t *r)
+{
+    ct_error_t err;
+    ct_sim_t *sim = NULL;
+    CHECK(ct_sim_alloc(cfg, &sim, &err) == CT_OK);
+    CHECK(ct_sim_inject(sim, 0, 0.0, pa, &err) == CT_OK);
+    CHECK(ct_sim_inject(sim, 1, 0.5, pb, &err) == CT_OK);
+    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+    ct_sim_result_get(sim, r);
+    return sim;
+}
+
 static void two_servers_by_hand(void)
 {
     ct_dag_t d[2];
@@ -108,17 +123,10 @@ static void two_servers_by_hand(void)
     ct_policy_t *pol;
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
     ct_sim_config_t cfg = { 2, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0 };
-    ct_sim_t *sim;
-    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
-    uint32_t pa[4], pb[4] = { 0, 0, 0, 0 };
-    for (int t = 0; t < 4; t++)
-        pa[t] = 0;
+    uint32_t pa[4] = { 0, 0, 0, 0 }, pb[4] = { 0, 0, 0, 0 };
     pa[tix(&cls[0], "det_sparse")] = 1;
-    CHECK(ct_sim_inject(sim, 0, 0.0, pa, &err) == CT_OK);
-    CHECK(ct_sim_inject(sim, 1, 0.5, pb, &err) == CT_OK);
-    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
     ct_sim_result_t r;
-    ct_sim_result_get(sim, &r);
+    ct_sim_t *sim = run_two(&cfg, pa, pb, &r);
     CHECK(r.jct[0].n == 1 && r.jct[1].n == 1);
     CHECK_CLOSE(r.jct[0].mean, 33.0, 1e-12);
     CHECK_CLOSE(r.jct[1].mean, 33.5, 1e-12);
@@ -139,11 +147,7 @@ static void two_servers_by_hand(void)
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
     cfg.policy = pol;
     cfg.server_queue = CT_QUEUE_JOB_FIRST;
-    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
-    CHECK(ct_sim_inject(sim, 0, 0.0, pa, &err) == CT_OK);
-    CHECK(ct_sim_inject(sim, 1, 0.5, pb, &err) == CT_OK);
-    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
-    ct_sim_result_get(sim, &r);
+    sim = run_two(&cfg, pa, pb, &r);
     CHECK_CLOSE(r.jct[0].mean, 23.0, 1e-12);
     CHECK_CLOSE(r.jct[1].mean, 33.5, 1e-12);
     CHECK_CLOSE(r.now, 34.0, 1e-12);
@@ -158,11 +162,7 @@ static void two_servers_by_hand(void)
      * No transfer at all; JCT A = 22, B = 22. */
     CHECK(ct_policy_fair(&pol, &err) == CT_OK);
     cfg.policy = pol;
-    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
-    CHECK(ct_sim_inject(sim, 0, 0.0, NULL, &err) == CT_OK);
-    CHECK(ct_sim_inject(sim, 1, 0.5, NULL, &err) == CT_OK);
-    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
-    ct_sim_result_get(sim, &r);
+    sim = run_two(&cfg, NULL, NULL, &r);
     CHECK_CLOSE(r.jct[0].mean, 22.0, 1e-12);
     CHECK_CLOSE(r.jct[1].mean, 22.0, 1e-12);
     CHECK(r.link_wait->n == 0);
@@ -276,6 +276,30 @@ static void theory_run(const ct_sim_class_t *cls, size_t nc, size_t servers, ct_
     p.reps = 10;
     p.jobs = 100000;
     CHECK(ct_sim_replicate(&cfg, &p, sum, &err) == CT_OK);
+}
+
+/* Single-task jobs (mean time 1 / mu, Poisson at lambda) on `servers` servers. */
+typedef struct {
+    ct_dag_t d;
+    ct_scenario_t s;
+    ct_sim_class_t *cls;
+    size_t nc;
+} one_task_t;
+
+static void one_task_setup(one_task_t *o, double mu, double lambda, size_t servers)
+{
+    ct_error_t err;
+    ct_dag_init(&o->d);
+    CHECK(ct_dag_add_task(&o->d, "x", 1 / mu, NULL, &err) == CT_OK);
+    scenario_of(&o->s, &o->d, &lambda, 1, servers, 1e9);
+    CHECK(ct_sim_classes_build(&o->s, 1.0, &o->cls, &o->nc, &err) == CT_OK);
+}
+
+static void one_task_free(one_task_t *o)
+{
+    ct_sim_classes_free(o->cls, o->nc);
+    ct_scenario_destroy(&o->s);
+    ct_dag_destroy(&o->d);
 }
 
 /* Queueing theory beyond one queue, with exponential task times
@@ -520,6 +544,64 @@ static void pooled_roots(void)
     ct_dag_destroy(&d);
 }
 
+/* The smallest job against a central queue (docs/baselines.md, "The
+ * smallest counterexample"): single-task jobs with exponential times on 8
+ * servers at load 0.8. fair is one central FIFO queue served by 8, M/M/8
+ * (Erlang C: mean response 1 / mu + C(8, A) / (8 mu - lambda)); a table's
+ * pooled root (the least loaded of d = 2 sampled servers) waits whenever
+ * both samples are busy, so its mean lies strictly between M/M/8 and
+ * uniform placement (eight M/M/1 queues at lambda / 8). */
+static double erlang_c(unsigned c, double a)
+{
+    double term = 1, sum = 0; /* a^k / k!, summed for k < c */
+    for (unsigned k = 0; k < c; k++) {
+        sum += term;
+        term *= a / (k + 1);
+    }
+    double top = term * c / (c - a);
+    return top / (sum + top);
+}
+
+static void central_against_sampled(void)
+{
+    ct_error_t err;
+    const size_t servers = 8;
+    double mu = 100, lambda = 0.8 * servers * mu;
+    one_task_t o;
+    one_task_setup(&o, mu, lambda, servers);
+    double mmc = 1 / mu + erlang_c((unsigned)servers, lambda / mu) / (servers * mu - lambda);
+    double uniform = 1 / (mu - lambda / servers);
+    ct_policy_t *fair;
+    CHECK(ct_policy_fair(&fair, &err) == CT_OK);
+    ct_sim_summary_t sum;
+    theory_run(o.cls, o.nc, servers, fair, 11, 0, &sum);
+    CHECK_MSG(fabs(sum.mean[1] - mmc) <= sum.ci95[1] + 0.015 * mmc,
+              "fair, one task: mean response %.6g +- %.2g s, M/M/%zu %.6g s", sum.mean[1], sum.ci95[1], servers, mmc);
+    ct_sim_summary_free(&sum);
+    ct_policy_free(fair);
+
+    ct_nona_model_t m;
+    ct_nona_solution_t sol;
+    CHECK(ct_nona_model_build(&o.s, NULL, &m, &err) == CT_OK && m.root_choices == 2);
+    CHECK(ct_nona_solve(&m, NULL, &sol, &err) == CT_OK);
+    char *text;
+    ct_sampler_t *smp = table_sampler_of(&o.s, &m, &sol, &text);
+    ct_policy_t *pol;
+    CHECK(smp && ct_policy_table_d("nona", smp, NULL, o.cls, o.nc, 0, &pol, &err) == CT_OK);
+    theory_run(o.cls, o.nc, servers, pol, 11, 1, &sum);
+    double got = sum.mean[1], ci = sum.ci95[1];
+    CHECK_MSG(got - ci > 1.1 * mmc && got + ci < 0.9 * uniform,
+              "nona d = 2, one task: mean response %.6g +- %.2g s, want within (1.1 x M/M/%zu %.6g, 0.9 x M/M/1 %.6g)",
+              got, ci, servers, mmc, uniform);
+    ct_sim_summary_free(&sum);
+    ct_policy_free(pol);
+    free(text);
+    ct_sampler_free(smp);
+    ct_nona_solution_free(&sol);
+    ct_nona_model_free(&m);
+    one_task_free(&o);
+}
+
 static void determinism_and_memory(void)
 {
     ct_scenario_t s;
@@ -598,13 +680,8 @@ static void delay_scheduling(void)
         ct_policy_t *pol;
         CHECK((k ? ct_policy_fair_delay(waits[k], &pol, &err) : ct_policy_fair(&pol, &err)) == CT_OK);
         ct_sim_config_t cfg = { 2, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0 };
-        ct_sim_t *sim;
-        CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
-        CHECK(ct_sim_inject(sim, 0, 0.0, NULL, &err) == CT_OK);
-        CHECK(ct_sim_inject(sim, 1, 0.5, NULL, &err) == CT_OK);
-        CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
         ct_sim_result_t r;
-        ct_sim_result_get(sim, &r);
+        ct_sim_t *sim = run_two(&cfg, NULL, NULL, &r);
         CHECK_MSG(r.jct[0].n == 1 && fabs(r.jct[0].mean - want[k]) < 1e-12, "wait %g: JCT %g, want %g", waits[k],
                   r.jct[0].mean, want[k]);
         CHECK_CLOSE(r.jct[1].mean, 4.5, 1e-12);
@@ -638,19 +715,13 @@ static void sparrow(void)
     for (int two = 0; two < 2; two++) {
         double lambda = two ? 100 : 200, rho = lambda / (two ? 2 * mu : 4 * mu);
         size_t servers = two ? 2 : 4;
-        ct_dag_t d;
-        ct_dag_init(&d);
-        ct_dag_add_task(&d, "x", 1 / mu, NULL, &err);
-        ct_scenario_t s;
-        scenario_of(&s, &d, &lambda, 1, servers, 1e9);
-        ct_sim_class_t *cls;
-        size_t nc;
-        CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+        one_task_t o;
+        one_task_setup(&o, mu, lambda, servers);
         ct_policy_t *pol;
         CHECK(ct_policy_sparrow(two ? 2 : 1, &pol, &err) == CT_OK);
         for (int q = 0; q < 2; q++) {
             ct_sim_summary_t sum;
-            theory_run(cls, nc, servers, pol, 5, q, &sum);
+            theory_run(o.cls, o.nc, servers, pol, 5, q, &sum);
             double want = two ? 1 / mu + 2 * rho * rho / (1 + rho) / (2 * mu - lambda) : 1 / (mu - lambda / 4);
             CHECK_MSG(fabs(sum.mean[1] - want) <= sum.ci95[1] + 0.015 * want,
                       "sparrow, %s, %s servers: mean response %.6g +- %.2g s, theory %.6g s",
@@ -660,9 +731,7 @@ static void sparrow(void)
             ct_sim_summary_free(&sum);
         }
         ct_policy_free(pol);
-        ct_sim_classes_free(cls, nc);
-        ct_scenario_destroy(&s);
-        ct_dag_destroy(&d);
+        one_task_free(&o);
     }
     /* root (1 s) -> a (1 s) over 10 bytes at 1 B/s, three servers, jobs 100 s apart. */
     ct_dag_t d;
@@ -892,6 +961,7 @@ int main(void)
     pooled_roots();
     delay_scheduling();
     sparrow();
+    central_against_sampled();
     late_table();
     late_binding();
     determinism_and_memory();

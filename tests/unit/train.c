@@ -338,22 +338,16 @@ static void workload_and_policies(void)
     CHECK(ct_train_jobs_load(&js2, jp, &err) == CT_OK);
     CHECK(js2.n == 160 && js2.jobs[7].iterations == js.jobs[7].iterations && !strcmp(js2.jobs[7].model, js.jobs[7].model));
     ct_train_jobs_free(&js2);
-    FILE *f = fopen(csv, "w");
-    fprintf(f, "job_id,dnn,nworkers,iters,start_time,model_size,fw_time,bw_time,train_mem,batch_size\n"
+    ct_test_write(csv, "job_id,dnn,nworkers,iters,start_time,model_size,fw_time,bw_time,train_mem,batch_size\n"
                "0,resnet50,2,46,5004,99.2,25,37,3213,16\r\n1,vgg16,1,26,8643,526.4,36,54,4527,16\n");
-    fclose(f);
     CHECK(ct_train_jobs_load(&js2, csv, &err) == CT_OK);
     CHECK(js2.n == 2 && js2.jobs[0].gpus == 2 && js2.jobs[1].arrival == 8643 && js2.jobs[0].mem == 3213);
     ct_train_jobs_free(&js2);
-    f = fopen(csv, "w");
-    fprintf(f, "job_id,dnn,nworkers,iters,start_time,model_size,fw_time,bw_time,train_mem\n0,x,0,4,0,1,1,1,1\n");
-    fclose(f);
+    ct_test_write(csv, "job_id,dnn,nworkers,iters,start_time,model_size,fw_time,bw_time,train_mem\n0,x,0,4,0,1,1,1,1\n");
     CHECK(ct_train_jobs_load(&js2, csv, &err) == CT_EINPUT);
     CHECK_ERR(err, CT_EINPUT, "j.csv:2: nworkers: expected a whole number >= 1");
-    f = fopen(csv, "w");
-    fprintf(f, "job_id,dnn,nworkers,iters,start_time,model_size,fw_time,bw_time,train_mem\n0,x,1,4,0,1,1,1,1\n"
+    ct_test_write(csv, "job_id,dnn,nworkers,iters,start_time,model_size,fw_time,bw_time,train_mem\n0,x,1,4,0,1,1,1,1\n"
                "0,x,1,4,0,1,1,1,1\n");
-    fclose(f);
     CHECK(ct_train_jobs_load(&js2, csv, &err) == CT_EINPUT);
     CHECK_ERR(err, CT_EINPUT, "duplicate job id '0'");
     remove(jp);
