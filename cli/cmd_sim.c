@@ -85,6 +85,9 @@ void sim_usage(FILE *out)
             "  --server-row auto|pieces|linear\n"
             "                        nona tables: the solver's server row (default auto; see\n"
             "                        contend nona --help)\n"
+            "  --price-spread        nona tables: column generation also searches for triplets at a\n"
+            "                        spread of waits, not only the solution's (slower; finds splits\n"
+            "                        that pay only when every job splits)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
             "  --json                sim: JSON summary\n"
             "  --by-task             sim: per task of every class, its mean wait for a server (from\n"
@@ -104,7 +107,7 @@ void sim_usage(FILE *out)
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP };
+       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -124,7 +127,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "parts", required_argument, NULL, OPT_PARTS }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
-        { "server-row", required_argument, NULL, OPT_ROW },
+        { "server-row", required_argument, NULL, OPT_ROW }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
@@ -218,6 +221,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         }
         case OPT_EXP: o->ev.exp_service = 1; break;
+        case OPT_PSPREAD: o->ev.price_spread = 1; break;
         case OPT_FAIR:
             if (!strcmp(optarg, "recent"))
                 o->ev.fair_pick = CT_FAIR_RECENT;

@@ -56,6 +56,8 @@ typedef struct {
     unsigned probes;          /**< sparrow: probes per ready task (default 2, Sparrow's d; 1..64) */
     int exp_service;          /**< 1: task times exponential around the class's (queueing-theory
                                    checks; default 0: as given) */
+    int price_spread;         /**< nona tables: column generation prices at a spread of waits too
+                                   (ct_nona_solve_params_t.price_spread; default 0) */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

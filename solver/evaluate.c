@@ -348,6 +348,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
             if (ec->p->gap > 0)
                 sp.gap = ec->p->gap;
             sp.server_row = ec->p->server_row;
+            sp.price_spread = ec->p->price_spread;
             st = ct_nona_solve(&m, &sp, &sol, err);
         } else {
             if (!strcmp(name, "local"))
@@ -479,6 +480,7 @@ ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n
                 if (p->gap > 0)
                     sp.gap = p->gap;
                 sp.server_row = p->server_row;
+                sp.price_spread = p->price_spread;
                 st = ct_nona_solve(&m, &sp, &pl->star_sol, err);
                 if (st == CT_OK)
                     st = table_sampler(&sx, &m, &pl->star_sol, &pl->star, err);

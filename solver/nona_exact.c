@@ -1202,6 +1202,21 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
     return CT_OK;
 }
 
+/* Whether the solution's J under root share a and later share L differs
+ * from its J at the model's shares by at most the gap its search proved.
+ * Leaves the model's shares as they were. */
+static int share_move_within_gap(ct_nona_model_t *m, const ct_nona_solution_t *sol, double a, double L)
+{
+    double a0 = m->root_share, L0 = m->later_share;
+    ct_nona_eval_t e;
+    ct_nona_model_set_root_share(m, a);
+    ct_nona_model_set_later_share(m, L);
+    ct_nona_evaluate(m, sol->theta, &e, NULL);
+    ct_nona_model_set_root_share(m, a0);
+    ct_nona_model_set_later_share(m, L0);
+    return isfinite(e.J) && isfinite(sol->gap) && fabs(e.J - sol->eval.J) <= sol->gap * sol->eval.J;
+}
+
 ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                           ct_error_t *err)
 {
@@ -1239,6 +1254,14 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
          * reports can exceed params.gap by round-off) */
         int cut_short = !full && sol->lp_solves >= tenth.max_lps && !(sol->gap <= p->gap * (1 + 1e-6));
         if ((!move && !cut_short) || sol->time_limited)
+            break;
+        /* A full search its budget cut short left a gap open; a move whose
+         * effect on its solution is inside that gap cannot be told from the
+         * search's own slack, and the next full search would mostly spend
+         * its budget moving the share back (on issue #27's mixed fleet aged
+         * waits swing between two shares). So stop there: the solution and
+         * its certificate stay those of the share it was solved at. */
+        if (move && full && sol->lp_solves >= p->max_lps && share_move_within_gap(m, sol, a, L))
             break;
         if (move) {
             ct_nona_model_set_root_share(m, a);

@@ -66,6 +66,20 @@ $C sim data/counterexamples/one-task.json --policy fair --load 0.5 --reps 1 --jo
         >"$T/exp.json" || fail "sim one-task --exp-service"
 awk -v d="$(p99 "$T/det.json")" -v e="$(p99 "$T/exp.json")" 'BEGIN { exit !(d < 0.0105 && e > 0.035 && e < 0.06) }' ||
     fail "--exp-service: p99 $(p99 "$T/exp.json") s (as given $(p99 "$T/det.json") s), want about 0.046 (0.010)"
+# --price-spread (docs/baselines.md, "Without queue lengths"): on the
+# generated layered-309 with uniform roots at load 0.5, column generation at
+# the all-local table's waits finds no split (no split pays alone there);
+# priced at a spread of waits too, the table splits and the model predicts
+# it well below all-local (0.250 s against 0.305 s).
+predicted() { sed -n 's/.*"model_mean_jct": \([-0-9.e+]*\).*/\1/p' "$1" | head -1; }
+mkdir -p "$T/l309"
+$C sim check --generate 1 --family layered --gen-seed 309 --stages 2:6 --loads 0.5:0.5:0.1 --reps 1 --jobs 200 \
+    --root-choices 1 --save "$T/l309" >/dev/null 2>&1 || fail "sim check --save layered-309"
+$C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 500 --json >"$T/l0.json" &&
+    $C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 500 --json --price-spread \
+        >"$T/l1.json" || fail "sim layered-309 --price-spread"
+awk -v a="$(predicted "$T/l0.json")" -v b="$(predicted "$T/l1.json")" 'BEGIN { exit !(b < 0.9 * a) }' ||
+    fail "--price-spread: predicted $(predicted "$T/l1.json") s, default $(predicted "$T/l0.json") s: want a split"
 for bad in "--server-queue lifo" "--fair-pick oldest" "--root-choices 0" "--model none"; do
     # shellcheck disable=SC2086
     $C sim data/scenarios/fig1.json $bad >/dev/null 2>"$T/e"
