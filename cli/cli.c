@@ -34,6 +34,17 @@ int cli_fail(const ct_error_t *err)
     }
 }
 
+int cli_make_dir(const char *dir, ct_error_t *err)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+        return 0;
+    if (errno == EEXIST)
+        errno = ENOTDIR;
+    ct_error_set(err, CT_EOUTPUT, "%s: cannot create the folder: %s", dir, strerror(errno));
+    return -1;
+}
+
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

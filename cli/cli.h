@@ -19,6 +19,10 @@
 
 /** Prints "contend: MESSAGE" and returns the exit code for err->code. */
 int cli_fail(const ct_error_t *err);
+
+/* Creates the folder dir (its parent must exist) unless it is there; 0, or
+ * CT_EOUTPUT in *err naming it. */
+int cli_make_dir(const char *dir, ct_error_t *err);
 /** Prints "contend: " + formatted usage error + a --help hint; returns 2. */
 int cli_usage(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

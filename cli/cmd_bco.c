@@ -208,10 +208,8 @@ static int write_instance(const char *dir, const char *prefix, const ct_rar_clus
 {
     ct_error_t err;
     *cp = *jp = NULL;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        ct_error_set(&err, CT_EOUTPUT, "%s: cannot create the folder: %s", dir, strerror(errno));
+    if (cli_make_dir(dir, &err) != 0)
         return cli_fail(&err);
-    }
     size_t n = strlen(dir) + strlen(prefix) + 16;
     *cp = malloc(n);
     *jp = malloc(n);

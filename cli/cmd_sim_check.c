@@ -165,6 +165,8 @@ static int collect_scenarios(int argc, char **argv, const sim_opts_t *o, ct_scen
     for (size_t i = 0; i < nfiles; i++, (*n)++)
         if (ct_scenario_load(&(*scen)[*n], argv[optind + (int)i], &err) != CT_OK)
             return cli_fail(&err);
+    if (o->save && o->generate && cli_make_dir(o->save, &err) != 0)
+        return cli_fail(&err);
     for (size_t i = 0; i < o->generate; i++) {
         ct_scenario_t *g = &(*scen)[*n];
         char name[96];
@@ -250,8 +252,9 @@ static void check_usage(FILE *out)
             "  --gen-seed S          the first generated scenario's seed (default 1)\n"
             "  --stages A:B          stages per generated DAG (default 2:10)\n"
             "  --gbps G,...          link speeds drawn from, Gbit/s (default 10,100)\n"
-            "  --save DIR            also write the generated scenarios to DIR (FAMILY-SEED.json\n"
-            "                        and their DAGs), to simulate or solve one alone\n"
+            "  --save DIR            also write the generated scenarios to DIR (created if\n"
+            "                        needed; FAMILY-SEED.json and their DAGs), to simulate or\n"
+            "                        solve one alone\n"
             "  --loads A:B:STEP      loads (default 0.1:0.7:0.2)\n"
             "  -o FILE               CSV, one row per scenario x load\n"
             "  --policy P            nona (default: parts bound when the job arrives) or nona-late\n"

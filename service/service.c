@@ -1,23 +1,33 @@
 /*
  * service.c - the placement service (ct_service.h).
  *
- * Design: the loaded table is a snapshot {sampler, reference count}; a
- * request takes a reference under a mutex held for two instructions, draws
- * without any lock, and drops it, so /reload can swap snapshots while
- * requests run and the old one is freed by whoever drops it last. The
+ * Design: the loaded table is a snapshot; a request enters the current
+ * epoch (one counter of its thread's shard), reads the snapshot pointer,
+ * draws without any lock and leaves, so /reload can swap snapshots while
+ * requests run: it stores the new pointer, then twice flips the epoch and
+ * waits until no request is inside the old one, and frees the old snapshot
+ * (the two flips cover a request that read the epoch just before a flip).
+ * The hot path writes only its shard's cache line: with one shared
+ * reference count and mutex, two server threads spent half their time
+ * passing those lines between cores (bench_serve). The
  * extender's job cache is a fixed-capacity hash table (chained, oldest
- * entry evicted first) under its own mutex. Bodies are parsed with cJSON
- * (length-bounded, type-checked) and answers written into a growing buffer.
+ * entry evicted first) under its own read-write lock (a job's later pods
+ * only read it). Bodies are parsed with cJSON (length-bounded,
+ * type-checked), except /prioritize's ExtenderArgs, read in one pass
+ * without a tree (extender_args.c: whole Node objects are most of it), and
+ * answers written into a growing buffer.
  * Metrics are relaxed atomic counters (requests by endpoint and code, a
  * latency histogram per placing endpoint, draws per class and scenario on
- * the snapshot), read without a lock by GET /metrics: a scrape may see one
- * counter a request ahead of another, never a torn value.
+ * the snapshot), one set per shard of threads and summed by GET /metrics
+ * without a lock: a scrape may see one counter a request ahead of another,
+ * never a torn value.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ct_service.h"
 #include "ct_sampler.h"
+#include "extender_args.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -45,16 +55,32 @@ static const int codes[] = { 200, 400, 404, 405, 413, 422, 500 };
 static const double lat_bounds[] = { 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 1e-2, 1e-1, 1 };
 #define N_LAT (sizeof lat_bounds / sizeof *lat_bounds + 1)
 
+/* Threads are spread over N_SHARDS shards (thread_shard): each shard's
+ * counters sit on cache lines of their own. */
+#define N_SHARDS 8
+#define CACHE_LINE 64
+
+typedef struct {
+    _Alignas(CACHE_LINE) atomic_ulong requests[N_EP][N_CODES + 1]; /* the last column: any other code */
+    atomic_ulong latency[2][N_LAT]; /* /place, /prioritize: requests per bucket (not cumulative) */
+    atomic_ulong latency_ns[2];     /* their summed latency, ns */
+    atomic_ulong inside[2];         /* requests of this shard inside an epoch of that parity (snap_enter) */
+} shard_t;
+
 typedef struct {
     ct_sampler_t *smp;
-    atomic_int refs;
     pthread_mutex_t rate_mu;     /* guards jobs and sec */
     uint32_t *jobs;              /* n_classes x RATE_SECONDS: new jobs of class c in column i at [c * RATE_SECONDS + i] */
     int64_t sec[RATE_SECONDS];   /* the second column i counts (INT64_MIN: none yet) */
     int64_t start;               /* the second the table was loaded: rates count from there */
     double loaded_unix;          /* wall-clock time of the load, for the table's age */
-    atomic_ulong *draws;         /* n_classes x n_scenarios: jobs drawn, class c scenario i at [c * n_scenarios + i] */
+    atomic_ulong *draws;         /* N_SHARDS x draws_stride: jobs drawn by shard k, class c scenario i at
+                                    [k * draws_stride + c * n_scenarios + i] (64-byte aligned) */
+    size_t draws_stride;         /* n_classes x n_scenarios rounded up to whole cache lines */
+    char *scale_text;            /* n_scenarios x SCALE_TEXT: each scenario's scale as %.17g, formatted once */
 } snap_t;
+
+#define SCALE_TEXT 32
 
 /* A job the extender drew: its tasks' nodes as indices into the distinct
  * nodes it uses, so a job of many tasks on few nodes holds each name once. */
@@ -85,10 +111,13 @@ typedef struct {
 struct ct_service {
     char *path;
     ct_service_params_t p;
-    pthread_mutex_t mu;     /* guards cur */
-    snap_t *cur;
+    pthread_mutex_t mu;     /* serialises reloads (and their epoch flips) */
+    _Atomic(snap_t *) cur;  /* the loaded table: read inside an epoch (snap_enter), freed two flips after a swap */
+    atomic_ulong epoch;     /* its parity selects the shards' inside[] counter new requests enter */
+    shard_t *shards;        /* N_SHARDS, cache-line aligned */
     atomic_ulong reloads, streams;
-    pthread_mutex_t cache_mu;
+    pthread_rwlock_t cache_mu; /* guards the job cache: a job's later pods read it together; drawing,
+                                  binding and rebinding write it */
     entry_t *entries;       /* ring: count entries before `tail` (mod cap), oldest first */
     int32_t *buckets;
     size_t cap, nbuckets, tail, count;
@@ -96,10 +125,7 @@ struct ct_service {
     pthread_mutex_t recent_mu; /* guards recent */
     recent_t recent[RECENT_CAP]; /* ring: nrecent records ending before recent_tail */
     size_t recent_tail, nrecent;
-    /* Metrics (relaxed atomics; see the file's comment). */
-    atomic_ulong requests[N_EP][N_CODES + 1]; /* the last column: any other code */
-    atomic_ulong latency[2][N_LAT];           /* /place, /prioritize: requests per bucket (not cumulative) */
-    atomic_ulong latency_ns[2];               /* their summed latency, ns */
+    /* Metrics (relaxed atomics; see the file's comment; the rest per shard). */
     atomic_ulong reload_failures;
     atomic_ulong rebinds;                     /* /prioritize: a job's node moved into a pod's candidates */
     atomic_long connections;                  /* open, as the transport reports them */
@@ -227,10 +253,16 @@ static snap_t *snap_load(const ct_service_t *s, const char *path, char *errbuf, 
     }
     size_t nc = ct_sampler_class_count(sn->smp);
     size_t ns = ct_sampler_scenario_count(sn->smp);
-    sn->draws = calloc(nc * ns, sizeof(atomic_ulong));
-    if (!(sn->jobs = calloc(nc * RATE_SECONDS, sizeof(uint32_t))) || !sn->draws) {
+    size_t per_line = CACHE_LINE / sizeof(atomic_ulong);
+    sn->draws_stride = nc * ns > 0 ? (nc * ns + per_line - 1) / per_line * per_line : per_line;
+    sn->draws = sn->draws_stride <= SIZE_MAX / N_SHARDS / sizeof(atomic_ulong)
+                    ? aligned_alloc(CACHE_LINE, N_SHARDS * sn->draws_stride * sizeof(atomic_ulong))
+                    : NULL;
+    sn->scale_text = malloc(ns ? ns * SCALE_TEXT : 1);
+    if (!(sn->jobs = calloc(nc * RATE_SECONDS, sizeof(uint32_t))) || !sn->draws || !sn->scale_text) {
         free(sn->jobs);
         free(sn->draws);
+        free(sn->scale_text);
         ct_sampler_free(sn->smp);
         free(sn);
         snprintf(errbuf, errlen, "out of memory");
@@ -238,30 +270,52 @@ static snap_t *snap_load(const ct_service_t *s, const char *path, char *errbuf, 
     }
     for (size_t i = 0; i < RATE_SECONDS; i++)
         sn->sec[i] = INT64_MIN;
-    for (size_t i = 0; i < nc * ns; i++)
+    for (size_t i = 0; i < N_SHARDS * sn->draws_stride; i++)
         atomic_init(&sn->draws[i], 0);
+    for (size_t i = 0; i < ns; i++)
+        snprintf(sn->scale_text + i * SCALE_TEXT, SCALE_TEXT, "%.17g", ct_sampler_scenario_scale(sn->smp, i));
     sn->start = now_sec(s);
     sn->loaded_unix = unix_now();
     pthread_mutex_init(&sn->rate_mu, NULL);
-    atomic_init(&sn->refs, 1);
     return sn;
 }
 
-static void snap_release(snap_t *sn)
+static void snap_free(snap_t *sn)
 {
-    if (atomic_fetch_sub(&sn->refs, 1) == 1) {
-        ct_sampler_free(sn->smp);
-        pthread_mutex_destroy(&sn->rate_mu);
-        free(sn->jobs);
-        free(sn->draws);
-        free(sn);
-    }
+    ct_sampler_free(sn->smp);
+    pthread_mutex_destroy(&sn->rate_mu);
+    free(sn->jobs);
+    free(sn->draws);
+    free(sn->scale_text);
+    free(sn);
+}
+
+/* This thread's shard: threads take shards in turn as they first ask. */
+static size_t thread_shard(void)
+{
+    static atomic_uint next;
+    static _Thread_local unsigned shard; /* 0: none yet, else 1 + the shard */
+    if (!shard)
+        shard = 1 + atomic_fetch_add_explicit(&next, 1, memory_order_relaxed) % N_SHARDS;
+    return shard - 1;
 }
 
 /* Counts a job drawn from scenario scen for class c. */
 static void snap_count_draw(snap_t *sn, size_t c, size_t scen)
 {
-    atomic_fetch_add_explicit(&sn->draws[c * ct_sampler_scenario_count(sn->smp) + scen], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sn->draws[thread_shard() * sn->draws_stride + c * ct_sampler_scenario_count(sn->smp) +
+                                         scen],
+                              1, memory_order_relaxed);
+}
+
+/* Jobs drawn for class c from scenario scen, over the shards. */
+static unsigned long snap_draws(const snap_t *sn, size_t c, size_t scen)
+{
+    unsigned long n = 0;
+    size_t i = c * ct_sampler_scenario_count(sn->smp) + scen;
+    for (size_t k = 0; k < N_SHARDS; k++)
+        n += atomic_load_explicit(&sn->draws[k * sn->draws_stride + i], memory_order_relaxed);
+    return n;
 }
 
 /* The measured rates at second t (jobs / s of each class over the last
@@ -309,13 +363,41 @@ static size_t snap_new_job(snap_t *sn, size_t c, int64_t t, double *rates)
     return scen;
 }
 
-static snap_t *snap_acquire(ct_service_t *s)
+/* The loaded table, valid until snap_leave(s, *epoch): the request counts
+ * itself inside the current epoch before it reads the pointer, so a reload
+ * that swapped the pointer earlier is seen, and one that swaps it later
+ * waits for this request (snap_swap). Sequentially consistent atomics. */
+static snap_t *snap_enter(ct_service_t *s, unsigned *epoch)
 {
-    pthread_mutex_lock(&s->mu);
-    snap_t *sn = s->cur;
-    atomic_fetch_add(&sn->refs, 1);
-    pthread_mutex_unlock(&s->mu);
-    return sn;
+    shard_t *sh = &s->shards[thread_shard()];
+    *epoch = (unsigned)(atomic_load(&s->epoch) & 1);
+    atomic_fetch_add(&sh->inside[*epoch], 1);
+    return atomic_load(&s->cur);
+}
+
+static void snap_leave(ct_service_t *s, unsigned epoch)
+{
+    atomic_fetch_sub(&s->shards[thread_shard()].inside[epoch], 1);
+}
+
+/* Makes sn the loaded table and frees the old one once no request can
+ * hold it. A request holding the old one entered before the swap, in
+ * either parity (it may have read the epoch before an earlier flip): the
+ * first flip sends new requests to the other parity and the wait lets the
+ * old parity's requests leave; the second does the same for the other.
+ * Call with s->mu held (reloads one at a time). */
+static void snap_swap(ct_service_t *s, snap_t *sn)
+{
+    snap_t *old = atomic_exchange(&s->cur, sn);
+    for (int flip = 0; flip < 2; flip++) {
+        unsigned was = (unsigned)(atomic_fetch_add(&s->epoch, 1) & 1);
+        for (size_t k = 0; k < N_SHARDS; k++)
+            while (atomic_load(&s->shards[k].inside[was]) != 0) {
+                struct timespec ts = { 0, 1000 }; /* requests take microseconds */
+                nanosleep(&ts, NULL);
+            }
+    }
+    snap_free(old);
 }
 
 int ct_service_open(const char *lookup_path, const ct_service_params_t *p, ct_service_t **out, char *errbuf,
@@ -348,25 +430,35 @@ int ct_service_open(const char *lookup_path, const ct_service_params_t *p, ct_se
     }
     for (size_t b = 0; b < s->nbuckets; b++)
         s->buckets[b] = -1;
-    if (!(s->cur = snap_load(s, lookup_path, errbuf, errlen))) {
+    snap_t *first = NULL;
+    if (!(s->shards = aligned_alloc(CACHE_LINE, N_SHARDS * sizeof(shard_t))))
+        snprintf(errbuf, errlen, "out of memory");
+    if (!s->shards || !(first = snap_load(s, lookup_path, errbuf, errlen))) {
+        free(s->shards);
         free(s->entries);
         free(s->buckets);
         free(s->path);
         free(s);
         return -1;
     }
+    atomic_init(&s->cur, first);
+    atomic_init(&s->epoch, 0);
     pthread_mutex_init(&s->mu, NULL);
-    pthread_mutex_init(&s->cache_mu, NULL);
+    pthread_rwlock_init(&s->cache_mu, NULL);
     pthread_mutex_init(&s->recent_mu, NULL);
     atomic_init(&s->reloads, 0);
     atomic_init(&s->streams, 0);
-    for (size_t e = 0; e < N_EP; e++)
-        for (size_t k = 0; k <= N_CODES; k++)
-            atomic_init(&s->requests[e][k], 0);
-    for (size_t e = 0; e < 2; e++) {
-        for (size_t k = 0; k < N_LAT; k++)
-            atomic_init(&s->latency[e][k], 0);
-        atomic_init(&s->latency_ns[e], 0);
+    for (size_t h = 0; h < N_SHARDS; h++) {
+        shard_t *sh = &s->shards[h];
+        for (size_t e = 0; e < N_EP; e++)
+            for (size_t k = 0; k <= N_CODES; k++)
+                atomic_init(&sh->requests[e][k], 0);
+        for (size_t e = 0; e < 2; e++) {
+            for (size_t k = 0; k < N_LAT; k++)
+                atomic_init(&sh->latency[e][k], 0);
+            atomic_init(&sh->latency_ns[e], 0);
+            atomic_init(&sh->inside[e], 0);
+        }
     }
     atomic_init(&s->reload_failures, 0);
     atomic_init(&s->rebinds, 0);
@@ -390,13 +482,14 @@ void ct_service_free(ct_service_t *s)
 {
     if (!s)
         return;
-    snap_release(s->cur);
+    snap_free(atomic_load(&s->cur)); /* no request runs any more: the caller's contract */
+    free(s->shards);
     for (size_t i = 0; i < s->cap; i++)
         entry_clear(&s->entries[i]);
     free(s->entries);
     free(s->buckets);
     pthread_mutex_destroy(&s->mu);
-    pthread_mutex_destroy(&s->cache_mu);
+    pthread_rwlock_destroy(&s->cache_mu);
     for (size_t i = 0; i < RECENT_CAP; i++)
         recent_clear(&s->recent[i]);
     pthread_mutex_destroy(&s->recent_mu);
@@ -406,16 +499,14 @@ void ct_service_free(ct_service_t *s)
 
 int ct_service_reload(ct_service_t *s, char *errbuf, size_t errlen)
 {
-    snap_t *sn = snap_load(s, s->path, errbuf, errlen), *old;
+    snap_t *sn = snap_load(s, s->path, errbuf, errlen);
     if (!sn) {
         atomic_fetch_add(&s->reload_failures, 1);
         return -1;
     }
     pthread_mutex_lock(&s->mu);
-    old = s->cur;
-    s->cur = sn;
+    snap_swap(s, sn);
     pthread_mutex_unlock(&s->mu);
-    snap_release(old);
     /* Jobs drawn from the old table keep their draw (their pods may be
      * half scheduled); new jobs draw from the new one. */
     atomic_fetch_add(&s->reloads, 1);
@@ -451,7 +542,7 @@ static void put(buf_t *o, const char *s, size_t len)
     if (o->oom)
         return;
     if (o->n + len + 1 > o->cap) {
-        size_t cap = o->cap ? o->cap : 256;
+        size_t cap = o->cap ? o->cap : 1024; /* most answers fit the first */
         while (cap < o->n + len + 1)
             cap *= 2;
         char *b = realloc(o->b, cap);
@@ -470,6 +561,16 @@ static void put(buf_t *o, const char *s, size_t len)
 static void puts_(buf_t *o, const char *s)
 {
     put(o, s, strlen(s));
+}
+
+/* An unsigned integer in decimal (printf costs as much as a draw). */
+static void put_uint(buf_t *o, unsigned long v)
+{
+    char tmp[24], *p = tmp + sizeof tmp;
+    do
+        *--p = (char)('0' + v % 10);
+    while (v /= 10);
+    put(o, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 static void putf(buf_t *o, const char *fmt, ...)
@@ -516,6 +617,14 @@ static void put_string(buf_t *o, const char *s)
     put(o, "\"", 1);
     const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
     while (p < end) {
+        const unsigned char *q = p; /* a run of plain ASCII goes in one piece */
+        while (q < end && *q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+            q++;
+        if (q > p) {
+            put(o, (const char *)p, (size_t)(q - p));
+            p = q;
+            continue;
+        }
         size_t n = utf8_seq(p, end);
         if (*p == '"' || *p == '\\') {
             char e[2] = { '\\', (char)*p };
@@ -537,6 +646,10 @@ static const char *body_refusal(const char *body, size_t len, size_t *at)
 {
     const unsigned char *p = (const unsigned char *)body, *end = p + len;
     for (const unsigned char *q = p; q < end;) {
+        if (*q < 0x80 && *q != '\\') { /* ASCII: nothing to check */
+            q++;
+            continue;
+        }
         size_t n = utf8_seq(q, end);
         if (!n) {
             *at = (size_t)(q - p);
@@ -626,7 +739,7 @@ static void put_server(buf_t *o, const cJSON *srv, uint32_t v)
     if (cJSON_IsArray(srv))
         put_string(o, cJSON_GetArrayItem(srv, (int)v)->valuestring);
     else
-        putf(o, "%u", v);
+        put_uint(o, v);
 }
 
 static int handle_place(ct_service_t *s, const cJSON *req, buf_t *o)
@@ -645,7 +758,8 @@ static int handle_place(ct_service_t *s, const cJSON *req, buf_t *o)
         return bad;
     if (rates && !cJSON_IsObject(rates))
         return error_reply(o, 400, "rates: expected an object {class: jobs/s}");
-    snap_t *sn = snap_acquire(s);
+    unsigned epoch;
+    snap_t *sn = snap_enter(s, &epoch);
     const ct_sampler_t *smp = sn->smp;
     int status = 200;
     double *rv = NULL;
@@ -696,7 +810,11 @@ static int handle_place(ct_service_t *s, const cJSON *req, buf_t *o)
     snap_count_draw(sn, (size_t)c, scen);
     puts_(o, "{\"class\": ");
     put_string(o, cls->valuestring);
-    putf(o, ", \"scenario\": %zu, \"scale\": %.17g, \"placement\": {", scen, ct_sampler_scenario_scale(smp, scen));
+    puts_(o, ", \"scenario\": ");
+    put_uint(o, scen);
+    puts_(o, ", \"scale\": ");
+    puts_(o, sn->scale_text + scen * SCALE_TEXT);
+    puts_(o, ", \"placement\": {");
     uint32_t parts = 0; /* late: slots drawn, numbered 0 .. parts - 1 */
     for (size_t t = 0; t < nt; t++) {
         if (t)
@@ -736,7 +854,7 @@ done:
     free(rv);
     free(loads);
     free(out);
-    snap_release(sn);
+    snap_leave(s, epoch);
     return status;
 }
 
@@ -757,7 +875,8 @@ static int handle_bind(ct_service_t *s, const cJSON *req, buf_t *o)
         return bad;
     if (!ql)
         return error_reply(o, 400, "queue_lengths: required (one number per server: binding picks the least loaded)");
-    snap_t *sn = snap_acquire(s);
+    unsigned epoch;
+    snap_t *sn = snap_enter(s, &epoch);
     size_t scen = 0;
     int status = 200;
     if (sc && (!cJSON_IsNumber(sc) || !(sc->valuedouble >= 0) || sc->valuedouble != floor(sc->valuedouble) ||
@@ -781,7 +900,7 @@ static int handle_bind(ct_service_t *s, const cJSON *req, buf_t *o)
     putf(o, ", \"choices\": %u}\n", d);
 done:
     free(loads);
-    snap_release(sn);
+    snap_leave(s, epoch);
     return status;
 }
 
@@ -844,12 +963,6 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static const char *label(const cJSON *labels, const char *name)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(labels, name);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 /* A HostPriorityList: 10 for the drawn node, 0 for the others. */
 static void put_scores(buf_t *o, const char *const *cand, int nn, const char *drawn)
 {
@@ -859,7 +972,7 @@ static void put_scores(buf_t *o, const char *const *cand, int nn, const char *dr
             puts_(o, ", ");
         puts_(o, "{\"Host\": ");
         put_string(o, cand[i]);
-        putf(o, ", \"Score\": %d}", strcmp(cand[i], drawn) ? 0 : 10);
+        puts_(o, strcmp(cand[i], drawn) ? ", \"Score\": 0}" : ", \"Score\": 10}");
     }
     puts_(o, "]\n");
 }
@@ -885,7 +998,7 @@ static int rebind(ct_service_t *s, const char *key, const char *const *cand, int
         if (!strcmp(cand[i], *drawn))
             return 1;
     int ok = 1;
-    pthread_mutex_lock(&s->cache_mu);
+    pthread_rwlock_wrlock(&s->cache_mu);
     int32_t e = cache_find(s, key);
     if (e >= 0) { /* (evicted meanwhile: no preference, as before the draw) */
         entry_t *en = &s->entries[e];
@@ -917,7 +1030,7 @@ static int rebind(ct_service_t *s, const char *key, const char *const *cand, int
             atomic_fetch_add_explicit(&s->rebinds, 1, memory_order_relaxed);
         }
     }
-    pthread_mutex_unlock(&s->cache_mu);
+    pthread_rwlock_unlock(&s->cache_mu);
     return ok;
 }
 
@@ -941,7 +1054,7 @@ static int bind_late(ct_service_t *s, const char *key, uint32_t t, const char *c
     double t_now = now_precise(s);
     recent_loads(s, t_now, sorted, nn, loads);
     int ok = 1;
-    pthread_mutex_lock(&s->cache_mu);
+    pthread_rwlock_wrlock(&s->cache_mu);
     int32_t e = cache_find(s, key);
     if (e >= 0 && t < s->entries[e].ntasks && s->entries[e].bind_d) {
         entry_t *en = &s->entries[e];
@@ -974,51 +1087,32 @@ static int bind_late(ct_service_t *s, const char *key, uint32_t t, const char *c
             }
         }
     }
-    pthread_mutex_unlock(&s->cache_mu);
+    pthread_rwlock_unlock(&s->cache_mu);
     free(sorted);
     free(loads);
     return ok;
 }
 
-static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
+/* POST /prioritize, its body read (extender_args.c): Pod's labels and the
+ * candidates, NodeNames (a node-cache-capable extender) or Nodes.items. */
+static int handle_prioritize(ct_service_t *s, const ct_extender_args_t *args, buf_t *o)
 {
-    const cJSON *pod = cJSON_GetObjectItemCaseSensitive(req, "Pod");
-    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(pod, "metadata");
-    const cJSON *labels = cJSON_GetObjectItemCaseSensitive(meta, "labels");
-    const char *cls = label(labels, "contend.io/class"), *job = label(labels, "contend.io/job"),
-               *task = label(labels, "contend.io/task");
-    if (!cJSON_IsObject(req))
-        return error_reply(o, 400, "body: expected a JSON object (ExtenderArgs)");
+    const char *cls = args->cls, *job = args->job, *task = args->task;
+    const char *const *cand = args->cand;
+    int nn = args->ncand;
     if (cls && (!job || !task)) /* ours, but not placeable */
         return error_reply(o, 400, "Pod.metadata.labels: contend.io/class needs contend.io/job and contend.io/task");
-    /* Candidates: NodeNames (a node-cache-capable extender) or Nodes.items. */
-    const cJSON *names = cJSON_GetObjectItemCaseSensitive(req, "NodeNames");
-    const cJSON *items = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(req, "Nodes"), "items");
-    int nn = cJSON_IsArray(names) ? cJSON_GetArraySize(names) : cJSON_IsArray(items) ? cJSON_GetArraySize(items) : 0;
     if (nn < 1 || nn > (int)MAX_SERVERS)
         return error_reply(o, 400, "NodeNames or Nodes.items: expected 1 .. %u candidate nodes", MAX_SERVERS);
-    const char **cand = malloc((size_t)nn * sizeof(char *));
-    if (!cand) {
-        o->oom = 1;
-        return 0;
-    }
-    int k = 0;
-    for (const cJSON *x = cJSON_IsArray(names) ? names->child : items->child; x; x = x->next, k++) {
-        const cJSON *nm = cJSON_IsArray(names) ? x
-                                               : cJSON_GetObjectItemCaseSensitive(
-                                                     cJSON_GetObjectItemCaseSensitive(x, "metadata"), "name");
-        if (!cJSON_IsString(nm)) {
-            free(cand);
+    for (int k = 0; k < nn; k++)
+        if (!cand[k])
             return error_reply(o, 400, "candidate node %d: expected a name", k);
-        }
-        cand[k] = nm->valuestring;
-    }
     if (!cls) { /* not ours (no contend.io/class): the same score everywhere, no effect */
         put_scores(o, cand, nn, "");
-        free(cand);
         return 200;
     }
-    snap_t *sn = snap_acquire(s);
+    unsigned epoch;
+    snap_t *sn = snap_enter(s, &epoch);
     const ct_sampler_t *smp = sn->smp;
     int status = 200;
     char *key = NULL, *drawn = NULL;
@@ -1040,16 +1134,18 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
         status = error_reply(o, 400, "contend.io/task: class '%.100s' has no task '%.100s'", cls, task);
         goto done;
     }
-    size_t kl = strlen(cls) + strlen(job) + 2;
+    size_t cl = strlen(cls), jl = strlen(job), kl = cl + jl + 2;
     if (!(key = malloc(kl)))
         goto oom;
-    snprintf(key, kl, "%s\x1f%s", cls, job);
+    memcpy(key, cls, cl); /* class \x1f job */
+    key[cl] = '\x1f';
+    memcpy(key + cl + 1, job, jl + 1);
     int fail = 0;
-    pthread_mutex_lock(&s->cache_mu);
+    pthread_rwlock_rdlock(&s->cache_mu);
     int32_t e = cache_find(s, key);
     if (e >= 0 && (uint32_t)t < s->entries[e].ntasks)
         fail = !(drawn = strdup(s->entries[e].nodes[s->entries[e].part[t]]));
-    pthread_mutex_unlock(&s->cache_mu);
+    pthread_rwlock_unlock(&s->cache_mu);
     if (fail)
         goto oom;
     if (e < 0) { /* the job's first pod: draw over its candidates, sorted, from the scenario of the rates seen */
@@ -1119,7 +1215,7 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
             goto oom;
         double hold = ct_sampler_predicted_jct(smp, scen, (size_t)c);
         ent.hold = hold;
-        pthread_mutex_lock(&s->cache_mu);
+        pthread_rwlock_wrlock(&s->cache_mu);
         if ((e = cache_find(s, key)) < 0) { /* another pod of the job may have drawn meanwhile: first one wins */
             if (d > 1 && hold > 0) /* (lock order: cache_mu, then recent_mu) */
                 recent_add(s, &ent, t_now + hold);
@@ -1131,7 +1227,7 @@ static int handle_prioritize(ct_service_t *s, const cJSON *req, buf_t *o)
                 drawn = mine;
             }
         }
-        pthread_mutex_unlock(&s->cache_mu);
+        pthread_rwlock_unlock(&s->cache_mu);
     }
     if (!drawn && !(drawn = strdup(""))) /* a job drawn before a reload gave its class more tasks */
         goto oom;
@@ -1151,9 +1247,8 @@ done:
     free(out);
     free(map);
     free(loads);
-    free(cand);
     free(rates);
-    snap_release(sn);
+    snap_leave(s, epoch);
     return status;
 }
 
@@ -1191,12 +1286,15 @@ static void put_family(buf_t *o, const char *name, const char *type, const char 
 
 static void put_metrics(ct_service_t *s, buf_t *o)
 {
-    snap_t *sn = snap_acquire(s);
+    unsigned epoch;
+    snap_t *sn = snap_enter(s, &epoch);
     const ct_sampler_t *smp = sn->smp;
     put_family(o, "contend_requests_total", "counter", "Requests answered, by endpoint and HTTP status code.");
     for (size_t e = 0; e < N_EP; e++)
         for (size_t k = 0; k <= N_CODES; k++) {
-            unsigned long v = atomic_load_explicit(&s->requests[e][k], memory_order_relaxed);
+            unsigned long v = 0;
+            for (size_t h = 0; h < N_SHARDS; h++)
+                v += atomic_load_explicit(&s->shards[h].requests[e][k], memory_order_relaxed);
             if (v || (k == 0 && e != EP_OTHER)) { /* every endpoint's 200 series exists from the start */
                 putf(o, "contend_requests_total{endpoint=\"%s\",", ep_names[e]);
                 if (k < N_CODES)
@@ -1209,9 +1307,12 @@ static void put_metrics(ct_service_t *s, buf_t *o)
                "Time to answer /place and /prioritize, from the body received to the answer written.");
     for (size_t e = 0; e < 2; e++) {
         const char *ep = ep_names[e == 0 ? EP_PLACE : EP_PRIORITIZE];
-        unsigned long cum = 0;
+        unsigned long cum = 0, ns_sum = 0;
+        for (size_t h = 0; h < N_SHARDS; h++)
+            ns_sum += atomic_load_explicit(&s->shards[h].latency_ns[e], memory_order_relaxed);
         for (size_t k = 0; k < N_LAT; k++) {
-            cum += atomic_load_explicit(&s->latency[e][k], memory_order_relaxed);
+            for (size_t h = 0; h < N_SHARDS; h++)
+                cum += atomic_load_explicit(&s->shards[h].latency[e][k], memory_order_relaxed);
             if (k + 1 < N_LAT)
                 putf(o, "contend_request_duration_seconds_bucket{endpoint=\"%s\",le=\"%g\"} %lu\n", ep,
                      lat_bounds[k], cum);
@@ -1219,7 +1320,7 @@ static void put_metrics(ct_service_t *s, buf_t *o)
                 putf(o, "contend_request_duration_seconds_bucket{endpoint=\"%s\",le=\"+Inf\"} %lu\n", ep, cum);
         }
         putf(o, "contend_request_duration_seconds_sum{endpoint=\"%s\"} %.9f\n", ep,
-             1e-9 * (double)atomic_load_explicit(&s->latency_ns[e], memory_order_relaxed));
+             1e-9 * (double)ns_sum);
         putf(o, "contend_request_duration_seconds_count{endpoint=\"%s\"} %lu\n", ep, cum);
     }
     put_family(o, "contend_draws_total", "counter",
@@ -1230,8 +1331,7 @@ static void put_metrics(ct_service_t *s, buf_t *o)
         for (size_t i = 0; i < ns; i++) {
             puts_(o, "contend_draws_total{class=");
             put_label(o, ct_sampler_class_name(smp, c));
-            putf(o, ",scenario=\"%zu\"} %lu\n", i,
-                 atomic_load_explicit(&sn->draws[c * ns + i], memory_order_relaxed));
+            putf(o, ",scenario=\"%zu\"} %lu\n", i, snap_draws(sn, c, i));
         }
     put_family(o, "contend_table_info", "gauge", "The loaded lookup file: its path and a digest of its bytes (FNV-1a).");
     puts_(o, "contend_table_info{lookup=");
@@ -1254,9 +1354,9 @@ static void put_metrics(ct_service_t *s, buf_t *o)
     putf(o, "contend_prioritize_rebinds_total %lu\n", (unsigned long)atomic_load(&s->rebinds));
     put_family(o, "contend_open_connections", "gauge", "Client connections open now.");
     putf(o, "contend_open_connections %ld\n", (long)atomic_load(&s->connections));
-    pthread_mutex_lock(&s->cache_mu);
+    pthread_rwlock_rdlock(&s->cache_mu);
     size_t cached = s->count, cached_bytes = s->bytes;
-    pthread_mutex_unlock(&s->cache_mu);
+    pthread_rwlock_unlock(&s->cache_mu);
     put_family(o, "contend_job_cache_jobs", "gauge", "Jobs the extender remembers (their pods get the same draw).");
     putf(o, "contend_job_cache_jobs %zu\n", cached);
     put_family(o, "contend_job_cache_capacity_jobs", "gauge", "Jobs the extender's cache holds at most (--job-cache).");
@@ -1268,7 +1368,7 @@ static void put_metrics(ct_service_t *s, buf_t *o)
     putf(o, "contend_job_cache_capacity_bytes %zu\n", s->p.job_cache_bytes);
     put_family(o, "contend_start_time_seconds", "gauge", "When the service started (Unix time).");
     putf(o, "contend_start_time_seconds %.3f\n", s->start_unix);
-    snap_release(sn);
+    snap_leave(s, epoch);
 }
 
 void ct_service_connections(ct_service_t *s, int delta)
@@ -1289,14 +1389,15 @@ static void count_request(ct_service_t *s, size_t ep, int status, double seconds
     size_t k = 0;
     while (k < N_CODES && codes[k] != status)
         k++;
-    atomic_fetch_add_explicit(&s->requests[ep][k], 1, memory_order_relaxed);
+    shard_t *sh = &s->shards[thread_shard()];
+    atomic_fetch_add_explicit(&sh->requests[ep][k], 1, memory_order_relaxed);
     if (ep != EP_PLACE && ep != EP_PRIORITIZE)
         return;
     size_t e = ep == EP_PLACE ? 0 : 1, b = 0;
     while (b + 1 < N_LAT && seconds > lat_bounds[b])
         b++;
-    atomic_fetch_add_explicit(&s->latency[e][b], 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->latency_ns[e], (unsigned long)(seconds * 1e9), memory_order_relaxed);
+    atomic_fetch_add_explicit(&sh->latency[e][b], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sh->latency_ns[e], (unsigned long)(seconds * 1e9), memory_order_relaxed);
 }
 
 static int only_space(const char *p, const char *end)
@@ -1374,7 +1475,8 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
         if (!get)
             status = error_reply(&o, 405, "/healthz: use GET");
         else {
-            snap_t *sn = snap_acquire(s);
+            unsigned epoch;
+            snap_t *sn = snap_enter(s, &epoch);
             size_t nc = ct_sampler_class_count(sn->smp);
             double *rates = malloc(nc * sizeof(double));
             if (!rates)
@@ -1394,7 +1496,7 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
                 putf(&o, "}, \"prioritize_scenario\": %zu}\n", scen);
             }
             free(rates);
-            snap_release(sn);
+            snap_leave(s, epoch);
             status = 200;
         }
     } else if (!strcmp(path, "/reload")) {
@@ -1420,16 +1522,30 @@ int ct_service_handle(ct_service_t *s, const char *method, const char *path, con
             status = error_reply(&o, 413, "body: over %zu bytes", ct_service_max_body(path));
         else if (body && (why = body_refusal(body, len, &at)))
             status = error_reply(&o, 400, "body: %s at byte %zu", why, at);
-        else if (!body || !len || !(req = cJSON_ParseWithLengthOpts(body, len, &end, 0)))
+        else if (epi == EP_PRIORITIZE && body && len) {
+            ct_extender_args_t args;
+            int r = ct_extender_args_parse(body, len, &args);
+            if (r == CT_EA_NOMEM) {
+                o.oom = 1;
+                status = 0;
+            }
+            else if (r == CT_EA_MALFORMED)
+                status = error_reply(&o, 400, "body: malformed JSON");
+            else if (r == CT_EA_TRAILING)
+                status = error_reply(&o, 400, "body: data after the JSON value");
+            else if (r == CT_EA_NOT_OBJECT)
+                status = error_reply(&o, 400, "body: expected a JSON object (ExtenderArgs)");
+            else
+                status = handle_prioritize(s, &args, &o);
+            ct_extender_args_free(&args);
+        } else if (!body || !len || !(req = cJSON_ParseWithLengthOpts(body, len, &end, 0)))
             status = error_reply(&o, 400, "body: malformed JSON%s", !body || !len ? " (empty)" : "");
         else if (!only_space(end, body + len))
             status = error_reply(&o, 400, "body: data after the JSON value");
         else if (epi == EP_PLACE)
             status = handle_place(s, req, &o);
-        else if (epi == EP_BIND)
-            status = handle_bind(s, req, &o);
         else
-            status = handle_prioritize(s, req, &o);
+            status = handle_bind(s, req, &o);
         cJSON_Delete(req);
     } else
         status = error_reply(&o, 404, "%s: no such endpoint (GET /healthz, /metrics, POST /place, /bind, /prioritize, /reload)",

@@ -72,7 +72,6 @@ awk -v d="$(p99 "$T/det.json")" -v e="$(p99 "$T/exp.json")" 'BEGIN { exit !(d < 
 # priced at a spread of waits too, the table splits and the model predicts
 # it well below all-local (0.250 s against 0.305 s).
 predicted() { sed -n 's/.*"model_mean_jct": \([-0-9.e+]*\).*/\1/p' "$1" | head -1; }
-mkdir -p "$T/l309"
 $C sim check --generate 1 --family layered --gen-seed 309 --stages 2:6 --loads 0.5:0.5:0.1 --reps 1 --jobs 200 \
     --root-choices 1 --save "$T/l309" >/dev/null 2>&1 || fail "sim check --save layered-309"
 $C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 500 --json >"$T/l0.json" &&
@@ -129,11 +128,14 @@ grep -q "^all *6 " "$T/check.txt" || fail "sim check: summary: $(cat "$T/check.t
 $C sim check --generate 2 --gen-seed 5 --stages 2:4 --loads 0.3:0.6:0.3 --jobs 2000 -j 1 -o "$T/check2.csv" >/dev/null
 grep layered "$T/check.csv" >"$T/c1"
 tail -n +2 "$T/check2.csv" | cmp -s - "$T/c1" || fail "sim check: not reproducible for a seed"
-mkdir "$T/saved"
+# --save creates its folder (not its parents), and refuses a file
 $C sim check --generate 1 --gen-seed 5 --stages 2:4 --loads 0.3:0.3:0.1 --jobs 1000 --save "$T/saved" >/dev/null ||
     fail "sim check --save"
 $C dag check "$T/saved/layered-5-c0.json" >/dev/null || fail "sim check --save: the DAG"
 $C sim "$T/saved/layered-5.json" --load 0.3 --reps 1 --jobs 1000 >/dev/null || fail "sim check --save: the scenario"
+$C sim check --generate 1 --loads 0.3:0.3:0.1 --jobs 100 --save "$T/saved/layered-5.json" >/dev/null 2>"$T/err" &&
+    fail "sim check --save FILE: accepted"
+grep -q "layered-5.json: cannot create the folder: Not a directory" "$T/err" || fail "sim check --save FILE: $(cat "$T/err")"
 # sim compare: every policy asked for on two generated ensembles at one load: a
 # row per scenario x policy, a summary naming the best of each kind; shards merge
 # to the same rows.
