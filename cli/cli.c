@@ -347,7 +347,7 @@ static const struct {
     { "bco-sweep", "vary,value,policy,makespan,makespan_estimate,mean_jct,theta_u,kappa\n" },
     { "sim-check", "scenario,classes,depth,tasks,bandwidth,load,sim_mean_jct,sim_ci95,model_mean_jct,"
                    "sim_over_model,status\n" },
-    { "sim-compare", "scenario,classes,depth,tasks,bandwidth,load,policy,mean_jct,p99_jct,status\n" },
+    { "sim-compare", "scenario,classes,depth,tasks,bandwidth,load,policy,mean_jct,mean_jct_ci95,p99_jct,status\n" },
     { "nona-sweep", NULL },
 };
 

@@ -358,7 +358,7 @@ static ct_status_t compare_point(size_t i, void *arg, char **text, ct_error_t *e
     for (size_t k = 0; k < c->n_pols && st == CT_OK; k++) {
         const char *pol[1] = { c->pols[k] };
         ct_eval_result_t res;
-        char mean[32] = "", p99[32] = "", status[32] = "ok";
+        char mean[32] = "", ci[32] = "", p99[32] = "", status[32] = "ok";
         st = ct_eval_sweep(s, &load, 1, 0, pol, 1, c->ev, NULL, NULL, &res, err);
         if (st == CT_EUNSTABLE) { /* a nona table cannot carry the load */
             snprintf(status, sizeof status, "unstable-model");
@@ -369,13 +369,15 @@ static ct_status_t compare_point(size_t i, void *arg, char **text, ct_error_t *e
                 snprintf(status, sizeof status, "unstable");
             else {
                 snprintf(mean, sizeof mean, "%.9g", p->sum.mean[res.n_classes]);
+                if (isfinite(p->sum.ci95[res.n_classes])) /* (one replication: no interval) */
+                    snprintf(ci, sizeof ci, "%.9g", p->sum.ci95[res.n_classes]);
                 snprintf(p99, sizeof p99, "%.9g", p->sum.p99[res.n_classes]);
             }
             ct_eval_result_free(&res);
         }
         if (st == CT_OK) {
-            int w = snprintf(out + len, cap - len, "%s,%zu,%zu,%zu,%.9g,%.6g,%s,%s,%s,%s\n", path, s->n_classes, depth,
-                             tasks, s->link_bandwidth, load, c->pols[k], mean, p99, status);
+            int w = snprintf(out + len, cap - len, "%s,%zu,%zu,%zu,%.9g,%.6g,%s,%s,%s,%s,%s\n", path, s->n_classes,
+                             depth, tasks, s->link_bandwidth, load, c->pols[k], mean, ci, p99, status);
             if (w < 0 || (size_t)w >= cap - len) {
                 char *bigger = realloc(out, 2 * cap + (size_t)(w > 0 ? w : 0));
                 if (!bigger) {
@@ -424,7 +426,7 @@ static int compare_summary(char *const *texts, const compare_ctx_t *c, size_t l)
         size_t line = 0, nc;
         for (size_t k = 0; copy && k < np && ct_csv_next(&cur, &line, cells, 16, &nc); k++) {
             double m, p;
-            if (nc == 10 && ct_csv_number(cells[7], &m) && ct_csv_number(cells[8], &p)) {
+            if (nc == 11 && ct_csv_number(cells[7], &m) && ct_csv_number(cells[9], &p)) {
                 v[si * np + k] = m;
                 q[si * np + k] = p;
             }
@@ -476,7 +478,8 @@ static void compare_usage(FILE *out)
             "options (besides those of contend sim):\n"
             "  --policies P,...      default: every policy\n"
             "  --loads A:B:STEP      default 0.1:0.9:0.2\n"
-            "  -o FILE               CSV, one row per scenario x load x policy (mean and p99 JCT, s)\n"
+            "  -o FILE               CSV, one row per scenario x load x policy (mean JCT, its 95%%\n"
+            "                        confidence half-width over the replications, p99 JCT; s)\n"
             "  -j N, --shard I/N     as for sweeps\n"
             "Replications default to 2 of 10000 jobs (--reps, --jobs); the solver's gap to 1e-4.\n");
 }
