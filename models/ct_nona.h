@@ -332,6 +332,10 @@ void ct_nona_candidate_eval(const ct_nona_model_t *m, ct_nona_candidate_t *c, co
                             size_t k, size_t l);
 /** M(phi, W) of the candidate last evaluated (as ct_nona_triplet_time). */
 double ct_nona_candidate_time(const ct_nona_model_t *m, const ct_nona_candidate_t *c, double phi, double W);
+/** A lower bound on ct_nona_candidate_time (the latest branch's mean
+ *  time without its wait's spread; -inf with spread waits, whose time
+ *  is not built on it). O(branches). */
+double ct_nona_candidate_time_floor(const ct_nona_model_t *m, const ct_nona_candidate_t *c, double phi, double W);
 
 /** M_w(phi, W) for triplet w (W: the server wait; ignored without the
  *  server model). O(branches of w) (x 32 with remote parts and W > 0). */

@@ -684,6 +684,60 @@ static ct_status_t fill_triplets(ct_nona_model_t *m, ct_error_t *err)
     return CT_OK;
 }
 
+/* fill_triplets after the last n triplets of block bi were appended to
+ * its list: only they are evaluated; the later blocks' variables move up
+ * by n, and the new branches go at the end of m->branches (every reader
+ * finds a triplet's branches by branch_start). The same model data as
+ * fill_triplets, without re-evaluating every triplet per added column. */
+static ct_status_t fill_added(ct_nona_model_t *m, size_t bi, size_t n, ct_error_t *err)
+{
+    ct_block_t *b = &m->blocks[bi];
+    const ct_model_class_t *mc = &m->classes[b->cls];
+    const ct_segment_t *seg = &mc->split.segments[b->segment];
+    const ct_partitions_t *pt = &b->parts;
+    size_t ni = pt->n_inner, nbr = 0, at = b->var_start + b->n_vars;
+    for (size_t t = b->n_vars; t < b->n_vars + n; t++)
+        nbr += (size_t)pt->n_parts[pt->triplets[t].partition] * (m->dependent_parts ? CT_NONA_PATHS : 1) + 1;
+    ct_tripinfo_t *trip = realloc(m->trip, (m->n_vars + n) * sizeof(ct_tripinfo_t));
+    if (trip)
+        m->trip = trip;
+    ct_branch_t *br = trip ? realloc(m->branches, (m->n_branches + nbr) * sizeof(ct_branch_t)) : NULL;
+    if (br)
+        m->branches = br;
+    double *batch = malloc((ni + 1) * sizeof(double));
+    ct_branch_t *paths = malloc((2 * ni + 1) * CT_NONA_PATHS * sizeof(ct_branch_t));
+    uint8_t *n_paths = malloc(2 * ni + 1);
+    if (!trip || !br || !batch || !paths || !n_paths) {
+        free(batch);
+        free(paths);
+        free(n_paths);
+        return ct_error_set(err, CT_ENOMEM, "out of memory for %zu triplets", m->n_vars + n);
+    }
+    memmove(m->trip + at + n, m->trip + at, (m->n_vars - at) * sizeof(ct_tripinfo_t));
+    for (size_t t = b->n_vars; t < b->n_vars + n; t++) {
+        const ct_triplet_t *tr = &pt->triplets[t];
+        ct_tripinfo_t *ti = &m->trip[b->var_start + t];
+        memset(ti, 0, sizeof *ti);
+        ti->branch_start = m->n_branches;
+        m->n_branches += triplet_eval(m, &mc->split.dag, seg, b, pt->assign + (size_t)tr->partition * ni,
+                                      pt->n_parts[tr->partition], tr->k, tr->l, ti, m->branches + m->n_branches, batch,
+                                      paths, n_paths, b->pre, b->post, mc->work);
+        ti->qr = row_coef(m, b, ti);
+        if (ti->q < b->q_floor)
+            b->q_floor = ti->q;
+    }
+    b->n_vars += n;
+    m->n_vars += n;
+    for (size_t j = bi + 1; j < m->n_blocks; j++) {
+        m->blocks[j].var_start += n;
+        m->blocks[j].local_var = m->blocks[j].var_start;
+    }
+    free(batch);
+    free(paths);
+    free(n_paths);
+    return CT_OK;
+}
+
 /* Labels each inner task of seg by its weakly connected component among
  * the inner tasks, parts numbered by first appearance; returns the count. */
 static size_t branch_labels(const ct_segment_t *seg, uint8_t *label, size_t *parent)
@@ -1092,7 +1146,7 @@ ct_status_t ct_nona_model_add_triplets(ct_nona_model_t *m, size_t block, size_t 
     pt->n_partitions += n;
     pt->n_triplets += n;
     free(parts);
-    return fill_triplets(m, err);
+    return fill_added(m, block, n, err);
 }
 
 ct_status_t ct_nona_candidate_alloc(const ct_nona_model_t *m, size_t block, ct_nona_candidate_t *c, ct_error_t *err)
@@ -1342,6 +1396,21 @@ double ct_nona_tripinfo_time_lb(const ct_nona_model_t *m, const ct_tripinfo_t *t
 double ct_nona_candidate_time(const ct_nona_model_t *m, const ct_nona_candidate_t *c, double phi, double W)
 {
     return branches_time(m, &c->info, c->branches, phi, W);
+}
+
+double ct_nona_candidate_time_floor(const ct_nona_model_t *m, const ct_nona_candidate_t *c, double phi, double W)
+{
+    if (m->reentry_spread)
+        return -INFINITY;
+    /* branches_time's amax: what it returns, or that plus E[max] - max >= 0 */
+    double amax = 0.0, Wp = m->r_part * W;
+    for (size_t i = 0; i < c->info.n_branches; i++) {
+        const ct_branch_t *b = &c->branches[i];
+        double t = b->a + b->n * phi + b->w * Wp;
+        if (t > amax)
+            amax = t;
+    }
+    return amax;
 }
 
 void ct_nona_triplet_grad(const ct_nona_model_t *m, size_t w, double phi, double W, double *d_phi, double *d_W)

@@ -11,7 +11,12 @@
  * value: column generation adds it and solves again. Pricing finds a
  * triplet of least f:
  *   exactly, streaming every triplet (restricted growth strings, then k, l)
- *     when the segment has at most exact_limit of them;
+ *     when the segment has at most exact_limit of them: a round of column
+ *     generation prices at up to 19 points, so one stream serves them all
+ *     (a triplet's data, the costly part, built once), and a triplet whose
+ *     time floor (its latest branch without the waits' spread) already
+ *     loses at a point skips the spread's exp calls there; the result is
+ *     the same first least f as pricing each point alone;
  *   otherwise by search: from the block's current triplets and from
  *     communication-aware list schedules onto q = 2..16, 24, ..., 255
  *     servers (at most the segment's tasks), a local
@@ -281,6 +286,12 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
     memset(out, 0, sizeof *out);
     const ct_block_t *b = &m->blocks[block];
     const ct_model_class_t *mc = &m->classes[b->cls];
+    size_t nt = mc->split.segments[b->segment].n_inner;
+    if (nt > 0 && ct_partition_triplet_count(nt) <= (double)exact_limit) {
+        /* Exact: every triplet, streamed by ct_nona_price_block_points */
+        ct_nona_price_point_t at = { phi, W, pr, y1, y2 };
+        return ct_nona_price_block_points(m, block, 1, &at, exact_limit, evals, out, err);
+    }
     pricer_t P;
     memset(&P, 0, sizeof P);
     P.m = m;
@@ -295,37 +306,18 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
     P.budget = (size_t)-1;
     size_t n = P.n ? P.n : 1;
     point_t best = { malloc(n), 1, 0, 0, INFINITY }, cur = { malloc(n), 1, 0, 0, INFINITY };
-    uint8_t *mx = calloc(n + 1, 1);
     double *load = malloc((MAX_LIST_PARTS + 1) * sizeof(double)), *in = malloc((MAX_LIST_PARTS + 1) * sizeof(double));
     P.trial = malloc(n);
     P.map = malloc(256 * sizeof(size_t));
     ct_status_t st = ct_nona_candidate_alloc(m, block, &P.cand, err);
-    if (st == CT_OK && (!best.a || !cur.a || !mx || !load || !in || !P.trial || !P.map))
+    if (st == CT_OK && (!best.a || !cur.a || !load || !in || !P.trial || !P.map))
         st = ct_error_set(err, CT_ENOMEM, "out of memory (pricing)");
     if (st != CT_OK)
         goto done;
     memset(best.a, 0, n);
     best.f = f_value(&P, best.a, P.n ? 1 : 0, 0, 0); /* all-local */
     double f_local = best.f;
-    if (P.n > 0 && ct_partition_triplet_count(P.n) <= (double)exact_limit) {
-        /* Exact: every triplet, partitions as restricted growth strings. */
-        uint8_t *a = cur.a;
-        memset(a, 0, n);
-        memset(mx, 0, n + 1);
-        for (;;) {
-            size_t q = (size_t)mx[P.n - 1] + 1;
-            for (size_t k = 0; k < q; k++)
-                for (size_t l = 0; l < q; l++) {
-                    point_t x = { a, q, k, l, f_value(&P, a, q, k, l) };
-                    if (x.f < best.f)
-                        point_copy(&best, &x, P.n);
-                }
-            if (!ct_partition_next(a, mx, P.n))
-                break;
-        }
-        out->exact = 1;
-        out->bound = best.f;
-    } else if (P.n > 0 && evals == 0) { /* exact pricing only, and this segment is too large */
+    if (P.n > 0 && evals == 0) { /* exact pricing only, and this segment is too large */
         out->bound = -INFINITY;
         best.f = INFINITY;
     } else if (P.n > 0) {
@@ -382,11 +374,95 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
 done:
     free(best.a);
     free(cur.a);
-    free(mx);
     free(load);
     free(in);
     free(P.trial);
     free(P.map);
     ct_nona_candidate_free(&P.cand);
+    return st;
+}
+
+ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, size_t n,
+                                       const ct_nona_price_point_t *pts, size_t exact_limit, size_t evals,
+                                       ct_nona_priced_t *out, ct_error_t *err)
+{
+    for (size_t i = 0; i < n; i++)
+        memset(&out[i], 0, sizeof out[i]);
+    const ct_block_t *b = &m->blocks[block];
+    const ct_segment_t *seg = &m->classes[b->cls].split.segments[b->segment];
+    size_t nt = seg->n_inner;
+    ct_status_t st = CT_OK;
+    if (nt == 0 || ct_partition_triplet_count(nt) > (double)exact_limit) {
+        /* nothing to share: a search prices each point on its own */
+        for (size_t i = 0; i < n && st == CT_OK; i++)
+            st = ct_nona_price_block(m, block, pts[i].phi, pts[i].W, pts[i].pr, pts[i].y1, pts[i].y2, exact_limit,
+                                     evals, &out[i], err);
+        goto done;
+    }
+    /* Exact at every point: one stream of the triplets (restricted growth
+     * strings, then k, l), each triplet's data built once; per point the
+     * first triplet of least f in the stream's order, as
+     * ct_nona_price_block finds it. */
+    pricer_t P;
+    memset(&P, 0, sizeof P);
+    P.m = m;
+    P.n = nt;
+    P.map = malloc(256 * sizeof(size_t));
+    uint8_t *a = calloc(nt, 1), *mx = calloc(nt + 1, 1);
+    point_t *best = calloc(n, sizeof *best);
+    st = ct_nona_candidate_alloc(m, block, &P.cand, err);
+    if (st == CT_OK && (!P.map || !a || !mx || !best))
+        st = ct_error_set(err, CT_ENOMEM, "out of memory (pricing)");
+    for (size_t i = 0; i < n && st == CT_OK; i++)
+        if (!(best[i].a = calloc(nt, 1)))
+            st = ct_error_set(err, CT_ENOMEM, "out of memory (pricing)");
+    if (st == CT_OK) {
+        size_t count = 0;
+        for (size_t i = 0; i < n; i++)
+            best[i].f = INFINITY;
+        for (;;) {
+            size_t q = (size_t)mx[nt - 1] + 1;
+            for (size_t k = 0; k < q; k++)
+                for (size_t l = 0; l < q; l++) {
+                    ct_nona_candidate_eval(m, &P.cand, a, q, k, l);
+                    count++;
+                    for (size_t i = 0; i < n; i++) {
+                        const ct_nona_price_point_t *x = &pts[i];
+                        /* most triplets lose already on the floor of their
+                         * time, before the waits' spread (its exp calls) is
+                         * taken; the margin covers that term's round-off */
+                        double lb = price_of(m, &P.cand.info, ct_nona_candidate_time_floor(m, &P.cand, x->phi, x->W),
+                                             x->pr, x->y1, x->y2);
+                        if (lb > best[i].f + 1e-9 * fabs(best[i].f))
+                            continue;
+                        double f = price_of(m, &P.cand.info, ct_nona_candidate_time(m, &P.cand, x->phi, x->W), x->pr,
+                                            x->y1, x->y2);
+                        if (f < best[i].f) {
+                            point_t y = { a, q, k, l, f };
+                            point_copy(&best[i], &y, nt);
+                        }
+                    }
+                }
+            if (!ct_partition_next(a, mx, nt))
+                break;
+        }
+        for (size_t i = 0; i < n; i++) {
+            best[i].q = canonical(&P, best[i].a, &best[i].k, &best[i].l, 0);
+            out[i] = (ct_nona_priced_t){ .assign = best[i].a, .q = best[i].q, .k = best[i].k, .l = best[i].l,
+                                         .value = best[i].f, .bound = best[i].f, .exact = 1, .evals = count };
+            best[i].a = NULL;
+        }
+    }
+    for (size_t i = 0; best && i < n; i++)
+        free(best[i].a);
+    free(best);
+    free(a);
+    free(mx);
+    free(P.map);
+    ct_nona_candidate_free(&P.cand);
+done:
+    if (st != CT_OK)
+        for (size_t i = 0; i < n; i++)
+            ct_nona_priced_free(&out[i]);
     return st;
 }

@@ -1057,25 +1057,22 @@ static ct_status_t solve_once(ct_nona_model_t *m, const ct_nona_solve_params_t *
 /* The wait LP's multipliers at the solution's own waits, in model units
  * (see nona_columns.c): *y1 per unit of a2 + 2 phi a1, *y2 per unit of
  * q / N. */
-static ct_status_t multipliers_at(const ct_nona_model_t *m, double phi, double W, double *y1, double *y2,
-                                  ct_error_t *err)
+static ct_status_t multipliers_at(ct_wait_lp_t *s, double phi, double W, double *y1, double *y2, ct_error_t *err)
 {
-    ct_wait_lp_t s;
-    ct_status_t st = ct_wait_lp_init(&s, m, CT_NONA_LP_BLOCK, err);
+    ct_status_t st = CT_OK;
     *y1 = *y2 = 0;
     for (int tries = 0; st == CT_OK && tries < 4; tries++) {
         int feasible = 0;
         double v;
         /* the solution's waits, relaxed by round-off if need be */
         double grow = tries ? pow(10.0, -12 + 2 * tries) : 0;
-        if ((st = ct_wait_lp_solve(&s, phi, W, phi * (1 + grow), W * (1 + grow), &feasible, &v, NULL, NULL, err)) !=
+        if ((st = ct_wait_lp_solve(s, phi, W, phi * (1 + grow), W * (1 + grow), &feasible, &v, NULL, NULL, err)) !=
                 CT_OK ||
             !feasible)
             continue;
-        ct_wait_lp_multipliers(&s, y1, y2);
+        ct_wait_lp_multipliers(s, y1, y2);
         break;
     }
-    ct_wait_lp_free(&s);
     return st;
 }
 
@@ -1102,31 +1099,39 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
     }
     *column_gap = 0;
     *added = 0;
-    ct_status_t st = CT_OK;
+    /* Every point's multipliers from the round's columns, then each block
+     * priced at all its points in one pass (a segment priced exactly is
+     * streamed once), its finds added in the points' order. */
+    ct_nona_price_point_t at[1 + 3 * CG_SPREAD];
+    ct_nona_priced_t pr[1 + 3 * CG_SPREAD];
+    ct_wait_lp_t lp;
+    ct_status_t st = ct_wait_lp_init(&lp, m, CT_NONA_LP_BLOCK, err);
     for (size_t pi = 0; pi < npts && st == CT_OK; pi++) {
-        double y1, y2, phi = pts[pi][0], W = pts[pi][1];
-        if ((st = multipliers_at(m, phi, W, &y1, &y2, err)) != CT_OK)
+        at[pi] = (ct_nona_price_point_t){ pts[pi][0], pts[pi][1], pts[pi][0], 0, 0 };
+        st = multipliers_at(&lp, at[pi].phi, at[pi].W, &at[pi].y1, &at[pi].y2, err);
+    }
+    ct_wait_lp_free(&lp);
+    for (size_t b = 0; b < m->n_blocks && st == CT_OK; b++) {
+        if (!m->blocks[b].generated)
+            continue;
+        size_t n = !p->price_spread && generated_over(&m->blocks[b], (double)p->price_exact) ? 1 : npts;
+        if ((st = ct_nona_price_block_points(m, b, n, at, p->price_exact, p->price_evals, pr, err)) != CT_OK)
             break;
-        for (size_t b = 0; b < m->n_blocks && st == CT_OK; b++) {
-            if (!m->blocks[b].generated ||
-                (pi > 0 && !p->price_spread && generated_over(&m->blocks[b], (double)p->price_exact)))
-                continue;
-            ct_nona_priced_t pr;
-            if ((st = ct_nona_price_block(m, b, phi, W, phi, y1, y2, p->price_exact, p->price_evals, &pr, err)) !=
-                CT_OK)
-                break;
-            double fmin = ct_nona_block_price(m, b, phi, W, phi, y1, y2);
+        for (size_t pi = 0; pi < n; pi++) {
+            const ct_nona_price_point_t *x = &at[pi];
+            double fmin = ct_nona_block_price(m, b, x->phi, x->W, x->pr, x->y1, x->y2);
             if (pi == 0) {
-                gap[b] = fmax(0.0, fmin - pr.bound);
+                gap[b] = fmax(0.0, fmin - pr[pi].bound);
                 *column_gap += m->beta[m->blocks[b].cls] * gap[b];
             }
-            if (add && pr.value < fmin - 1e-12 * fabs(fmin)) {
-                uint8_t k = (uint8_t)pr.k, l = (uint8_t)pr.l;
-                st = ct_nona_model_add_triplets(m, b, 1, pr.assign, &k, &l, err);
+            if (st == CT_OK && add && pr[pi].value < fmin - 1e-12 * fabs(fmin)) {
+                uint8_t k = (uint8_t)pr[pi].k, l = (uint8_t)pr[pi].l;
+                st = ct_nona_model_add_triplets(m, b, 1, pr[pi].assign, &k, &l, err);
                 ++*added;
             }
-            ct_nona_priced_free(&pr);
         }
+        for (size_t pi = 0; pi < n; pi++)
+            ct_nona_priced_free(&pr[pi]);
     }
     return st;
 }

@@ -27,6 +27,18 @@ typedef struct {
  * searches with about `evals` evaluations (0: does not; value = +inf). */
 ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1,
                                 double y2, size_t exact_limit, size_t evals, ct_nona_priced_t *out, ct_error_t *err);
+/* Where a pricing pass looks: objective waits (phi, W), the link row at
+ * pr, the wait LP's multipliers y1, y2 (see ct_nona_price_block). */
+typedef struct {
+    double phi, W, pr, y1, y2;
+} ct_nona_price_point_t;
+/* ct_nona_price_block at each of n points into out[0 .. n): the same
+ * results, but a segment priced exactly is streamed once for all of them
+ * (each triplet's model data built once, its time taken at every point).
+ * On error every out[] is empty. */
+ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, size_t n,
+                                       const ct_nona_price_point_t *pts, size_t exact_limit, size_t evals,
+                                       ct_nona_priced_t *out, ct_error_t *err);
 void ct_nona_priced_free(ct_nona_priced_t *r);
 /* The least f over the block's current triplets. */
 double ct_nona_block_price(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1,

@@ -947,6 +947,129 @@ static void pricing_bound_holds(void)
            found);
 }
 
+/* f of the candidate last evaluated at point x, as pricing defines it. */
+static double price_at(const ct_nona_model_t *m, const ct_nona_candidate_t *c, const ct_nona_price_point_t *x)
+{
+    double f = ct_nona_candidate_time(m, c, x->phi, x->W) + x->y1 * (c->info.a2 + 2.0 * x->pr * c->info.a1);
+    return m->server_model ? f + x->y2 * c->info.qr / (double)m->servers : f;
+}
+
+/* Exact pricing at several points in one stream (ct_nona_price_block_points,
+ * which skips triplets whose time floor already loses) finds at every point
+ * the first least f of a plain enumeration of every triplet; and triplets
+ * added to a block (ct_nona_model_add_triplets, evaluating only the new
+ * ones) carry the data a fresh evaluation gives, in every block. */
+static void pricing_points_match_enumeration(void)
+{
+    unsigned long long st = 4242;
+    int points = 0, columns = 0;
+    for (int rep = 0; rep < 16; rep++) {
+        ct_dag_t d[2] = { random_mesh(&st, 4 + (size_t)rep % 4), random_fork(&st, 3 + (size_t)rep % 3) };
+        double rate[2] = { 20 + 60 * urand(&st), 10 + 30 * urand(&st) };
+        ct_scenario_t s;
+        ct_test_scenario(&s, d, rate, 2, 8, 1e9, 0.02, 1e-8);
+        ct_nona_model_t m;
+        ct_error_t err;
+        ct_nona_model_params_t mp;
+        ct_nona_model_params_init(&mp);
+        mp.server_model = rep % 4 != 0;
+        mp.reentry_waits = mp.server_model ? (int[]){ 1, 3, 4, 5 }[rep % 4] : 0; /* spread waits take no floor */
+        mp.partition.max_triplets = 1;
+        if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK) {
+            CHECK_MSG(0, "%s", err.msg);
+            goto next;
+        }
+        size_t blk = m.n_blocks;
+        for (size_t b = 0; b < m.n_blocks && blk == m.n_blocks; b++)
+            if (m.blocks[b].generated && m.blocks[b].parts.n_inner >= 2)
+                blk = b;
+        if (blk == m.n_blocks)
+            goto freem;
+        double wlo, whi;
+        ct_nona_W_range(&m, &wlo, &whi);
+        ct_nona_price_point_t at[5];
+        for (int i = 0; i < 5; i++) {
+            at[i].phi = ct_nona_phi_min(&m) * (1 + 50 * urand(&st));
+            at[i].W = whi * urand(&st);
+            at[i].pr = at[i].phi * (1 + urand(&st));
+            at[i].y1 = urand(&st) < 0.3 ? 0 : 30 * urand(&st);
+            at[i].y2 = urand(&st) < 0.3 ? 0 : 300 * urand(&st);
+        }
+        ct_nona_priced_t pr[5];
+        CHECK(ct_nona_price_block_points(&m, blk, 5, at, 1000000, 0, pr, &err) == CT_OK);
+        /* the enumeration, every triplet priced */
+        size_t n = m.blocks[blk].parts.n_inner;
+        uint8_t a[16] = { 0 }, mx[17] = { 0 }, first[5][16];
+        double fbest[5] = { INFINITY, INFINITY, INFINITY, INFINITY, INFINITY };
+        size_t qkl[5][3];
+        ct_nona_candidate_t c;
+        CHECK(ct_nona_candidate_alloc(&m, blk, &c, &err) == CT_OK);
+        for (;;) {
+            size_t q = (size_t)mx[n - 1] + 1;
+            for (size_t k = 0; k < q; k++)
+                for (size_t l = 0; l < q; l++) {
+                    ct_nona_candidate_eval(&m, &c, a, q, k, l);
+                    for (int i = 0; i < 5; i++) {
+                        double f = price_at(&m, &c, &at[i]);
+                        if (f < fbest[i]) {
+                            fbest[i] = f;
+                            memcpy(first[i], a, n);
+                            qkl[i][0] = q, qkl[i][1] = k, qkl[i][2] = l;
+                        }
+                    }
+                }
+            if (!ct_partition_next(a, mx, n))
+                break;
+        }
+        for (int i = 0; i < 5; i++) {
+            CHECK_MSG(pr[i].exact && pr[i].value == fbest[i], "point %d: stream %.17g, enumeration %.17g", i,
+                      pr[i].value, fbest[i]);
+            CHECK(pr[i].q == qkl[i][0] && pr[i].k == qkl[i][1] && pr[i].l == qkl[i][2] &&
+                  memcmp(pr[i].assign, first[i], n) == 0);
+            points++;
+        }
+        /* add the finds (duplicates too), then every column against a fresh evaluation */
+        for (int i = 0; i < 5; i++) {
+            uint8_t k = (uint8_t)pr[i].k, l = (uint8_t)pr[i].l;
+            CHECK(ct_nona_model_add_triplets(&m, blk, 1, pr[i].assign, &k, &l, &err) == CT_OK);
+            ct_nona_priced_free(&pr[i]);
+        }
+        ct_nona_candidate_free(&c);
+        size_t vars = 0;
+        for (size_t b = 0; b < m.n_blocks; b++) {
+            const ct_block_t *bl = &m.blocks[b];
+            const ct_partitions_t *pt = &bl->parts;
+            CHECK(bl->var_start == vars && bl->n_vars == pt->n_triplets && bl->local_var == bl->var_start);
+            vars += bl->n_vars;
+            CHECK(ct_nona_candidate_alloc(&m, b, &c, &err) == CT_OK);
+            for (size_t t = 0; t < pt->n_triplets; t++) {
+                const ct_triplet_t *tr = &pt->triplets[t];
+                size_t w = bl->var_start + t;
+                ct_nona_candidate_eval(&m, &c, pt->assign + (size_t)tr->partition * pt->n_inner,
+                                       pt->n_parts[tr->partition], tr->k, tr->l);
+                CHECK(m.trip[w].n_branches == c.info.n_branches && m.trip[w].qr == c.info.qr &&
+                      m.trip[w].a1 == c.info.a1 && m.trip[w].a2 == c.info.a2 && m.trip[w].q == c.info.q);
+                for (int i = 0; i < 5; i++)
+                    CHECK(ct_nona_triplet_time(&m, w, at[i].phi, at[i].W) ==
+                          ct_nona_candidate_time(&m, &c, at[i].phi, at[i].W));
+                columns++;
+            }
+            ct_nona_candidate_free(&c);
+        }
+        CHECK(vars == m.n_vars);
+    freem:
+        ct_nona_model_free(&m);
+    next:
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d[0]);
+        ct_dag_destroy(&d[1]);
+    }
+    CHECK(points >= 40);
+    printf("pricing: one stream at several points matches the enumeration at %d points; %d columns after adding "
+           "match a fresh evaluation\n",
+           points, columns);
+}
+
 /* A DAG of up to 8 tasks from ids, times (s) and edges (task indices),
  * every edge 100 kB. */
 static ct_dag_t small_dag(const char *const *ids, const double *times, size_t n, const int (*e)[2], size_t ne)
@@ -1873,6 +1996,7 @@ int main(void)
     least_wait_matches_glpk();
     columns_match_enumeration();
     pricing_bound_holds();
+    pricing_points_match_enumeration();
     dependent_parts_by_hand();
     dependent_parts_fork_join();
     merged_visits_by_hand();
