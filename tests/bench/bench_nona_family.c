@@ -7,7 +7,8 @@
  * by side in one run: time, LPs, the proven gap, the column gap of
  * generated segments, the mean JCT; then a summary (searches that closed
  * their gap, the slowest solves, the JCT of the cut's tables against the
- * default's). BENCH_FAMILY=N takes the
+ * default's, and the default gap 1e-9 against 1e-6 and 1e-4: time, LPs,
+ * tables). BENCH_FAMILY=N takes the
  * first N seeds (default 30).
  */
 #include "bench_util.h"
@@ -23,7 +24,7 @@ typedef struct {
     size_t lps;
 } result_t;
 
-static int solve(const ct_scenario_t *s, ct_nona_row_t row, result_t *r)
+static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t *r)
 {
     ct_nona_model_t m;
     ct_nona_model_params_t mp;
@@ -33,6 +34,7 @@ static int solve(const ct_scenario_t *s, ct_nona_row_t row, result_t *r)
     ct_nona_model_params_init(&mp);
     ct_nona_solve_params_init(&p);
     p.server_row = row;
+    p.gap = gap;
     p.stall_lps = 1000; /* (both rows: the open searches end at their floor, not at 20000 LPs) */
     if (ct_nona_model_build(s, &mp, &m, &err) != CT_OK || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
         fprintf(stderr, "%s: %s\n", s->path, err.msg);
@@ -65,6 +67,9 @@ int main(void)
            "linear (default): time (LPs) gap col.gap", "JCT ratio");
     int closed[2] = { 0, 0 }, col1[2] = { 0, 0 };
     double tmax[2] = { 0, 0 }, tsum[2] = { 0, 0 }, lratio = 0, worst = 0, best = INFINITY;
+    const double loose[2] = { 1e-6, 1e-4 };
+    double lsum[2] = { 0, 0 }, lj[2] = { 0, 0 }, lworst[2] = { 0, 0 };
+    size_t llps[2] = { 0, 0 }, lps9 = 0;
     for (int i = 1; i <= n; i++) {
         ct_scenario_t s;
         ct_error_t err;
@@ -73,8 +78,19 @@ int main(void)
             return 1;
         }
         result_t r[2];
-        if (solve(&s, CT_NONA_ROW_PIECES, &r[0]) || solve(&s, CT_NONA_ROW_LINEAR, &r[1]))
+        if (solve(&s, CT_NONA_ROW_PIECES, 1e-9, &r[0]) || solve(&s, CT_NONA_ROW_LINEAR, 1e-9, &r[1]))
             return 1;
+        /* the default gap (1e-9) against looser ones, the default row */
+        for (int g = 0; g < 2; g++) {
+            result_t x;
+            if (solve(&s, CT_NONA_ROW_LINEAR, loose[g], &x))
+                return 1;
+            lsum[g] += x.seconds;
+            llps[g] += x.lps;
+            lj[g] += log(x.jct / r[1].jct);
+            lworst[g] = fmax(lworst[g], x.jct / r[1].jct);
+        }
+        lps9 += r[1].lps;
         printf("  %4d %7zu |", i, s.n_classes);
         for (int v = 0; v < 2; v++) {
             printf(" %8.3f s (%5zu) %8.2e %8.2e |", r[v].seconds, r[v].lps, r[v].gap, r[v].column_gap);
@@ -95,5 +111,10 @@ int main(void)
                v ? "linear row (default)" : "pieces cut", closed[v], n, col1[v], tmax[v], tsum[v]);
     printf("  mean JCT of the cut's tables over the default's: geometric mean %.6f (%.6f .. %.6f)\n",
            exp(lratio / n), best, worst);
+    printf("  the default gap 1e-9 against looser ones (default row): 1e-9 %.3f s in all (%zu LPs)", tsum[1], lps9);
+    for (int g = 0; g < 2; g++)
+        printf("; %.0e %.3f s (%zu LPs), JCT over 1e-9's geometric mean %.6f, worst %.6f", loose[g], lsum[g], llps[g],
+               exp(lj[g] / n), lworst[g]);
+    printf("\n");
     return 0;
 }
