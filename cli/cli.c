@@ -136,6 +136,15 @@ int cli_parse_waits(const char *cmd, const char *s, int *job_first)
                      s);
 }
 
+int cli_parse_bound(const char *cmd, const char *s, int *class_dual)
+{
+    if (!strcmp(s, "class-dual") || !strcmp(s, "lp")) {
+        *class_dual = !strcmp(s, "class-dual");
+        return 0;
+    }
+    return cli_usage(cmd, "--bound: expected class-dual or lp, got '%s'", s);
+}
+
 int cli_parse_server_row(const char *cmd, const char *s, ct_nona_row_t *row)
 {
     if (!strcmp(s, "pieces") || !strcmp(s, "linear") || !strcmp(s, "auto")) {

@@ -43,6 +43,8 @@ int cli_parse_server_model(const char *cmd, const char *s, int *server_model);
 int cli_parse_parts(const char *cmd, const char *s, int *dependent);
 /** --server-row auto|pieces|linear into *row; 2 (usage printed) on a bad value. */
 int cli_parse_server_row(const char *cmd, const char *s, ct_nona_row_t *row);
+/** --bound class-dual|lp into *class_dual (1 / 0); 2 (usage printed) on a bad value. */
+int cli_parse_bound(const char *cmd, const char *s, int *class_dual);
 /** --waits job-first|job-first-spread|job-first-merged|job-first-aged|stretched|pieces into *job_first
  *  (1|3|4|5|2|0, ct_nona_model_params_t.reentry_waits); 2 (usage printed) on a bad value. */
 int cli_parse_waits(const char *cmd, const char *s, int *job_first);

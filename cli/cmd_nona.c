@@ -92,6 +92,11 @@ static void nona_usage(FILE *out)
             "                          certificates there); pieces: a cut of the pieces' second\n"
             "                          moment tuned at the incumbent (tighter certificates); auto\n"
             "                          (default): pieces with --waits job-first-merged, else linear\n"
+            "  --bound lp|class-dual   exact, server model with job-first waits: lp (default): the\n"
+            "                          wait LP bounds each box; class-dual: once the LP's bounds\n"
+            "                          stop closing the gap, boxes are bounded again with each\n"
+            "                          class's pieces exact (no floor where jobs split several\n"
+            "                          segments: gaps and tables better there, each box slower)\n"
             "  --lp block|glpk         exact, grid: the LP at fixed waits; block (default): the\n"
             "                          exact solver shaped like the problem; glpk: GLPK's simplex\n"
             "                          (the reference; same optimum, slower)\n"
@@ -114,7 +119,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT };
+       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -130,6 +135,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
         { "search", required_argument, NULL, OPT_SEARCH }, { "binding", required_argument, NULL, OPT_BINDING },
         { "server-row", required_argument, NULL, OPT_ROW }, { "stall", required_argument, NULL, OPT_STALL },
+        { "bound", required_argument, NULL, OPT_BOUND },
         { "time-limit", required_argument, NULL, OPT_TLIMIT },
         { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
@@ -183,6 +189,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             break;
         case OPT_ROW:
             if (cli_parse_server_row("nona", optarg, &o->solve.server_row))
+                return 2;
+            break;
+        case OPT_BOUND:
+            if (cli_parse_bound("nona", optarg, &o->solve.class_dual))
                 return 2;
             break;
         case OPT_PEVALS:
@@ -343,6 +353,8 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
         cJSON_AddStringToObject(r, "waits", ct_nona_waits_name(m));
     if (m->server_model && m->reentry && sol->method == CT_NONA_EXACT)
         cJSON_AddStringToObject(r, "server_row", ct_nona_solve_row_pieces(m, sp) ? "pieces" : "linear");
+    if (m->server_model && m->reentry && sol->method == CT_NONA_EXACT)
+        cJSON_AddStringToObject(r, "bound", sp->class_dual ? "class-dual" : "lp");
     if (isfinite(sol->gap)) {
         ct_json_add_number(r, "gap", sol->gap);
         ct_json_add_number(r, "lower_bound", sol->lower_bound);

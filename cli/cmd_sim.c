@@ -85,6 +85,8 @@ void sim_usage(FILE *out)
             "  --server-row auto|pieces|linear\n"
             "                        nona tables: the solver's server row (default auto; see\n"
             "                        contend nona --help)\n"
+            "  --bound lp|class-dual nona tables: how the solver bounds its boxes (default lp;\n"
+            "                        see contend nona --help)\n"
             "  --price-spread        nona tables: column generation also searches for triplets at a\n"
             "                        spread of waits, not only the solution's (slower; finds splits\n"
             "                        that pay only when every job splits)\n"
@@ -106,7 +108,7 @@ void sim_usage(FILE *out)
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
-       OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
+       OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
        OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
@@ -127,7 +129,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "parts", required_argument, NULL, OPT_PARTS }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
-        { "server-row", required_argument, NULL, OPT_ROW }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
+        { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
@@ -246,6 +248,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         case OPT_SAVE: o->save = optarg; break;
         case OPT_ROW:
             if (cli_parse_server_row("sim", optarg, &o->ev.server_row))
+                return 2;
+            break;
+        case OPT_BOUND:
+            if (cli_parse_bound("sim", optarg, &o->ev.class_dual))
                 return 2;
             break;
         case OPT_WAITS:

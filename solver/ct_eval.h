@@ -58,6 +58,8 @@ typedef struct {
                                    checks; default 0: as given) */
     int price_spread;         /**< nona tables: column generation prices at a spread of waits too
                                    (ct_nona_solve_params_t.price_spread; default 0) */
+    int class_dual;           /**< nona tables: the solver's class dual (ct_nona_solve_params_t.class_dual;
+                                   default 0: the wait LP alone) */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

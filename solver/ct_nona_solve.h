@@ -98,6 +98,13 @@ typedef struct {
                                  incumbent whenever it moves (tighter certificates where jobs split
                                  several segments, but there it finds splits the model prices too low:
                                  not the default until the model's W for split jobs is right) */
+    int class_dual;         /**< exact, box search, server model with job-first waits: 1: once the wait
+                                 LP's bounds stop closing the gap (a quarter or less per doubling of LPs),
+                                 a box the LP does not prune is bounded again by the class dual
+                                 (nona_class_dual.c: the wait rows relaxed with multipliers over each
+                                 class's pure placements, W's pieces exact), which has no floor where
+                                 jobs split several segments but costs a pass over every column per box;
+                                 0 (default): the wait LP alone */
     int point_search;       /**< exact, link model with every segment enumerated: 1 (default) split the phi
                                  range at LPs solved at points, each interval bounded from its ends'
                                  multipliers (exact to second order); 0: the server model's boxes (an LP

@@ -349,6 +349,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
                 sp.gap = ec->p->gap;
             sp.server_row = ec->p->server_row;
             sp.price_spread = ec->p->price_spread;
+            sp.class_dual = ec->p->class_dual;
             st = ct_nona_solve(&m, &sp, &sol, err);
         } else {
             if (!strcmp(name, "local"))
@@ -481,6 +482,7 @@ ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n
                     sp.gap = p->gap;
                 sp.server_row = p->server_row;
                 sp.price_spread = p->price_spread;
+                sp.class_dual = p->class_dual;
                 st = ct_nona_solve(&m, &sp, &pl->star_sol, err);
                 if (st == CT_OK)
                     st = table_sampler(&sx, &m, &pl->star_sol, &pl->star, err);

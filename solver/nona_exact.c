@@ -23,6 +23,7 @@
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "nona_class_dual.h"
 #include "nona_internal.h"
 #include "nona_wait_lp.h"
 
@@ -38,7 +39,8 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     *p = (ct_nona_solve_params_t){ .method = CT_NONA_EXACT, .gap = 1e-9, .max_lps = 20000, .grid = 48,
                                    .max_polish = 50, .starts = 6, .max_iter = 400, .seed = 1, .prune = 1e-9,
                                    .lp = CT_NONA_LP_BLOCK, .cg_rounds = 200, .price_exact = 500000,
-                                   .price_evals = 20000, .point_search = 1, .server_row = CT_NONA_ROW_AUTO };
+                                   .price_evals = 20000, .point_search = 1, .server_row = CT_NONA_ROW_AUTO,
+                                   .class_dual = 0 };
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -67,6 +69,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%sprice-evals: expected at least 100 (got %zu)", pre, p->price_evals);
     if (p->server_row != CT_NONA_ROW_PIECES && p->server_row != CT_NONA_ROW_LINEAR && p->server_row != CT_NONA_ROW_AUTO)
         return ct_error_set(err, CT_EINPUT, "%sserver-row: unknown server row %d", pre, (int)p->server_row);
+    if (p->class_dual != 0 && p->class_dual != 1)
+        return ct_error_set(err, CT_EINPUT, "%sclass-dual: expected 0 or 1 (got %d)", pre, p->class_dual);
     if (p->point_search != 0 && p->point_search != 1)
         return ct_error_set(err, CT_EINPUT, "%spoint-search: expected 0 or 1 (got %d)", pre, p->point_search);
     if (!(p->prune >= 0 && p->prune < 0.5))
@@ -117,6 +121,9 @@ typedef struct {
     double y0, y1;          /* point search: the link multipliers of the LPs at p0 and p1 (NAN: no
                                theta waits that little) */
     double L0;              /* and the Lagrangian bound of the one at p0 (NAN: none) */
+    double cy1, cg;         /* the class dual's multipliers at its best (of this box, or inherited from
+                               its parent; else its LP's: the next class dual's start; NAN: none yet) */
+    int cd_done;            /* its bound includes the class dual's */
 } box_t;
 
 /* Triplets of generated segments that priced out inside the search; the
@@ -203,6 +210,10 @@ typedef struct {
     int stalled;
     double deadline;        /* params.time_limit: the solve's end (monotonic s; INFINITY: none) */
     int timed_out;
+    ct_class_dual_t *cd;    /* params.class_dual's workspace (NULL: the wait LP's bounds alone) */
+    int cd_on;              /* the class dual is in use: the LPs' bounds stopped closing the gap */
+    size_t cd_at;           /* the next check of that (LPs), and the gap (J units) at the last one */
+    double cd_gap;
 } bnb_t;
 
 static double now_seconds(void)
@@ -324,11 +335,19 @@ static box_t heap_pop(bnb_t *s)
 /* theta (in s->theta) is feasible: keep it if better, then polish it by
  * re-solving at its own waits while J drops (each step cannot raise J),
  * at most `polish` times. */
+static ct_status_t consider_theta(bnb_t *s, size_t polish, int from_lp, ct_error_t *err);
+
 static ct_status_t consider(bnb_t *s, size_t polish, ct_error_t *err)
+{
+    return consider_theta(s, polish, 1, err);
+}
+
+/* As consider, with the candidate in s->theta already (from_lp = 0). */
+static ct_status_t consider_theta(bnb_t *s, size_t polish, int from_lp, ct_error_t *err)
 {
     const ct_nona_model_t *m = s->lp.m;
     ct_nona_eval_t e;
-    if (s->lp.blp) {
+    if (s->lp.blp && from_lp) {
         /* the incumbent again, or not better (beyond round-off): spare the
          * full theta and the scattered exact evaluation */
         if (ct_wait_lp_is(&s->lp, s->best) || ct_wait_lp_J_floor(&s->lp) > s->best_J * (1 + 1e-12) ||
@@ -371,6 +390,9 @@ static void box_spread(const ct_wait_lp_t *s, const double *theta, box_t *b)
     ct_wait_lp_spread(s, theta, b->p0, b->p1, b->w0, b->w1, &b->dphi, &b->dW);
 }
 
+/* The first check of whether the LPs' bounds still close the gap (LPs). */
+#define CD_FIRST_CHECK 32
+
 /* Which bounds a box gets (server model): 0 both, 1 the exact root term
  * only, 2 the root waits at w0 only. Both until 32 boxes have had both;
  * then one, if the other won fewer than 1 in 16, with both again every
@@ -403,6 +425,28 @@ static ct_status_t box_solve(bnb_t *s, const box_t *b, int corner, int *feasible
     s->lp.root_corner = 0;
     *bound = lb < v ? lb : v;
     return st;
+}
+
+/* The class dual's bound of box b (nona_class_dual.c), when its LPs'
+ * does not prune it: the LPs' server row is linear in theta, the pieces
+ * are not. Starts from the box's multipliers (its parent's class dual's,
+ * nearer than its LP's, which had the linear row); its minimiser, every
+ * class on one triplet per segment, is a candidate too. */
+static ct_status_t box_class_dual(bnb_t *s, box_t *b, ct_error_t *err)
+{
+    double lbd, y2d;
+    b->cd_done = 1;
+    if (!(b->lb < s->best_J * (1 - s->p->gap)))
+        return CT_OK;
+    ct_status_t st = ct_class_dual_bound(s->cd, b->p0, b->w0, b->p1, b->w1, b->cy1, b->cg,
+                                         s->best_J * (1 - s->p->gap), &lbd, &y2d, &b->cy1, &b->cg, s->theta, err);
+    if (st != CT_OK)
+        return st;
+    if (lbd > b->lb) {
+        b->lb = lbd;
+        b->y2 = y2d;
+    }
+    return consider_theta(s, s->p->max_polish, 0, err);
 }
 
 /* Bounds a box; pushes it unless it is infeasible or pruned. */
@@ -469,6 +513,11 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
         if (feasible && (st = consider(s, s->p->max_polish, err)) != CT_OK)
             return st;
     }
+    if (s->cd && !(isfinite(b.cy1) && isfinite(b.cg))) /* the class dual's start, until it has its own */
+        ct_wait_lp_multipliers(&s->lp, &b.cy1, &b.cg);
+    b.cd_done = 0;
+    if (s->cd_on && (st = box_class_dual(s, &b, err)) != CT_OK)
+        return st;
     return queue_box(s, &b, err);
 }
 
@@ -532,6 +581,21 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
             s->row_stale = 0;
         }
         box_t b = heap_pop(s);
+        if (s->cd_on && !b.cd_done) {
+            /* bounded before the class dual came in: bound it again first,
+             * and split it only if it is still the least */
+            if ((st = box_class_dual(s, &b, err)) != CT_OK)
+                return st;
+            if (s->n > 0 && s->heap[0].lb < b.lb) {
+                if ((st = queue_box(s, &b, err)) != CT_OK)
+                    return st;
+                continue;
+            }
+            if (b.lb >= s->best_J * (1 - p->gap)) {
+                s->dropped = fmin(s->dropped, b.lb);
+                continue;
+            }
+        }
         int can_phi = b.p1 - b.p0 > 1e-15 * (b.p1 > 0 ? b.p1 : 1);
         int can_W = b.w1 - b.w0 > 1e-15 * (b.w1 > 0 ? b.w1 : 1);
         if (!can_phi && !can_W) { /* as small as doubles allow: its bound is final */
@@ -564,6 +628,21 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
             (st = box_process(s, hi_box, err)) != CT_OK)
             return st;
         report(s);
+        if (s->cd && !s->cd_on && s->lp.solves >= s->cd_at) {
+            /* The class dual costs a pass over every column per box; it is
+             * brought in once the LPs' bounds close the gap by less than a
+             * quarter while the LPs double (boxes that only get narrower
+             * close it by a half, or at worst 29%): their floor */
+            double proven = s->n > 0 && s->heap[0].lb < s->dropped ? s->heap[0].lb : s->dropped;
+            double gap = s->best_J - (proven < s->best_J ? proven : s->best_J);
+            if (s->cd_at > CD_FIRST_CHECK && gap > 0.75 * s->cd_gap) {
+                s->cd_on = 1;
+                s->stall_at = p->stall_lps > 2 * s->lp.solves ? p->stall_lps : 2 * s->lp.solves;
+                s->stall_gap = INFINITY; /* (the stall rule starts over with the new bounds) */
+            }
+            s->cd_gap = gap;
+            s->cd_at = 2 * s->lp.solves;
+        }
         if (p->stall_lps && s->lp.solves >= s->stall_at) {
             /* the gap at doubling LP counts: a search whose boxes only get
              * narrower closes it like 1 / LPs (half per doubling) or at
@@ -573,6 +652,12 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
             double proven = s->n > 0 && s->heap[0].lb < s->dropped ? s->heap[0].lb : s->dropped;
             double gap = s->best_J - (proven < s->best_J ? proven : s->best_J);
             if (s->stall_at > p->stall_lps && gap > 0.9 * s->stall_gap) {
+                if (s->cd && !s->cd_on) { /* the class dual first */
+                    s->cd_on = 1;
+                    s->stall_gap = INFINITY;
+                    s->stall_at = 2 * s->lp.solves;
+                    continue;
+                }
                 s->stalled = 1;
                 break;
             }
@@ -749,7 +834,7 @@ static ct_status_t point_boxes(bnb_t *s, box_t *b, size_t n, ct_error_t *err)
 static ct_status_t search_points(bnb_t *s, double lo, double hi, ct_error_t *err)
 {
     const ct_nona_solve_params_t *p = s->p;
-    box_t root = { lo, hi, 0, 0, -INFINITY, 0, 0, 0, NAN, NAN, NAN };
+    box_t root = { lo, hi, 0, 0, -INFINITY, 0, 0, 0, NAN, NAN, NAN, NAN, NAN, 0 };
     double L1;
     ct_status_t st;
     if ((st = point_lp(s, hi, &root.y1, &L1, err)) != CT_OK ||
@@ -821,6 +906,12 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
         goto done; /* nothing to decide */
     if ((st = ct_wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK)
         goto done;
+    s.cd_at = CD_FIRST_CHECK;
+    s.cd_gap = INFINITY;
+    if (p->class_dual && ct_class_dual_applies(m) && !(s.cd = ct_class_dual_alloc(m))) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory (class dual)");
+        goto done;
+    }
     int listed = 1; /* every triplet listed: the least wait over them is the least of all */
     for (size_t b = 0; b < m->n_blocks; b++)
         listed &= !m->blocks[b].generated;
@@ -843,7 +934,7 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
         if (wmin > wlo + 1e-9 * whi && wmin <= whi) /* not round-off above the old end */
             sol->W_lo = wlo = wmin;
     }
-    box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0, 0, NAN, NAN, NAN };
+    box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0, 0, NAN, NAN, NAN, NAN, NAN, 0 };
     st = !m->server_model && listed && p->point_search ? search_points(&s, lo, sol->phi_hi, err)
                                                        : search_boxes(&s, root, err);
     if (st != CT_OK)
@@ -858,6 +949,7 @@ done:
         sol->lp_solves = s.lp.solves;
     }
     ct_wait_lp_free(&s.lp); /* (zeroed when never initialised) */
+    ct_class_dual_free(s.cd);
     free(s.theta);
     free(s.best);
     free(s.work);

@@ -9,7 +9,9 @@
  * their gap, the slowest solves, the JCT of the cut's tables against the
  * default's, and the default gap 1e-9 against 1e-6 and 1e-4: time, LPs,
  * tables). BENCH_FAMILY=N takes the
- * first N seeds (default 30).
+ * first N seeds (default 30); BENCH_CLASS_DUAL=1 adds the default row with
+ * the class dual (--bound class-dual) beside the default, seed by seed
+ * (minutes more: the searches that stop at the LP's floor go on).
  */
 #include "bench_util.h"
 #include "ct_nona_solve.h"
@@ -24,6 +26,8 @@ typedef struct {
     size_t lps;
 } result_t;
 
+static int class_dual; /* BENCH_CLASS_DUAL=1: the solves of the class-dual table use it */
+
 static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t *r)
 {
     ct_nona_model_t m;
@@ -36,6 +40,7 @@ static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t
     p.server_row = row;
     p.gap = gap;
     p.stall_lps = 1000; /* (both rows: the open searches end at their floor, not at 20000 LPs) */
+    p.class_dual = class_dual;
     if (ct_nona_model_build(s, &mp, &m, &err) != CT_OK || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
         fprintf(stderr, "%s: %s\n", s->path, err.msg);
         return 1;
@@ -70,6 +75,12 @@ int main(void)
     const double loose[2] = { 1e-6, 1e-4 };
     double lsum[2] = { 0, 0 }, lj[2] = { 0, 0 }, lworst[2] = { 0, 0 };
     size_t llps[2] = { 0, 0 }, lps9 = 0;
+    const char *cd_env = getenv("BENCH_CLASS_DUAL");
+    int with_cd = cd_env && atoi(cd_env) == 1, cd_closed = 0;
+    result_t *cd = calloc((size_t)n + 1, sizeof(result_t)), *lin = calloc((size_t)n + 1, sizeof(result_t));
+    double cd_sum = 0, cd_max = 0, cd_lj = 0, cd_worst = 0, cd_best = INFINITY;
+    if (!cd || !lin)
+        return 1;
     for (int i = 1; i <= n; i++) {
         ct_scenario_t s;
         ct_error_t err;
@@ -91,6 +102,21 @@ int main(void)
             lworst[g] = fmax(lworst[g], x.jct / r[1].jct);
         }
         lps9 += r[1].lps;
+        lin[i] = r[1];
+        if (with_cd) {
+            class_dual = 1;
+            int bad = solve(&s, CT_NONA_ROW_LINEAR, 1e-9, &cd[i]);
+            class_dual = 0;
+            if (bad)
+                return 1;
+            cd_closed += cd[i].gap <= 1e-6;
+            cd_sum += cd[i].seconds;
+            cd_max = fmax(cd_max, cd[i].seconds);
+            double q = cd[i].jct / r[1].jct;
+            cd_lj += log(q);
+            cd_worst = fmax(cd_worst, q);
+            cd_best = fmin(cd_best, q);
+        }
         printf("  %4d %7zu |", i, s.n_classes);
         for (int v = 0; v < 2; v++) {
             printf(" %8.3f s (%5zu) %8.2e %8.2e |", r[v].seconds, r[v].lps, r[v].gap, r[v].column_gap);
@@ -116,5 +142,18 @@ int main(void)
         printf("; %.0e %.3f s (%zu LPs), JCT over 1e-9's geometric mean %.6f, worst %.6f", loose[g], lsum[g], llps[g],
                exp(lj[g] / n), lworst[g]);
     printf("\n");
+    if (with_cd) {
+        printf("  the class dual (--bound class-dual) against the default (the LP alone), default row:\n");
+        printf("  %4s | %-31s | %-31s | %s\n", "seed", "LP alone: time (LPs) gap", "class dual: time (LPs) gap",
+               "JCT ratio");
+        for (int i = 1; i <= n; i++)
+            printf("  %4d | %8.3f s (%5zu) %8.2e | %8.3f s (%5zu) %8.2e | %.6f\n", i, lin[i].seconds, lin[i].lps,
+                   lin[i].gap, cd[i].seconds, cd[i].lps, cd[i].gap, cd[i].jct / lin[i].jct);
+        printf("  class dual: gap <= 1e-6 in %d of %d (LP alone %d), slowest %.3f s, all %.3f s (LP alone %.3f s); "
+               "JCT over the LP's geometric mean %.6f (%.6f .. %.6f)\n",
+               cd_closed, n, closed[1], cd_max, cd_sum, tsum[1], exp(cd_lj / n), cd_best, cd_worst);
+    }
+    free(cd);
+    free(lin);
     return 0;
 }

@@ -271,12 +271,14 @@ int main(void)
     /* Issue #27: the mixed-optimum fleet, the server row's pieces cut
      * (--server-row pieces) beside the linearised row (the default) with
      * the same LP budget, and the link model: time, LPs, the proven gap, the
-     * mean JCT. A budget of 2000 LPs per search (500 at 1000 classes). */
+     * mean JCT; last the default row with the class dual (--bound
+     * class-dual). A budget of 2000 LPs per search (500 at 1000 classes). */
     printf("Nona, issue #27's mixed-optimum fleet (N x 10 segments, 105 jobs/s, 80 servers, 10 Gbps): whole solve, "
            "budget per search\n");
-    printf("  %7s %8s %6s | %-34s | %-34s | %-30s | %-34s | %-34s | %s\n", "classes", "columns", "budget",
+    printf("  %7s %8s %6s | %-34s | %-34s | %-30s | %-34s | %-34s | %-34s | %s\n", "classes", "columns", "budget",
            "pieces cut: time (LPs) gap JCT", "linear (default): time (LPs) gap JCT", "link model: time (LPs) gap",
-           "merged visits: time (LPs) gap JCT", "aged waits: time (LPs) gap JCT", "all-local JCT");
+           "merged visits: time (LPs) gap JCT", "aged waits: time (LPs) gap JCT", "class dual: time (LPs) gap JCT",
+           "all-local JCT");
     for (int i = 0; i < 3; i++) {
         size_t budget = sizes[i] >= 1000 ? 500 : 2000;
         ct_scenario_t s;
@@ -284,7 +286,7 @@ int main(void)
         double local = NAN;
         size_t cols = 0;
         printf("  %7zu", sizes[i]);
-        for (int v = 0; v < 5; v++) { /* pieces cut, linear row, link model, merged visits, aged waits */
+        for (int v = 0; v < 6; v++) { /* pieces cut, linear row, link model, merged visits, aged waits, class dual */
             ct_nona_model_t m;
             ct_nona_model_params_t mp;
             ct_nona_solve_params_t p;
@@ -292,11 +294,12 @@ int main(void)
             ct_error_t err;
             ct_nona_model_params_init(&mp);
             mp.server_model = v != 2;
-            if (v >= 3)
+            if (v == 3 || v == 4)
                 mp.reentry_waits = v == 3 ? 4 : 5; /* (their row: the pieces cut) */
             ct_nona_solve_params_init(&p);
             p.max_lps = budget;
-            p.server_row = v == 1 ? CT_NONA_ROW_LINEAR : CT_NONA_ROW_PIECES;
+            p.server_row = v == 1 || v == 5 ? CT_NONA_ROW_LINEAR : CT_NONA_ROW_PIECES;
+            p.class_dual = v == 5; /* (--bound class-dual, the default row) */
             if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
                 fprintf(stderr, "%s\n", err.msg);
                 return 1;

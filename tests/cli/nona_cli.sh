@@ -89,7 +89,7 @@ expect_error 2 "format: expected" -- $C sample data/scenarios/fig1.json --class 
 # Every option value is valid or refused before any work (hardening issue).
 for bad in "--grid 3" "--grid 0" "--gap -1" "--gap 0.7" "--max-lps 0" "--starts 0" "--root-choices 0" \
            "--root-choices 65" "--model nope" "--method nope" "--parts nope" "--search nope" \
-           "--server-row nope" "--stall nope" "--stall -1"; do
+           "--server-row nope" "--bound nope" "--stall nope" "--stall -1"; do
     # shellcheck disable=SC2086
     expect_error 2 "${bad%% *}" -- $C nona solve data/scenarios/fig1.json $bad -o "$T/out.json"
 done
@@ -112,6 +112,13 @@ lin=$($C nona solve data/scenarios/video-analytics.json --server-row linear |
 [ -n "$cut" ] && [ "${cut% *}" = "${lin% *}" ] || fail "--server-row: pieces '$cut', linear '$lin'"
 $C nona solve data/scenarios/video-analytics.json --json | grep -q '"stalled":[[:space:]]*false' ||
     fail "solve --json lacks stalled"
+# The class dual comes in only where the LP's bounds stop closing the gap:
+# a search that closes with them is the same search.
+cd_=$($C nona solve data/scenarios/video-analytics.json --bound class-dual |
+      sed -n 's/.*mean JCT \([0-9.e-]*\) s.*certified gap \([0-9.e-]*\).*/\1 \2/p')
+[ -n "$cd_" ] && [ "$cd_" = "$lin" ] || fail "--bound class-dual: '$cd_', the LP alone '$lin'"
+$C nona solve data/scenarios/video-analytics.json --bound class-dual --json | grep -q '"bound":[[:space:]]*"class-dual"' ||
+    fail "solve --json lacks the bound"
 # The link model's two searches certify the same mean JCT (video analytics
 # splits: a mixed optimum); the point search with far fewer LPs.
 pts=$($C nona solve data/scenarios/video-analytics.json --model link | sed -n 's/.*mean JCT \([0-9.e-]*\) s.* \([0-9]*\) LPs.*/\1 \2/p')

@@ -10,6 +10,7 @@
 #include "ct_test_scenario.h"
 #include "ct_lp.h"
 #include "nona_wait_lp.h"
+#include "nona_class_dual.h"
 #include "ct_scenario_gen.h"
 
 static ct_dag_t fig1_dag(double out_bytes)
@@ -1944,10 +1945,11 @@ static void server_cut_holds(void)
            taken, taken ? gain / (double)taken : 0.0, checked, worst, boxes);
 }
 
-/* --stall: a generated workload whose search approaches a floor of its
- * relaxation (layered seed 18, 2-7 stages) stops early with the same
- * table and about the same gap as the search run to its budget. */
-static void stall_stops_early(void)
+/* Layered seed 18 (2-7 stages: a search that approaches a floor of the
+ * wait LP's relaxation) solved twice into sol[0], sol[1], with
+ * max_lps (0: the default), stall_lps and class_dual of each. */
+static void layered18_solves(ct_nona_solution_t sol[2], size_t max_lps, size_t stall0, size_t stall1, int cd0,
+                             int cd1)
 {
     ct_scenario_gen_params_t gp;
     ct_scenario_t s;
@@ -1956,16 +1958,110 @@ static void stall_stops_early(void)
     gp.stages_min = 2;
     gp.stages_max = 7;
     CHECK(ct_scenario_gen_layered(&gp, 18, &s, &err) == CT_OK);
-    ct_nona_solution_t sol[2];
     for (int v = 0; v < 2; v++) {
         ct_nona_model_t m;
         ct_nona_solve_params_t p;
         CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK);
         ct_nona_solve_params_init(&p);
-        p.stall_lps = v ? 0 : 1000;
+        if (max_lps)
+            p.max_lps = max_lps;
+        p.stall_lps = v ? stall1 : stall0;
+        p.class_dual = v ? cd1 : cd0;
         CHECK(ct_nona_solve(&m, &p, &sol[v], &err) == CT_OK);
         ct_nona_model_free(&m);
     }
+    ct_scenario_destroy(&s);
+}
+
+/* The class dual (nona_class_dual.c) bounds J over a box of waits: at
+ * boxes around random thetas' own waits (pure, mixed, on generated layered
+ * workloads with job-first, merged and aged waits) it stays at or below
+ * their J; a pieces square taken wrong (o^2 + h^2 for (o + h)^2) or a
+ * root term at w1 instead of w0 breaks it. And a certified solve with it
+ * where the wait LP stalls at its floor (layered seed 18, --stall's test)
+ * proves a smaller gap, with bounds below the LP-only solve's J. */
+static void class_dual_bound_holds(void)
+{
+    unsigned long long st = 4711;
+    size_t boxes = 0, above_lp = 0;
+    double closest = INFINITY;
+    for (int rep = 0; rep < 9; rep++) { /* 6: merged visits, 7, 8: aged waits */
+        ct_scenario_gen_params_t gp;
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        ct_nona_model_params_t mp;
+        ct_error_t err;
+        ct_scenario_gen_params_init(&gp);
+        gp.stages_min = 3;
+        gp.stages_max = 8;
+        gp.width_max = 3;
+        gp.fanin_max = 2;
+        CHECK(ct_scenario_gen_layered(&gp, 5000 + (uint64_t)rep, &s, &err) == CT_OK);
+        for (size_t j = 0; j < s.n_classes; j++)
+            s.classes[j].rate *= 40; /* servers loaded enough that W counts */
+        ct_nona_model_params_init(&mp);
+        mp.reentry_waits = rep == 6 ? 4 : rep >= 7 ? 5 : 1;
+        CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+        CHECK(ct_class_dual_applies(&m));
+        ct_class_dual_t *cd = ct_class_dual_alloc(&m);
+        double *th = malloc(m.n_vars * sizeof(double)), *pick = malloc(m.n_vars * sizeof(double));
+        CHECK(cd && th && pick);
+        ct_wait_lp_t lp;
+        CHECK(ct_wait_lp_init(&lp, &m, CT_NONA_LP_BLOCK, &err) == CT_OK);
+        for (int k = 0; k < 10; k++) {
+            ct_nona_eval_t e;
+            random_theta(&m, &st, k % 4, th);
+            ct_nona_evaluate(&m, th, &e, NULL);
+            if (!(e.J < INFINITY))
+                continue;
+            double d = k < 2 ? 0 : 0.05 * urand(&st), bound, y2, y1_at, g_at, v, lpb, y1, g;
+            int feasible;
+            double p0 = e.phi * (1 - d), w0 = e.W * (1 - d), p1 = e.phi * (1 + d), w1 = e.W * (1 + d);
+            CHECK(ct_wait_lp_solve(&lp, p0, w0, p1, w1, &feasible, &v, &lpb, NULL, &err) == CT_OK);
+            CHECK(feasible);
+            ct_wait_lp_multipliers(&lp, &y1, &g);
+            CHECK(ct_class_dual_bound(cd, p0, w0, p1, w1, y1, g, INFINITY, &bound, &y2, &y1_at, &g_at, pick, &err) ==
+                  CT_OK);
+            CHECK_MSG(bound <= e.J * (1 + 1e-9), "random %d.%d: class dual %.15g above J %.15g of a theta inside", rep, k,
+                      bound, e.J);
+            CHECK(y2 >= 0 && y1_at >= 0 && g_at >= 0);
+            size_t ones = 0; /* its minimiser: one triplet per segment */
+            for (size_t w = 0; w < m.n_vars; w++)
+                ones += pick[w] == 1.0;
+            CHECK(ones == m.n_blocks);
+            closest = fmin(closest, (e.J - bound) / e.J);
+            above_lp += bound > lpb * (1 + 1e-9);
+            boxes++;
+        }
+        ct_wait_lp_free(&lp);
+        ct_class_dual_free(cd);
+        free(th);
+        free(pick);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+    }
+    CHECK_MSG(above_lp * 4 >= boxes, "the class dual above the LP's bound at %zu of %zu boxes", above_lp, boxes);
+    /* the solver: where the wait LP stalls at its floor */
+    ct_nona_solution_t sol[2];
+    layered18_solves(sol, 3000, 0, 0, 0, 1);
+    CHECK_MSG(sol[1].lower_bound <= sol[0].eval.J * (1 + 1e-12) && sol[0].lower_bound <= sol[1].eval.J * (1 + 1e-12),
+              "class dual: bounds %.12g / %.12g against J %.12g / %.12g", sol[0].lower_bound, sol[1].lower_bound,
+              sol[0].eval.J, sol[1].eval.J);
+    CHECK_MSG(sol[1].gap < 0.25 * sol[0].gap, "class dual: gap %.3g, the LP alone %.3g", sol[1].gap, sol[0].gap);
+    printf("class dual: at or below J at %zu boxes around random thetas (closest %.2g of J), above the wait LP's bound "
+           "at %zu; layered seed 18: gap %.2g against the LP's %.2g (J %.9g / %.9g)\n",
+           boxes, closest, above_lp, sol[1].gap, sol[0].gap, sol[1].eval.J, sol[0].eval.J);
+    ct_nona_solution_free(&sol[0]);
+    ct_nona_solution_free(&sol[1]);
+}
+
+/* --stall: a generated workload whose search approaches a floor of its
+ * relaxation (layered seed 18, 2-7 stages) stops early with the same
+ * table and about the same gap as the search run to its budget. */
+static void stall_stops_early(void)
+{
+    ct_nona_solution_t sol[2];
+    layered18_solves(sol, 0, 1000, 0, 0, 0);
     CHECK_MSG(sol[0].stalled && !sol[1].stalled && sol[0].lp_solves < sol[1].lp_solves / 2,
               "stall: stalled %d / %d after %zu / %zu LPs", sol[0].stalled, sol[1].stalled, sol[0].lp_solves,
               sol[1].lp_solves);
@@ -1976,7 +2072,6 @@ static void stall_stops_early(void)
            sol[0].gap, sol[1].gap);
     ct_nona_solution_free(&sol[0]);
     ct_nona_solution_free(&sol[1]);
-    ct_scenario_destroy(&s);
 }
 
 int main(void)
@@ -2002,6 +2097,7 @@ int main(void)
     merged_visits_by_hand();
     aged_waits_by_hand();
     server_cut_holds();
+    class_dual_bound_holds();
     stall_stops_early();
     errors();
     return ct_test_end();
