@@ -178,6 +178,12 @@ $C nona solve "$T/saved/layered-5.json" --waits job-first-merged --server-row li
 $C nona solve "$T/saved/layered-5.json" --json | grep -q '"server_row":[[:space:]]*"linear"' ||
     fail "job-first: the default row is not the linearised one"
 expect_error 2 "--server-row: expected auto, pieces or linear" -- $C sim "$T/saved/layered-5.json" --server-row cut
+expect_error 2 "--bound: expected class-dual or lp" -- $C sim "$T/saved/layered-5.json" --bound dual
+# The class dual through sim: a table solved with it simulates (layered-5's
+# search closes without it: the same prediction).
+a=$($C sim "$T/saved/layered-5.json" --policy nona --jobs 2000 --json | grep -o '"model_mean_jct":[^,]*')
+b=$($C sim "$T/saved/layered-5.json" --policy nona --jobs 2000 --bound class-dual --json | grep -o '"model_mean_jct":[^,]*')
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "sim --bound class-dual: '$b', without '$a'"
 # Late-bound parts: the table records the rule, the simulator binds by it and
 # the model predicts it (with background traffic: its jobs share the servers).
 $C nona solve data/scenarios/ensemble.json --binding late -o "$T/late.json" >/dev/null || fail "nona solve --binding late"
