@@ -332,11 +332,11 @@ static box_t heap_pop(bnb_t *s)
     return top;
 }
 
-/* theta (in s->theta) is feasible: keep it if better, then polish it by
- * re-solving at its own waits while J drops (each step cannot raise J),
- * at most `polish` times. */
 static ct_status_t consider_theta(bnb_t *s, size_t polish, int from_lp, ct_error_t *err);
 
+/* theta (in s->theta, or the block solver's packed solution) is feasible:
+ * keep it if better, then polish it by re-solving at its own waits while
+ * J drops (each step cannot raise J), at most `polish` times. */
 static ct_status_t consider(bnb_t *s, size_t polish, ct_error_t *err)
 {
     return consider_theta(s, polish, 1, err);
@@ -541,17 +541,21 @@ static double proven_bound(const bnb_t *s)
     return proven < s->best_J ? proven : s->best_J;
 }
 
-/* params.progress after an LP: the least open bound is the heap's top. */
+/* The gap proven so far, J units: the least open bound is the heap's top. */
+static double open_gap(const bnb_t *s)
+{
+    double proven = s->n > 0 && s->heap[0].lb < s->dropped ? s->heap[0].lb : s->dropped;
+    return proven < s->best_J ? s->best_J - proven : 0.0;
+}
+
+/* params.progress after an LP. */
 static void report(const bnb_t *s)
 {
     const ct_nona_solve_params_t *p = s->p;
     if (!p->progress)
         return;
-    double proven = s->n > 0 && s->heap[0].lb < s->dropped ? s->heap[0].lb : s->dropped;
-    if (!(proven < s->best_J))
-        proven = s->best_J;
     ct_nona_progress_t r = { s->search, s->lp.solves, p->max_lps, s->best_J / s->lp.beta_sum,
-                             s->best_J > 0 ? (s->best_J - proven) / s->best_J : 0 };
+                             s->best_J > 0 ? open_gap(s) / s->best_J : 0 };
     p->progress(&r, p->progress_ctx);
 }
 
@@ -633,8 +637,7 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
              * brought in once the LPs' bounds close the gap by less than a
              * quarter while the LPs double (boxes that only get narrower
              * close it by a half, or at worst 29%): their floor */
-            double proven = s->n > 0 && s->heap[0].lb < s->dropped ? s->heap[0].lb : s->dropped;
-            double gap = s->best_J - (proven < s->best_J ? proven : s->best_J);
+            double gap = open_gap(s);
             if (s->cd_at > CD_FIRST_CHECK && gap > 0.75 * s->cd_gap) {
                 s->cd_on = 1;
                 s->stall_at = p->stall_lps > 2 * s->lp.solves ? p->stall_lps : 2 * s->lp.solves;
@@ -649,8 +652,7 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
              * worst 1 / sqrt(LPs) (29%); under 10% is a floor of the
              * relaxation itself (its bound at the waits' own box), which
              * more boxes approach but do not pass */
-            double proven = s->n > 0 && s->heap[0].lb < s->dropped ? s->heap[0].lb : s->dropped;
-            double gap = s->best_J - (proven < s->best_J ? proven : s->best_J);
+            double gap = open_gap(s);
             if (s->stall_at > p->stall_lps && gap > 0.9 * s->stall_gap) {
                 if (s->cd && !s->cd_on) { /* the class dual first */
                     s->cd_on = 1;
