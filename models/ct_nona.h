@@ -313,6 +313,14 @@ void ct_nona_model_free(ct_nona_model_t *m);
 ct_status_t ct_nona_model_add_triplets(ct_nona_model_t *m, size_t block, size_t n, const uint8_t *assign,
                                        const uint8_t *k, const uint8_t *l, ct_error_t *err);
 
+/** A triplet's coefficient in the wait LP's server row (ct_tripinfo_t.qr)
+ *  from its q, vh_close, vh_head, vh_sq and vh_tail, under the row the
+ *  model has now (ct_nona_model_set_server_row). Nondecreasing in head, sq,
+ *  tail and q (the cut's weights are >= 0), so values rounded down give a
+ *  lower bound. O(1). */
+double ct_nona_server_coef(const ct_nona_model_t *m, size_t block, double q, int close, double head, double sq,
+                           double tail);
+
 /** Scratch space to evaluate a triplet of one block that is not (yet) in
  *  the model; see ct_nona_candidate_eval. */
 typedef struct {

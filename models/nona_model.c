@@ -607,14 +607,20 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
  * ct_nona_model_set_server_row): q, or with the pieces cut its visits'
  * squares plus the cut's weights on its forward piece F, backward piece B
  * and on staying open. */
+double ct_nona_server_coef(const ct_nona_model_t *m, size_t block, double q, int close, double head, double sq,
+                           double tail)
+{
+    const ct_block_t *b = &m->blocks[block];
+    if (!m->server_cut)
+        return q;
+    if (!close) /* the segment stays in the open piece: F = B = its work */
+        return head * head + sq + 2.0 * ((b->cut_f + b->cut_b) * head + b->cut_z) - b->cut_s;
+    return head * head + sq + tail * tail + 2.0 * (b->cut_f * tail + b->cut_b * head) - b->cut_s;
+}
+
 static double row_coef(const ct_nona_model_t *m, const ct_block_t *b, const ct_tripinfo_t *t)
 {
-    if (!m->server_cut)
-        return t->q;
-    if (!t->vh_close) /* the segment stays in the open piece: F = B = its work */
-        return t->vh_head * t->vh_head + t->vh_sq + 2.0 * ((b->cut_f + b->cut_b) * t->vh_head + b->cut_z) - b->cut_s;
-    return t->vh_head * t->vh_head + t->vh_sq + t->vh_tail * t->vh_tail +
-           2.0 * (b->cut_f * t->vh_tail + b->cut_b * t->vh_head) - b->cut_s;
+    return ct_nona_server_coef(m, (size_t)(b - m->blocks), t->q, t->vh_close, t->vh_head, t->vh_sq, t->vh_tail);
 }
 
 /* (Re)computes every triplet's data from the blocks' triplet lists: the

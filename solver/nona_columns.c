@@ -16,7 +16,12 @@
  *     (a triplet's data, the costly part, built once), and a triplet whose
  *     time floor (its latest branch without the waits' spread) already
  *     loses at a point skips the spread's exp calls there; the result is
- *     the same first least f as pricing each point alone;
+ *     the same first least f as pricing each point alone; a solve keeps a
+ *     screen per segment (ct_nona_price_screen_t: a few floats per
+ *     triplet, rounded down, recorded by its first stream), so that its
+ *     later rounds build a triplet's data only where that bound does not
+ *     lose at every point (most lose: the stream costs a pass over the
+ *     screen instead of a triplet's model data each);
  *   otherwise by search: from the block's current triplets and from
  *     communication-aware list schedules onto q = 2..16, 24, ..., 255
  *     servers (at most the segment's tasks), a local
@@ -290,7 +295,7 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
     if (nt > 0 && ct_partition_triplet_count(nt) <= (double)exact_limit) {
         /* Exact: every triplet, streamed by ct_nona_price_block_points */
         ct_nona_price_point_t at = { phi, W, pr, y1, y2 };
-        return ct_nona_price_block_points(m, block, 1, &at, exact_limit, evals, out, err);
+        return ct_nona_price_block_points(m, block, 1, &at, exact_limit, evals, NULL, out, err);
     }
     pricer_t P;
     memset(&P, 0, sizeof P);
@@ -382,9 +387,111 @@ done:
     return st;
 }
 
+/* A screen record: two of the triplet's branches (a, n, w: the latest at
+ * the least and at the largest waits of the points that recorded it), its
+ * link terms a1, a2 and its server row's data q, vh_head, vh_sq, vh_tail,
+ * vh_close; every float rounded down (all but q are >= 0, and f grows with
+ * each), so the bound read back is at most the triplet's f. */
+enum { SCR_A0, SCR_N0, SCR_W0, SCR_A1, SCR_N1, SCR_W1, SCR_LA1, SCR_LA2, SCR_Q, SCR_HEAD, SCR_SQ, SCR_TAIL, SCR_CLOSE,
+       SCR_STRIDE };
+
+typedef struct {
+    float *v;     /* count x SCR_STRIDE, in the stream's order; NULL until recorded */
+    size_t count; /* triplets recorded (the segment's triplet count) */
+    int refused;  /* over the screen's budget: streamed without it */
+} screen_block_t;
+
+struct ct_nona_price_screen {
+    size_t n_blocks, left; /* bytes still allowed */
+    screen_block_t *blocks;
+};
+
+ct_status_t ct_nona_price_screen_alloc(const ct_nona_model_t *m, size_t max_bytes, ct_nona_price_screen_t **out,
+                                       ct_error_t *err)
+{
+    *out = NULL;
+    ct_nona_price_screen_t *s = calloc(1, sizeof *s);
+    if (!s || !(s->blocks = calloc(m->n_blocks ? m->n_blocks : 1, sizeof *s->blocks))) {
+        free(s);
+        return ct_error_set(err, CT_ENOMEM, "out of memory (pricing screen)");
+    }
+    s->n_blocks = m->n_blocks;
+    s->left = max_bytes;
+    *out = s;
+    return CT_OK;
+}
+
+void ct_nona_price_screen_free(ct_nona_price_screen_t *s)
+{
+    if (!s)
+        return;
+    for (size_t b = 0; b < s->n_blocks; b++)
+        free(s->blocks[b].v);
+    free(s->blocks);
+    free(s);
+}
+
+static float down(double x)
+{
+    float f = (float)x;
+    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+}
+
+/* The index of the branch latest at waits (phi, Wp) (without X's spread). */
+static size_t latest_branch(const ct_nona_candidate_t *c, double phi, double Wp)
+{
+    size_t best = 0;
+    double tmax = -INFINITY;
+    for (size_t i = 0; i < c->info.n_branches; i++) {
+        double t = c->branches[i].a + c->branches[i].n * phi + c->branches[i].w * Wp;
+        if (t > tmax)
+            tmax = t, best = i;
+    }
+    return best;
+}
+
+static void screen_record(float *r, const ct_nona_candidate_t *c, double phi0, double Wp0, double phi1, double Wp1)
+{
+    for (int e = 0; e < 2; e++) {
+        const ct_branch_t *br = &c->branches[latest_branch(c, e ? phi1 : phi0, e ? Wp1 : Wp0)];
+        r[e ? SCR_A1 : SCR_A0] = down(br->a);
+        r[e ? SCR_N1 : SCR_N0] = down(br->n);
+        r[e ? SCR_W1 : SCR_W0] = down(br->w);
+    }
+    r[SCR_LA1] = down(c->info.a1);
+    r[SCR_LA2] = down(c->info.a2);
+    r[SCR_Q] = down(c->info.q);
+    r[SCR_HEAD] = down(c->info.vh_head);
+    r[SCR_SQ] = down(c->info.vh_sq);
+    r[SCR_TAIL] = down(c->info.vh_tail);
+    r[SCR_CLOSE] = c->info.vh_close ? 1.0f : 0.0f;
+}
+
+/* Whether the recorded triplet r loses at every point: its f's lower
+ * bound (price_of over the two branches' floor instead of M) above the
+ * point's best so far, with the stream's margin. Wp[i] = r_part W. */
+static int screen_loses(const ct_nona_model_t *m, size_t block, const float *r, size_t n,
+                        const ct_nona_price_point_t *pts, const double *Wp, const point_t *best)
+{
+    double qr = m->server_model ? ct_nona_server_coef(m, block, r[SCR_Q], r[SCR_CLOSE] != 0.0f, r[SCR_HEAD], r[SCR_SQ],
+                                                      r[SCR_TAIL]) /
+                                      (double)m->servers
+                                : 0.0;
+    double a0 = r[SCR_A0], n0 = r[SCR_N0], w0 = r[SCR_W0], a1 = r[SCR_A1], n1 = r[SCR_N1], w1 = r[SCR_W1];
+    double la1 = r[SCR_LA1], la2 = r[SCR_LA2];
+    for (size_t i = 0; i < n; i++) {
+        const ct_nona_price_point_t *x = &pts[i];
+        double t0 = a0 + n0 * x->phi + w0 * Wp[i], t1 = a1 + n1 * x->phi + w1 * Wp[i];
+        double f = (t0 > t1 ? t0 : t1) + x->y1 * (la2 + 2.0 * x->pr * la1) + x->y2 * qr;
+        if (!(f > best[i].f + 1e-9 * fabs(best[i].f)))
+            return 0;
+    }
+    return 1;
+}
+
 ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, size_t n,
                                        const ct_nona_price_point_t *pts, size_t exact_limit, size_t evals,
-                                       ct_nona_priced_t *out, ct_error_t *err)
+                                       ct_nona_price_screen_t *screen, ct_nona_priced_t *out, ct_error_t *err)
 {
     for (size_t i = 0; i < n; i++)
         memset(&out[i], 0, sizeof out[i]);
@@ -416,16 +523,45 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
     for (size_t i = 0; i < n && st == CT_OK; i++)
         if (!(best[i].a = calloc(nt, 1)))
             st = ct_error_set(err, CT_ENOMEM, "out of memory (pricing)");
+    /* The screen (not with spread waits, whose time has no floor): read
+     * when this block's stream was recorded, else recorded now if the
+     * budget allows. */
+    screen_block_t *sb = screen && !m->reentry_spread && block < screen->n_blocks ? &screen->blocks[block] : NULL;
+    int reading = sb && sb->v, recording = 0;
+    double phi0 = INFINITY, phi1 = 0, Wp0 = INFINITY, Wp1 = 0, *Wp = NULL;
+    if (st == CT_OK && sb && !sb->v && !sb->refused) {
+        double count = ct_partition_triplet_count(nt), bytes = count * SCR_STRIDE * sizeof(float);
+        if (bytes <= (double)screen->left && (sb->v = malloc((size_t)bytes)) != NULL) {
+            recording = 1;
+            sb->count = (size_t)count;
+            screen->left -= (size_t)bytes;
+        } else {
+            sb->refused = 1;
+        }
+    }
+    if (st == CT_OK && (reading || recording) && !(Wp = malloc(n * sizeof(double))))
+        st = ct_error_set(err, CT_ENOMEM, "out of memory (pricing)");
+    for (size_t i = 0; st == CT_OK && Wp && i < n; i++) {
+        Wp[i] = m->r_part * pts[i].W;
+        phi0 = fmin(phi0, pts[i].phi), phi1 = fmax(phi1, pts[i].phi);
+        Wp0 = fmin(Wp0, Wp[i]), Wp1 = fmax(Wp1, Wp[i]);
+    }
     if (st == CT_OK) {
-        size_t count = 0;
+        size_t count = 0, built = 0;
         for (size_t i = 0; i < n; i++)
             best[i].f = INFINITY;
         for (;;) {
             size_t q = (size_t)mx[nt - 1] + 1;
             for (size_t k = 0; k < q; k++)
-                for (size_t l = 0; l < q; l++) {
+                for (size_t l = 0; l < q; l++, count++) {
+                    /* one that loses at every point is skipped */
+                    if (reading && count < sb->count &&
+                        screen_loses(m, block, sb->v + count * SCR_STRIDE, n, pts, Wp, best))
+                        continue;
                     ct_nona_candidate_eval(m, &P.cand, a, q, k, l);
-                    count++;
+                    built++;
+                    if (recording && count < sb->count)
+                        screen_record(sb->v + count * SCR_STRIDE, &P.cand, phi0, Wp0, phi1, Wp1);
                     for (size_t i = 0; i < n; i++) {
                         const ct_nona_price_point_t *x = &pts[i];
                         /* most triplets lose already on the floor of their
@@ -446,10 +582,16 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
             if (!ct_partition_next(a, mx, nt))
                 break;
         }
+        if (recording && count != sb->count) { /* (the count is the stream's; a guard) */
+            screen->left += sb->count * SCR_STRIDE * sizeof(float);
+            free(sb->v);
+            sb->v = NULL;
+            sb->refused = 1;
+        }
         for (size_t i = 0; i < n; i++) {
             best[i].q = canonical(&P, best[i].a, &best[i].k, &best[i].l, 0);
             out[i] = (ct_nona_priced_t){ .assign = best[i].a, .q = best[i].q, .k = best[i].k, .l = best[i].l,
-                                         .value = best[i].f, .bound = best[i].f, .exact = 1, .evals = count };
+                                         .value = best[i].f, .bound = best[i].f, .exact = 1, .evals = built };
             best[i].a = NULL;
         }
     }
@@ -458,6 +600,7 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
     free(best);
     free(a);
     free(mx);
+    free(Wp);
     free(P.map);
     ct_nona_candidate_free(&P.cand);
 done:

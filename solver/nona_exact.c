@@ -1147,6 +1147,10 @@ static ct_status_t solve_once(ct_nona_model_t *m, const ct_nona_solve_params_t *
 /* Column generation prices at the solution's waits and at CG_SPREAD phi
  * values across the search range (x 3 server waits with the server model). */
 #define CG_SPREAD 6
+/* The pricing screen's memory (52 bytes a triplet: a segment of 500,000
+ * triplets, params.price_exact's default, takes 26 MB); segments beyond
+ * are streamed as without one. */
+#define PRICE_SCREEN_BYTES ((size_t)128 << 20)
 
 /* The wait LP's multipliers at the solution's own waits, in model units
  * (see nona_columns.c): *y1 per unit of a2 + 2 phi a1, *y2 per unit of
@@ -1176,7 +1180,8 @@ static ct_status_t multipliers_at(ct_wait_lp_t *s, double phi, double W, double 
  * waits get their chance too (searched segments only with price_spread).
  * Adds what lowers the LP's value when `add`; *added counts it. */
 static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t *p, const ct_nona_solution_t *sol,
-                               int add, double *gap, double *column_gap, size_t *added, ct_error_t *err)
+                               ct_nona_price_screen_t *screen, int add, double *gap, double *column_gap, size_t *added,
+                               ct_error_t *err)
 {
     double plo = ct_nona_phi_min(m), phi_hi = ct_nona_phi_max(m), wlo, whi, pts[1 + 3 * CG_SPREAD][2];
     size_t npts = 1;
@@ -1209,7 +1214,7 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
         if (!m->blocks[b].generated)
             continue;
         size_t n = !p->price_spread && generated_over(&m->blocks[b], (double)p->price_exact) ? 1 : npts;
-        if ((st = ct_nona_price_block_points(m, b, n, at, p->price_exact, p->price_evals, pr, err)) != CT_OK)
+        if ((st = ct_nona_price_block_points(m, b, n, at, p->price_exact, p->price_evals, screen, pr, err)) != CT_OK)
             break;
         for (size_t pi = 0; pi < n; pi++) {
             const ct_nona_price_point_t *x = &at[pi];
@@ -1235,7 +1240,7 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
  * round finds, and solve again, until none is found (or cg_rounds); the
  * last round's gaps go into the solution. */
 static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                                 size_t *searches, double deadline, ct_error_t *err)
+                                 ct_nona_price_screen_t *screen, size_t *searches, double deadline, ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;
     if (!p) {
@@ -1268,7 +1273,7 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
                                                 err);
             added_now = pend.n;
         } else {
-            st = price_round(m, p, sol, rounds < p->cg_rounds, gap, &column_gap, &added_now, err);
+            st = price_round(m, p, sol, screen, rounds < p->cg_rounds, gap, &column_gap, &added_now, err);
         }
         pending_free(&pend);
         seconds += now_seconds() - t0;
@@ -1316,8 +1321,8 @@ static int share_move_within_gap(ct_nona_model_t *m, const ct_nona_solution_t *s
     return isfinite(e.J) && isfinite(sol->gap) && fabs(e.J - sol->eval.J) <= sol->gap * sol->eval.J;
 }
 
-ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                          ct_error_t *err)
+static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
+                                ct_nona_price_screen_t *screen, ct_error_t *err)
 {
     ct_nona_solve_params_t defaults, tenth;
     if (!p) {
@@ -1338,7 +1343,7 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
     tenth = *p;
     tenth.max_lps = p->max_lps / 10 > 0 ? p->max_lps / 10 : 1;
     double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : INFINITY;
-    ct_status_t st = solve_columns(m, full ? p : &tenth, sol, &searches, deadline, err);
+    ct_status_t st = solve_columns(m, full ? p : &tenth, sol, screen, &searches, deadline, err);
     if (st != CT_OK || !fixed_point)
         return st;
     /* The root rule's benefit depends on how much work it steers: iterate
@@ -1369,7 +1374,7 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
         }
         full = full || !move;
         ct_nona_solution_free(sol);
-        if ((st = solve_columns(m, full ? p : &tenth, sol, &searches, deadline, err)) != CT_OK)
+        if ((st = solve_columns(m, full ? p : &tenth, sol, screen, &searches, deadline, err)) != CT_OK)
             return st;
         total += sol->seconds;
         lps += sol->lp_solves;
@@ -1381,4 +1386,19 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
     sol->cg_rounds = rounds;
     sol->columns_added = added;
     return CT_OK;
+}
+
+ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
+                          ct_error_t *err)
+{
+    /* Every search of the solve (rounds of column generation, the shares'
+     * fixed point) streams the same exactly priced segments: their screen
+     * is kept for the whole solve. */
+    ct_nona_price_screen_t *screen;
+    ct_status_t st = ct_nona_price_screen_alloc(m, PRICE_SCREEN_BYTES, &screen, err);
+    if (st != CT_OK)
+        return st;
+    st = solve_shares(m, p, sol, screen, err);
+    ct_nona_price_screen_free(screen);
+    return st;
 }

@@ -20,7 +20,7 @@ typedef struct {
     double value;           /* its f */
     double bound;           /* a lower bound on f over every triplet of the segment */
     int exact;              /* 1: every triplet was priced (bound = value) */
-    size_t evals;
+    size_t evals;           /* triplets whose model data was built (a screen skips some) */
 } ct_nona_priced_t;
 
 /* Prices exactly when the segment has at most exact_limit triplets, else
@@ -32,13 +32,27 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
 typedef struct {
     double phi, W, pr, y1, y2;
 } ct_nona_price_point_t;
+/* The exact stream's screen: per block, a lower bound of every triplet's
+ * f in the stream's order (a few floats each, rounded down), recorded by
+ * the block's first stream and read by the later ones of the same solve,
+ * which then build a triplet's model data only where its bound does not
+ * already lose at every point. A triplet's data does not depend on the
+ * waits, the multipliers, the shares or the server row's cut (those enter
+ * the bound when it is read), so the screen stays valid while a solve
+ * adds columns and moves its shares. At most max_bytes in all; a block
+ * beyond is streamed as without a screen. The results are the same. */
+typedef struct ct_nona_price_screen ct_nona_price_screen_t;
+ct_status_t ct_nona_price_screen_alloc(const ct_nona_model_t *m, size_t max_bytes, ct_nona_price_screen_t **out,
+                                       ct_error_t *err);
+void ct_nona_price_screen_free(ct_nona_price_screen_t *s);
 /* ct_nona_price_block at each of n points into out[0 .. n): the same
  * results, but a segment priced exactly is streamed once for all of them
- * (each triplet's model data built once, its time taken at every point).
+ * (each triplet's model data built once, its time taken at every point;
+ * screen: NULL, or the solve's screen, filled or read for this block).
  * On error every out[] is empty. */
 ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, size_t n,
                                        const ct_nona_price_point_t *pts, size_t exact_limit, size_t evals,
-                                       ct_nona_priced_t *out, ct_error_t *err);
+                                       ct_nona_price_screen_t *screen, ct_nona_priced_t *out, ct_error_t *err);
 void ct_nona_priced_free(ct_nona_priced_t *r);
 /* The least f over the block's current triplets. */
 double ct_nona_block_price(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1,

@@ -206,6 +206,50 @@ static void block_undominated(const ct_nona_model_t *m, const ct_block_t *bl, un
     }
 }
 
+/* The runs' least sq (ct_wait_lp_t.csq) from the entries' sq. O(entries). */
+static void chunk_sq(ct_wait_lp_t *s)
+{
+    const ct_nona_model_t *m = s->m;
+    for (size_t b = 0; b < m->n_blocks; b++)
+        for (size_t c = s->chstart[b], j = s->kstart[b]; c < s->chstart[b + 1]; c++) {
+            size_t end = j + CT_WAIT_CHUNK < s->kstart[b + 1] ? j + CT_WAIT_CHUNK : s->kstart[b + 1];
+            float v = INFINITY;
+            for (; j < end; j++)
+                v = s->sq[j] < v ? s->sq[j] : v;
+            s->csq[c] = v;
+        }
+}
+
+/* The runs' offsets and least values of the fixed streams (cmin), and of
+ * sq (csq). O(entries). */
+static ct_status_t chunk_init(ct_wait_lp_t *s, ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->m;
+    size_t nch = 0;
+    if (!(s->chstart = malloc((m->n_blocks + 1) * sizeof(size_t))))
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        s->chstart[b] = nch;
+        nch += (s->kstart[b + 1] - s->kstart[b] + CT_WAIT_CHUNK - 1) / CT_WAIT_CHUNK;
+    }
+    s->chstart[m->n_blocks] = nch;
+    if (!(s->cmin = malloc((nch ? nch : 1) * 6 * sizeof(float))) || !(s->csq = malloc((nch ? nch : 1) * sizeof(float))))
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    const float *st[6] = { s->la, s->ln, s->la2, s->ln2, s->sa1, s->sa2 };
+    for (size_t b = 0; b < m->n_blocks; b++)
+        for (size_t c = s->chstart[b], j0 = s->kstart[b]; c < s->chstart[b + 1]; c++, j0 += CT_WAIT_CHUNK) {
+            size_t end = j0 + CT_WAIT_CHUNK < s->kstart[b + 1] ? j0 + CT_WAIT_CHUNK : s->kstart[b + 1];
+            for (int i = 0; i < 6; i++) {
+                float v = INFINITY;
+                for (size_t j = j0; j < end; j++)
+                    v = st[i][j] < v ? st[i][j] : v;
+                s->cmin[6 * c + i] = v;
+            }
+        }
+    chunk_sq(s);
+    return CT_OK;
+}
+
 /* The block solver's restricted problem (see the file's comment): first
  * the stream entries (the link model's undominated columns; see
  * ct_wait_lp_t), then its arrays, sized by them (the active and packed
@@ -345,7 +389,8 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     }
     s->astart[m->n_blocks] = nk;
     free(keep);
-    return ct_block_lp_alloc(&s->blp, m->n_blocks, s->astart, err);
+    ct_status_t st = chunk_init(s, err);
+    return st != CT_OK ? st : ct_block_lp_alloc(&s->blp, m->n_blocks, s->astart, err);
 }
 
 ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_lp_t which, ct_error_t *err)
@@ -402,6 +447,7 @@ static void row_screens(ct_wait_lp_t *s)
         s->bmin[6 * b + 5] = mn;
     }
     s->qmax = qmax;
+    chunk_sq(s);
 }
 
 void ct_wait_lp_refresh_row(ct_wait_lp_t *s)
@@ -432,15 +478,21 @@ void ct_wait_lp_use_row(ct_wait_lp_t *s, int linear)
         return;
     if (!s->sq_alt) { /* first switch: the other row's screens, from the model */
         if (!(s->sq_alt = malloc((s->kstart[m->n_blocks] ? s->kstart[m->n_blocks] : 1) * sizeof(float))) ||
-            !(s->bmin_alt = malloc((m->n_blocks + 1) * sizeof(double)))) {
+            !(s->bmin_alt = malloc((m->n_blocks + 1) * sizeof(double))) ||
+            !(s->csq_alt = malloc((s->chstart[m->n_blocks] ? s->chstart[m->n_blocks] : 1) * sizeof(float)))) {
             free(s->sq_alt); /* out of memory: the LP keeps its row (either row gives valid bounds) */
+            free(s->bmin_alt);
             s->sq_alt = NULL;
+            s->bmin_alt = NULL;
             s->row_linear = !linear;
             return;
         }
         float *t = s->sq;
         s->sq = s->sq_alt;
         s->sq_alt = t;
+        t = s->csq;
+        s->csq = s->csq_alt;
+        s->csq_alt = t;
         for (size_t b = 0; b < m->n_blocks; b++)
             s->bmin_alt[b] = s->bmin[6 * b + 5];
         double qm = s->qmax;
@@ -451,6 +503,9 @@ void ct_wait_lp_use_row(ct_wait_lp_t *s, int linear)
     float *t = s->sq;
     s->sq = s->sq_alt;
     s->sq_alt = t;
+    t = s->csq;
+    s->csq = s->csq_alt;
+    s->csq_alt = t;
     for (size_t b = 0; b < m->n_blocks; b++) {
         double v = s->bmin[6 * b + 5];
         s->bmin[6 * b + 5] = s->bmin_alt[b];
@@ -500,6 +555,10 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
     free(s->sq);
     free(s->sq_alt);
     free(s->bmin_alt);
+    free(s->chstart);
+    free(s->cmin);
+    free(s->csq);
+    free(s->csq_alt);
     free(s->la);
     free(s->ln);
     free(s->la2);
@@ -785,19 +844,31 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
             if (sh * (mn[0] + mn[1] * po + mn[2] * Wp0) + k1 * (mn[4] + p2 * mn[3]) + k2 * mn[5] >= u)
                 continue;
             const float *sa1 = s->sa1, *sa2 = s->sa2, *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2;
-            for (size_t j = s->kstart[b]; j < s->kstart[b + 1]; j++) {
-                /* without server waits (k2 = Wp0 = 0) the server streams are not read */
-                double lin = k1 * ((double)sa2[j] + p2 * sa1[j]) + (k2 != 0 ? k2 * s->sq[j] : 0.0);
-                double m1 = la[j] + ln[j] * po, m2 = la2[j] + ln2[j] * po;
-                if (Wp0 != 0) {
-                    m1 += s->lr[j] & 1 ? Wp0 : 0.0;
-                    m2 += s->lr[j] & 2 ? Wp0 : 0.0;
-                }
-                if (sh * (m1 > m2 ? m1 : m2) + lin >= u || s->on[j])
+            for (size_t c = s->chstart[b], j0 = s->kstart[b]; c < s->chstart[b + 1]; c++, j0 += CT_WAIT_CHUNK) {
+                /* the run's least terms first (every factor >= 0; k2 may
+                 * only be < 0 by round-off of the root's term: then no
+                 * run is skipped) */
+                const float *cm = s->cmin + 6 * c;
+                double c1 = cm[0] + cm[1] * po, c2 = cm[2] + cm[3] * po;
+                if (k2 >= 0 &&
+                    sh * (c1 > c2 ? c1 : c2) + k1 * ((double)cm[5] + p2 * cm[4]) + (k2 != 0 ? k2 * s->csq[c] : 0.0) >=
+                        u)
                     continue;
-                s->cand[nc] = j;
-                s->cand_b[nc] = b;
-                s->cand_lin[nc++] = lin;
+                size_t end = j0 + CT_WAIT_CHUNK < s->kstart[b + 1] ? j0 + CT_WAIT_CHUNK : s->kstart[b + 1];
+                for (size_t j = j0; j < end; j++) {
+                    /* without server waits (k2 = Wp0 = 0) the server streams are not read */
+                    double lin = k1 * ((double)sa2[j] + p2 * sa1[j]) + (k2 != 0 ? k2 * s->sq[j] : 0.0);
+                    double m1 = la[j] + ln[j] * po, m2 = la2[j] + ln2[j] * po;
+                    if (Wp0 != 0) {
+                        m1 += s->lr[j] & 1 ? Wp0 : 0.0;
+                        m2 += s->lr[j] & 2 ? Wp0 : 0.0;
+                    }
+                    if (sh * (m1 > m2 ? m1 : m2) + lin >= u || s->on[j])
+                        continue;
+                    s->cand[nc] = j;
+                    s->cand_b[nc] = b;
+                    s->cand_lin[nc++] = lin;
+                }
             }
         }
         for (size_t i = 0; i < nc; i++) {

@@ -61,6 +61,13 @@ typedef struct {
      * branches longest at the bottom and at the top of the search range */
     float *sa1, *sa2, *sq, *la, *ln, *la2, *ln2;
     unsigned char *lr;
+    /* The same screen for runs of CT_WAIT_CHUNK entries of a block (block
+     * b's runs from chstart[b]; the last one may be shorter): each stream's
+     * least value over the run, 6 per run in cmin (la, ln, la2, ln2, sa1,
+     * sa2) and csq (sq, swapped with the server row as sq is), so a run
+     * whose least terms already lose is skipped whole */
+    size_t *chstart;
+    float *cmin, *csq, *csq_alt;
     double *bbeta, *bshare; /* per block: its class's beta, beta / beta_sum */
     double inv_t;           /* 1 / tscale */
     double y2_last;         /* the last solve's row-2 multiplier in model units: the next one's hint */
@@ -91,6 +98,9 @@ typedef struct {
     double *bmin_alt, qmax_alt;
     double *ib;             /* ct_wait_lp_interval_bound's per-block minima (4 per block; allocated there) */
 } ct_wait_lp_t;
+
+/* Entries per run of the pricing screen's run minima (ct_wait_lp_t.cmin). */
+#define CT_WAIT_CHUNK 32
 
 /* Sets up the LP for model m with the block solver or GLPK; *s is then
  * freed with ct_wait_lp_free (also after a failure; it also takes a

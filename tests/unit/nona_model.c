@@ -955,15 +955,85 @@ static double price_at(const ct_nona_model_t *m, const ct_nona_candidate_t *c, c
     return m->server_model ? f + x->y2 * c->info.qr / (double)m->servers : f;
 }
 
+/* At each of the 5 points, the first least f over every triplet of block
+ * blk, priced one by one: its f, triplet (assignment, q, k, l). */
+static void enumerate_best(const ct_nona_model_t *m, size_t blk, const ct_nona_price_point_t *at, double fbest[5],
+                           uint8_t first[5][16], size_t qkl[5][3])
+{
+    size_t n = m->blocks[blk].parts.n_inner;
+    uint8_t a[16] = { 0 }, mx[17] = { 0 };
+    ct_nona_candidate_t c;
+    ct_error_t err;
+    for (int i = 0; i < 5; i++)
+        fbest[i] = INFINITY;
+    if (ct_nona_candidate_alloc(m, blk, &c, &err) != CT_OK) {
+        CHECK_MSG(0, "%s", err.msg);
+        return;
+    }
+    for (;;) {
+        size_t q = (size_t)mx[n - 1] + 1;
+        for (size_t k = 0; k < q; k++)
+            for (size_t l = 0; l < q; l++) {
+                ct_nona_candidate_eval(m, &c, a, q, k, l);
+                for (int i = 0; i < 5; i++) {
+                    double f = price_at(m, &c, &at[i]);
+                    if (f < fbest[i]) {
+                        fbest[i] = f;
+                        memcpy(first[i], a, n);
+                        qkl[i][0] = q, qkl[i][1] = k, qkl[i][2] = l;
+                    }
+                }
+            }
+        if (!ct_partition_next(a, mx, n))
+            break;
+    }
+    ct_nona_candidate_free(&c);
+}
+
+/* Whether pr[0 .. 5) are the enumeration's finds at the same points. */
+static int priced_match(const ct_nona_model_t *m, size_t blk, const ct_nona_price_point_t *at,
+                        const ct_nona_priced_t *pr)
+{
+    double fbest[5];
+    uint8_t first[5][16];
+    size_t qkl[5][3], n = m->blocks[blk].parts.n_inner;
+    enumerate_best(m, blk, at, fbest, first, qkl);
+    int ok = 1;
+    for (int i = 0; i < 5; i++) {
+        CHECK_MSG(pr[i].exact && pr[i].value == fbest[i], "point %d: stream %.17g, enumeration %.17g", i, pr[i].value,
+                  fbest[i]);
+        CHECK(pr[i].q == qkl[i][0] && pr[i].k == qkl[i][1] && pr[i].l == qkl[i][2] &&
+              memcmp(pr[i].assign, first[i], n) == 0);
+        ok &= pr[i].exact && pr[i].value == fbest[i] && pr[i].q == qkl[i][0] && pr[i].k == qkl[i][1] &&
+              pr[i].l == qkl[i][2] && memcmp(pr[i].assign, first[i], n) == 0;
+    }
+    return ok;
+}
+
+static void random_points(unsigned long long *st, const ct_nona_model_t *m, ct_nona_price_point_t at[5])
+{
+    double wlo, whi;
+    ct_nona_W_range(m, &wlo, &whi);
+    for (int i = 0; i < 5; i++) {
+        at[i].phi = ct_nona_phi_min(m) * (1 + 50 * urand(st));
+        at[i].W = whi * urand(st);
+        at[i].pr = at[i].phi * (1 + urand(st));
+        at[i].y1 = urand(st) < 0.3 ? 0 : 30 * urand(st);
+        at[i].y2 = urand(st) < 0.3 ? 0 : 300 * urand(st);
+    }
+}
+
 /* Exact pricing at several points in one stream (ct_nona_price_block_points,
  * which skips triplets whose time floor already loses) finds at every point
- * the first least f of a plain enumeration of every triplet; and triplets
- * added to a block (ct_nona_model_add_triplets, evaluating only the new
- * ones) carry the data a fresh evaluation gives, in every block. */
+ * the first least f of a plain enumeration of every triplet, also when a
+ * screen recorded by an earlier stream skips triplets (at other points,
+ * with the server row's cut set in between); and triplets added to a block
+ * (ct_nona_model_add_triplets, evaluating only the new ones) carry the data
+ * a fresh evaluation gives, in every block. */
 static void pricing_points_match_enumeration(void)
 {
     unsigned long long st = 4242;
-    int points = 0, columns = 0;
+    int points = 0, columns = 0, screened = 0, skipped = 0, cuts = 0;
     for (int rep = 0; rep < 16; rep++) {
         ct_dag_t d[2] = { random_mesh(&st, 4 + (size_t)rep % 4), random_fork(&st, 3 + (size_t)rep % 3) };
         double rate[2] = { 20 + 60 * urand(&st), 10 + 30 * urand(&st) };
@@ -986,56 +1056,41 @@ static void pricing_points_match_enumeration(void)
                 blk = b;
         if (blk == m.n_blocks)
             goto freem;
-        double wlo, whi;
-        ct_nona_W_range(&m, &wlo, &whi);
-        ct_nona_price_point_t at[5];
-        for (int i = 0; i < 5; i++) {
-            at[i].phi = ct_nona_phi_min(&m) * (1 + 50 * urand(&st));
-            at[i].W = whi * urand(&st);
-            at[i].pr = at[i].phi * (1 + urand(&st));
-            at[i].y1 = urand(&st) < 0.3 ? 0 : 30 * urand(&st);
-            at[i].y2 = urand(&st) < 0.3 ? 0 : 300 * urand(&st);
+        ct_nona_price_point_t at[5], at2[5];
+        ct_nona_priced_t pr[5], pr2[5];
+        ct_nona_price_screen_t *screen = NULL;
+        CHECK(ct_nona_price_screen_alloc(&m, (size_t)64 << 20, &screen, &err) == CT_OK);
+        random_points(&st, &m, at);
+        /* the first stream records the screen (no effect on its finds) */
+        CHECK(ct_nona_price_block_points(&m, blk, 5, at, 1000000, 0, screen, pr, &err) == CT_OK);
+        points += 5 * priced_match(&m, blk, at, pr);
+        /* the second reads it: at other points, under the cut (when it
+         * applies) at a theta spread over every triplet */
+        random_points(&st, &m, at2);
+        if (rep % 2 && m.server_model) {
+            double *theta = calloc(m.n_vars, sizeof(double));
+            for (size_t b = 0; theta && b < m.n_blocks; b++)
+                for (size_t w = m.blocks[b].var_start; w < m.blocks[b].var_start + m.blocks[b].n_vars; w++)
+                    theta[w] = 1.0 / (double)m.blocks[b].n_vars;
+            int cut = 0;
+            ct_nona_model_set_server_row(&m, theta, &cut);
+            cuts += cut;
+            free(theta);
         }
-        ct_nona_priced_t pr[5];
-        CHECK(ct_nona_price_block_points(&m, blk, 5, at, 1000000, 0, pr, &err) == CT_OK);
-        /* the enumeration, every triplet priced */
-        size_t n = m.blocks[blk].parts.n_inner;
-        uint8_t a[16] = { 0 }, mx[17] = { 0 }, first[5][16];
-        double fbest[5] = { INFINITY, INFINITY, INFINITY, INFINITY, INFINITY };
-        size_t qkl[5][3];
+        CHECK(ct_nona_price_block_points(&m, blk, 5, at2, 1000000, 0, screen, pr2, &err) == CT_OK);
+        screened += 5 * priced_match(&m, blk, at2, pr2);
+        if (!m.reentry_spread) /* (spread waits take no screen) */
+            skipped += pr2[0].evals < (size_t)ct_partition_triplet_count(m.blocks[blk].parts.n_inner);
+        for (int i = 0; i < 5; i++)
+            ct_nona_priced_free(&pr2[i]);
+        ct_nona_price_screen_free(screen);
         ct_nona_candidate_t c;
-        CHECK(ct_nona_candidate_alloc(&m, blk, &c, &err) == CT_OK);
-        for (;;) {
-            size_t q = (size_t)mx[n - 1] + 1;
-            for (size_t k = 0; k < q; k++)
-                for (size_t l = 0; l < q; l++) {
-                    ct_nona_candidate_eval(&m, &c, a, q, k, l);
-                    for (int i = 0; i < 5; i++) {
-                        double f = price_at(&m, &c, &at[i]);
-                        if (f < fbest[i]) {
-                            fbest[i] = f;
-                            memcpy(first[i], a, n);
-                            qkl[i][0] = q, qkl[i][1] = k, qkl[i][2] = l;
-                        }
-                    }
-                }
-            if (!ct_partition_next(a, mx, n))
-                break;
-        }
-        for (int i = 0; i < 5; i++) {
-            CHECK_MSG(pr[i].exact && pr[i].value == fbest[i], "point %d: stream %.17g, enumeration %.17g", i,
-                      pr[i].value, fbest[i]);
-            CHECK(pr[i].q == qkl[i][0] && pr[i].k == qkl[i][1] && pr[i].l == qkl[i][2] &&
-                  memcmp(pr[i].assign, first[i], n) == 0);
-            points++;
-        }
         /* add the finds (duplicates too), then every column against a fresh evaluation */
         for (int i = 0; i < 5; i++) {
             uint8_t k = (uint8_t)pr[i].k, l = (uint8_t)pr[i].l;
             CHECK(ct_nona_model_add_triplets(&m, blk, 1, pr[i].assign, &k, &l, &err) == CT_OK);
             ct_nona_priced_free(&pr[i]);
         }
-        ct_nona_candidate_free(&c);
         size_t vars = 0;
         for (size_t b = 0; b < m.n_blocks; b++) {
             const ct_block_t *bl = &m.blocks[b];
@@ -1065,10 +1120,11 @@ static void pricing_points_match_enumeration(void)
         ct_dag_destroy(&d[0]);
         ct_dag_destroy(&d[1]);
     }
-    CHECK(points >= 40);
-    printf("pricing: one stream at several points matches the enumeration at %d points; %d columns after adding "
-           "match a fresh evaluation\n",
-           points, columns);
+    CHECK(points >= 40 && screened >= 40 && skipped >= 4 && cuts >= 1);
+    printf("pricing: one stream at several points matches the enumeration at %d points, %d more read through a "
+           "screen (triplets skipped in %d streams, %d under the cut); %d columns after adding match a fresh "
+           "evaluation\n",
+           points, screened, skipped, cuts, columns);
 }
 
 /* A DAG of up to 8 tasks from ids, times (s) and edges (task indices),
