@@ -350,9 +350,10 @@ static ct_status_t consider_theta(bnb_t *s, size_t polish, int from_lp, ct_error
     if (s->lp.blp && from_lp) {
         /* the incumbent again, or not better (beyond round-off): spare the
          * full theta and the scattered exact evaluation */
-        if (ct_wait_lp_is(&s->lp, s->best) || ct_wait_lp_J_floor(&s->lp) > s->best_J * (1 + 1e-12) ||
-            ct_wait_lp_J(&s->lp, 0) > s->best_J * (1 + 1e-12) ||
-            (m->server_model && ct_wait_lp_J(&s->lp, 1) > s->best_J * (1 + 1e-12))) /* else the bound is J */
+        double phi, W, cut = s->best_J * (1 + 1e-12);
+        if (ct_wait_lp_is(&s->lp, s->best) || ct_wait_lp_J_floor(&s->lp) > cut || !ct_wait_lp_waits(&s->lp, &phi, &W) ||
+            ct_wait_lp_J_at(&s->lp, phi, W, 0) > cut ||
+            (m->server_model && ct_wait_lp_J_at(&s->lp, phi, W, 1) > cut)) /* else the bound is J */
             return CT_OK;
         ct_wait_lp_theta(&s->lp, s->theta);
     }

@@ -1276,10 +1276,10 @@ ct_status_t ct_nona_lp_value(const ct_nona_model_t *m, ct_nona_lp_t lp, double p
  * each triplet's M bounded without exponentials
  * (ct_nona_tripinfo_time_lb). Sums in another order than
  * ct_nona_evaluate: equal to round-off. */
-double ct_wait_lp_J(const ct_wait_lp_t *s, int exact)
+int ct_wait_lp_waits(const ct_wait_lp_t *s, double *phi, double *W)
 {
     const ct_nona_model_t *m = s->m;
-    double rho = m->rho_bg, m2 = m->m2_bg, m2s = m->m2s_local, J = 0;
+    double rho = m->rho_bg, m2 = m->m2_bg, m2s = m->m2s_local;
     for (size_t b = 0; b < m->n_blocks; b++) {
         double beta = m->beta[m->blocks[b].cls];
         for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
@@ -1292,9 +1292,16 @@ double ct_wait_lp_J(const ct_wait_lp_t *s, int exact)
         }
     }
     if (!(rho < 1.0))
-        return INFINITY;
-    double phi = m2 / (2.0 * (1.0 - rho)), W = ct_nona_server_wait_visits(
-                   m, m2s, m->reentry ? ct_nona_pieces_m2(m, s->ax, s->astart, s->dinfo) : 0.0);
+        return 0;
+    *phi = m2 / (2.0 * (1.0 - rho));
+    *W = ct_nona_server_wait_visits(m, m2s, m->reentry ? ct_nona_pieces_m2(m, s->ax, s->astart, s->dinfo) : 0.0);
+    return 1;
+}
+
+double ct_wait_lp_J_at(const ct_wait_lp_t *s, double phi, double W, int exact)
+{
+    const ct_nona_model_t *m = s->m;
+    double J = 0;
     for (size_t j = 0; j < m->n_classes; j++)
         J += m->beta[j] * (m->classes[j].base + m->r_root * W);
     for (size_t b = 0; b < m->n_blocks; b++) {
@@ -1310,6 +1317,12 @@ double ct_wait_lp_J(const ct_wait_lp_t *s, int exact)
         }
     }
     return J;
+}
+
+double ct_wait_lp_J(const ct_wait_lp_t *s, int exact)
+{
+    double phi, W;
+    return ct_wait_lp_waits(s, &phi, &W) ? ct_wait_lp_J_at(s, phi, W, exact) : INFINITY;
 }
 
 double ct_wait_lp_J_floor(const ct_wait_lp_t *s)

@@ -178,6 +178,12 @@ double ct_wait_lp_row2_multiplier(const ct_wait_lp_t *s);
 void ct_wait_lp_theta(const ct_wait_lp_t *s, double *theta);
 int ct_wait_lp_is(const ct_wait_lp_t *s, const double *theta);
 double ct_wait_lp_J(const ct_wait_lp_t *s, int exact);
+/* ct_wait_lp_J in two steps, so that both J's share one computation of the
+ * solution's waits (the pieces' second moment takes a pass over every
+ * class): its waits (0 when the link is overloaded: J = inf), then J at
+ * them. O(active columns). */
+int ct_wait_lp_waits(const ct_wait_lp_t *s, double *phi, double *W);
+double ct_wait_lp_J_at(const ct_wait_lp_t *s, double phi, double W, int exact);
 
 /* Block solver, link model, after a feasible solve: a lower bound on
  * ct_wait_lp_J(s, 1) from the packed loads alone (no branch is read).
