@@ -1396,6 +1396,7 @@ ct_status_t ct_nona_solve(ct_nona_model_t *m, const ct_nona_solve_params_t *p, c
      * fixed point) streams the same exactly priced segments: their screen
      * is kept for the whole solve. */
     ct_nona_price_screen_t *screen;
+    memset(sol, 0, sizeof *sol); /* (empty on every failure, as after the searches' own) */
     ct_status_t st = ct_nona_price_screen_alloc(m, PRICE_SCREEN_BYTES, &screen, err);
     if (st != CT_OK)
         return st;
