@@ -95,6 +95,21 @@ ct_status_t ct_block_lp_solve(ct_block_lp_t *w, size_t rows, const double *c, co
 ct_status_t ct_block_lp_solve_from(ct_block_lp_t *w, size_t rows, const double *c, const double *const *A,
                                    const double *r, double y2_hint, double *x, ct_block_lp_result_t *res,
                                    ct_error_t *err);
+
+/**
+ * ct_block_lp_solve_from that may end early: once the two-row search has
+ * the optimum within rel_tol (relative, >= 0; 0: exact, as
+ * ct_block_lp_solve_from), it returns the sides' mix that meets row 2 (a
+ * feasible point of cost at most the optimum x (1 + rel_tol), the vertex
+ * purification leads to) and the multipliers of the highest dual value it
+ * met: res->bound <= optimum <= res->obj, their difference within rel_tol
+ * of the objective. A branch-and-bound that needs its bounds to a fraction
+ * of its gap so far saves the search's last steps (on h's many small pieces
+ * near its maximum they gain 1e-7 of the objective each).
+ */
+ct_status_t ct_block_lp_solve_within(ct_block_lp_t *w, size_t rows, const double *c, const double *const *A,
+                                     const double *r, double y2_hint, double rel_tol, double *x,
+                                     ct_block_lp_result_t *res, ct_error_t *err);
 #ifdef __cplusplus
 }
 #endif

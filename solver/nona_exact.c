@@ -413,6 +413,8 @@ static int root_mode(bnb_t *s)
     return 0;
 }
 
+static double open_gap(const bnb_t *s);
+
 /* The box's LP with the root waits exact (corner = 0) or at w0 (1):
  * *bound = the lower of its Lagrangian bound and its value; the LP keeps
  * its solution and multipliers. */
@@ -420,10 +422,15 @@ static ct_status_t box_solve(bnb_t *s, const box_t *b, int corner, int *feasible
 {
     double v, lb;
     s->lp.root_corner = corner;
+    /* A box's bound need not be closer than a small part of the gap still
+     * open: the LP's search may end within a thousandth of it (its bound
+     * and theta stay valid; the last steps on h's small pieces gain little) */
+    s->lp.rel_tol = s->best_J > 0 && s->best_J < INFINITY ? fmin(1e-3 * open_gap(s) / s->best_J, 1e-4) : 0.0;
     /* the block solver's solution stays packed (see consider) */
     ct_status_t st =
         ct_wait_lp_solve(&s->lp, b->p0, b->w0, b->p1, b->w1, feasible, &v, &lb, s->lp.blp ? NULL : s->theta, err);
     s->lp.root_corner = 0;
+    s->lp.rel_tol = 0;
     *bound = lb < v ? lb : v;
     return st;
 }

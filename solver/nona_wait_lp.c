@@ -811,7 +811,7 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
         ct_block_lp_result_t res;
         size_t added = 0;
         if ((st = compact(s, po, wo, pr, err)) != CT_OK ||
-            (st = ct_block_lp_solve_from(s->blp, rows, s->ac, A, r, y2_hint, s->ax, &res, err)) != CT_OK)
+            (st = ct_block_lp_solve_within(s->blp, rows, s->ac, A, r, y2_hint, s->rel_tol, s->ax, &res, err)) != CT_OK)
             return st;
         if (res.result != CT_LP_OPTIMAL) {
             if ((st = price_feasibility(s, pr, &added, NULL, err)) != CT_OK || !added)

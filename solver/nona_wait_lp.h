@@ -30,6 +30,8 @@ typedef struct {
     double root_c;          /* the root waits' part that theta moves, per unit of av2 (scaled; 0: link
                              * model, or root_corner) */
     int root_corner;        /* 1: the root waits at the objective's wo (a box's other bound) instead */
+    double rel_tol;         /* block solver: the two-row search may end this close to the LP's optimum
+                             * (relative; 0, as set by init: exact); value, theta and bound stay valid */
     double beta_sum;
     size_t solves;
     /* The block solver works on a restricted problem (column generation at

@@ -128,8 +128,64 @@ static void compare_hint(const problem_t *p, const char *what, double hint, doub
     ct_block_lp_free(w);
 }
 
+static int n_within, n_within_early;
+
+/* ct_block_lp_solve_within at rel_tol, from hint: GLPK's verdict; when
+ * optimal, bound <= GLPK's optimum <= obj, within rel_tol of each other, x
+ * feasible and a vertex as before. Counts the solves that took fewer
+ * one-row solves than the exact one (exact_steps). */
+static void compare_within(const problem_t *p, const char *what, double hint, double rel_tol, size_t exact_steps)
+{
+    ct_block_lp_t *w;
+    ct_error_t err;
+    double x[1024];
+    const double *A[2] = { p->a[0], p->a[1] };
+    CHECK(ct_block_lp_alloc(&w, p->nb, p->start, &err) == CT_OK);
+    ct_block_lp_result_t res;
+    ct_status_t st = ct_block_lp_solve_within(w, p->rows, p->c, A, p->r, hint, rel_tol, x, &res, &err);
+    CHECK_MSG(st == CT_OK, "%s: %s", what, err.msg);
+    double gobj = NAN;
+    ct_lp_result_t g = glpk_solve(p, &gobj);
+    CHECK_MSG(g == res.result, "%s (rel_tol %g): GLPK says %d, block LP %d", what, rel_tol, (int)g, (int)res.result);
+    if (st == CT_OK && g == res.result && g == CT_LP_OPTIMAL) {
+        double scale = 0;
+        for (size_t j = 0; j < p->n; j++)
+            scale = fmax(scale, fabs(p->c[j]));
+        double eps = 1e-9 * fmax(fabs(gobj), scale);
+        n_within++;
+        n_within_early += res.steps < exact_steps;
+        CHECK_CLOSE(res.obj, dotp(p->c, x, p->n), 1e-12);
+        CHECK_MSG(res.bound <= gobj + eps && res.obj >= gobj - eps &&
+                      res.obj - res.bound <= rel_tol * fabs(res.obj) + eps,
+                  "%s (rel_tol %g): bound %.17g, GLPK %.17g, objective %.17g", what, rel_tol, res.bound, gobj,
+                  res.obj);
+        size_t extras = 0;
+        for (size_t b = 0; b < p->nb; b++) {
+            double sum = 0;
+            size_t pos = 0;
+            for (size_t j = p->start[b]; j < p->start[b + 1]; j++) {
+                CHECK(x[j] >= 0);
+                sum += x[j];
+                pos += x[j] > 0;
+            }
+            CHECK_CLOSE(sum, 1.0, 1e-12);
+            extras += pos - 1;
+        }
+        CHECK_MSG(extras <= p->rows, "%s (rel_tol %g): %zu variables beyond one per block", what, rel_tol, extras);
+        for (size_t k = 0; k < p->rows; k++) {
+            double ascale = 0;
+            for (size_t j = 0; j < p->n; j++)
+                ascale = fmax(ascale, fabs(p->a[k][j]));
+            CHECK_MSG(dotp(p->a[k], x, p->n) <= p->r[k] + 1e-11 * fmax(ascale * (double)p->nb, fabs(p->r[k])),
+                      "%s (rel_tol %g): row %zu: %.17g > %.17g", what, rel_tol, k, dotp(p->a[k], x, p->n), p->r[k]);
+        }
+    }
+    ct_block_lp_free(w);
+}
+
 /* Without a hint, then warm-started from hints around the optimum's
- * multiplier and from one far off (nearby problems give such hints). */
+ * multiplier and from one far off (nearby problems give such hints), and
+ * ended early within a tolerance. */
 static void compare(const problem_t *p, const char *what)
 {
     double y2 = 0, dummy;
@@ -140,6 +196,20 @@ static void compare(const problem_t *p, const char *what)
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         compare_hint(p, what, (y2 > 0 ? y2 : 1.0) * f[i], &dummy);
     compare_hint(p, what, 1e-3 + 10 * uniform(), &dummy);
+    /* the exact solve's steps from the same hint, against which an early end is counted */
+    ct_block_lp_t *w;
+    ct_error_t err;
+    ct_block_lp_result_t res;
+    double x[1024], hint = (y2 > 0 ? y2 : 1.0) * 1.2;
+    const double *A[2] = { p->a[0], p->a[1] };
+    CHECK(ct_block_lp_alloc(&w, p->nb, p->start, &err) == CT_OK);
+    CHECK(ct_block_lp_solve_from(w, p->rows, p->c, A, p->r, hint, x, &res, &err) == CT_OK);
+    size_t exact_steps = res.steps;
+    CHECK(ct_block_lp_solve_within(w, p->rows, p->c, A, p->r, hint, -1e-3, x, &res, &err) == CT_EINPUT);
+    ct_block_lp_free(w);
+    static const double tols[] = { 1e-9, 1e-4, 1e-2, 0.2 };
+    for (size_t i = 0; i < sizeof tols / sizeof tols[0]; i++)
+        compare_within(p, what, hint, tols[i], exact_steps);
 }
 
 /* A random problem; kind 0: rows through a random feasible point (binding
@@ -288,6 +358,12 @@ int main(void)
     CHECK(n_infeasible > 150);
     printf("random problems: %d optimal, %d infeasible, the same as GLPK; at most %d one-row solves\n", n_optimal,
            n_infeasible, n_steps_max);
+    /* the tolerance is used: some searches end early (a search that never
+     * did would pass the checks above too) */
+    CHECK_MSG(n_within_early > n_within / 20, "rel_tol: %d of %d solves ended early", n_within_early, n_within);
+    printf("within a tolerance: %d solves valid (bound <= GLPK's optimum <= objective, within it), %d of them "
+           "with fewer one-row solves\n",
+           n_within, n_within_early);
     reshaped();
 
     /* A hand-worked one: two blocks, one row. Block 0: costs 0 / 1 with
