@@ -206,18 +206,25 @@ static void block_undominated(const ct_nona_model_t *m, const ct_block_t *bl, un
     }
 }
 
-/* The runs' least sq (ct_wait_lp_t.csq) from the entries' sq. O(entries). */
-static void chunk_sq(ct_wait_lp_t *s)
+/* Each run's least value of stream v (one float per entry) into
+ * out[stride x run]. O(entries). */
+static void run_minima(const ct_wait_lp_t *s, const float *v, float *out, size_t stride)
 {
     const ct_nona_model_t *m = s->m;
     for (size_t b = 0; b < m->n_blocks; b++)
         for (size_t c = s->chstart[b], j = s->kstart[b]; c < s->chstart[b + 1]; c++) {
             size_t end = j + CT_WAIT_CHUNK < s->kstart[b + 1] ? j + CT_WAIT_CHUNK : s->kstart[b + 1];
-            float v = INFINITY;
+            float least = INFINITY;
             for (; j < end; j++)
-                v = s->sq[j] < v ? s->sq[j] : v;
-            s->csq[c] = v;
+                least = v[j] < least ? v[j] : least;
+            out[stride * c] = least;
         }
+}
+
+/* The runs' least sq (ct_wait_lp_t.csq) from the entries' sq. O(entries). */
+static void chunk_sq(ct_wait_lp_t *s)
+{
+    run_minima(s, s->sq, s->csq, 1);
 }
 
 /* The runs' offsets and least values of the fixed streams (cmin), and of
@@ -236,16 +243,8 @@ static ct_status_t chunk_init(ct_wait_lp_t *s, ct_error_t *err)
     if (!(s->cmin = malloc((nch ? nch : 1) * 6 * sizeof(float))) || !(s->csq = malloc((nch ? nch : 1) * sizeof(float))))
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     const float *st[6] = { s->la, s->ln, s->la2, s->ln2, s->sa1, s->sa2 };
-    for (size_t b = 0; b < m->n_blocks; b++)
-        for (size_t c = s->chstart[b], j0 = s->kstart[b]; c < s->chstart[b + 1]; c++, j0 += CT_WAIT_CHUNK) {
-            size_t end = j0 + CT_WAIT_CHUNK < s->kstart[b + 1] ? j0 + CT_WAIT_CHUNK : s->kstart[b + 1];
-            for (int i = 0; i < 6; i++) {
-                float v = INFINITY;
-                for (size_t j = j0; j < end; j++)
-                    v = st[i][j] < v ? st[i][j] : v;
-                s->cmin[6 * c + i] = v;
-            }
-        }
+    for (int i = 0; i < 6; i++)
+        run_minima(s, st[i], s->cmin + i, 6);
     chunk_sq(s);
     return CT_OK;
 }
