@@ -70,6 +70,32 @@ static double dotp(const double *u, const double *x, size_t n)
 
 static int n_optimal, n_infeasible, n_steps_max;
 
+/* x is a vertex of p's polytope: every block a simplex point, at most
+ * `rows` variables positive beyond one per block, every row met. */
+static void check_point(const problem_t *p, const double *x, const char *what)
+{
+    size_t extras = 0;
+    for (size_t b = 0; b < p->nb; b++) {
+        double s = 0;
+        size_t pos = 0;
+        for (size_t j = p->start[b]; j < p->start[b + 1]; j++) {
+            CHECK(x[j] >= 0);
+            s += x[j];
+            pos += x[j] > 0;
+        }
+        CHECK_CLOSE(s, 1.0, 1e-12);
+        extras += pos - 1;
+    }
+    CHECK_MSG(extras <= p->rows, "%s: %zu variables beyond one per block", what, extras);
+    for (size_t k = 0; k < p->rows; k++) {
+        double ascale = 0;
+        for (size_t j = 0; j < p->n; j++)
+            ascale = fmax(ascale, fabs(p->a[k][j]));
+        CHECK_MSG(dotp(p->a[k], x, p->n) <= p->r[k] + 1e-11 * fmax(ascale * (double)p->nb, fabs(p->r[k])),
+                  "%s: row %zu: %.17g > %.17g", what, k, dotp(p->a[k], x, p->n), p->r[k]);
+    }
+}
+
 /* Solves p (with a hint for row 2's multiplier when hint > 0: the same
  * verdict and optimum are expected) and checks the result against GLPK;
  * *y2 receives row 2's multiplier. */
@@ -101,27 +127,9 @@ static void compare_hint(const problem_t *p, const char *what, double hint, doub
         CHECK_MSG(res.bound <= res.obj + 1e-12 * fmax(1, fabs(res.obj)) &&
                       res.obj - res.bound <= 1e-9 * fmax(fabs(res.obj), scale),
                   "%s: bound %.17g, objective %.17g", what, res.bound, res.obj);
-        size_t extras = 0;
-        for (size_t b = 0; b < p->nb; b++) {
-            double s = 0;
-            size_t pos = 0;
-            for (size_t j = p->start[b]; j < p->start[b + 1]; j++) {
-                CHECK(x[j] >= 0);
-                s += x[j];
-                pos += x[j] > 0;
-            }
-            CHECK_CLOSE(s, 1.0, 1e-12);
-            extras += pos - 1;
-        }
-        CHECK_MSG(extras <= p->rows, "%s: %zu variables beyond one per block", what, extras);
-        for (size_t k = 0; k < p->rows; k++) {
-            double ascale = 0;
-            for (size_t j = 0; j < p->n; j++)
-                ascale = fmax(ascale, fabs(p->a[k][j]));
-            CHECK_MSG(dotp(p->a[k], x, p->n) <= p->r[k] + 1e-11 * fmax(ascale * (double)p->nb, fabs(p->r[k])),
-                      "%s: row %zu: %.17g > %.17g", what, k, dotp(p->a[k], x, p->n), p->r[k]);
+        check_point(p, x, what);
+        for (size_t k = 0; k < p->rows; k++)
             CHECK(res.y[k] >= 0);
-        }
     } else if (g == res.result) {
         n_infeasible++;
     }
@@ -159,26 +167,7 @@ static void compare_within(const problem_t *p, const char *what, double hint, do
                       res.obj - res.bound <= rel_tol * fabs(res.obj) + eps,
                   "%s (rel_tol %g): bound %.17g, GLPK %.17g, objective %.17g", what, rel_tol, res.bound, gobj,
                   res.obj);
-        size_t extras = 0;
-        for (size_t b = 0; b < p->nb; b++) {
-            double sum = 0;
-            size_t pos = 0;
-            for (size_t j = p->start[b]; j < p->start[b + 1]; j++) {
-                CHECK(x[j] >= 0);
-                sum += x[j];
-                pos += x[j] > 0;
-            }
-            CHECK_CLOSE(sum, 1.0, 1e-12);
-            extras += pos - 1;
-        }
-        CHECK_MSG(extras <= p->rows, "%s (rel_tol %g): %zu variables beyond one per block", what, rel_tol, extras);
-        for (size_t k = 0; k < p->rows; k++) {
-            double ascale = 0;
-            for (size_t j = 0; j < p->n; j++)
-                ascale = fmax(ascale, fabs(p->a[k][j]));
-            CHECK_MSG(dotp(p->a[k], x, p->n) <= p->r[k] + 1e-11 * fmax(ascale * (double)p->nb, fabs(p->r[k])),
-                      "%s (rel_tol %g): row %zu: %.17g > %.17g", what, rel_tol, k, dotp(p->a[k], x, p->n), p->r[k]);
-        }
+        check_point(p, x, what);
     }
     ct_block_lp_free(w);
 }
