@@ -96,53 +96,16 @@ static void check_point(const problem_t *p, const double *x, const char *what)
     }
 }
 
-/* Solves p (with a hint for row 2's multiplier when hint > 0: the same
- * verdict and optimum are expected) and checks the result against GLPK;
- * *y2 receives row 2's multiplier. */
-static void compare_hint(const problem_t *p, const char *what, double hint, double *y2)
-{
-    ct_block_lp_t *w;
-    ct_error_t err;
-    double x[1024];
-    const double *A[2] = { p->a[0], p->a[1] };
-    CHECK(ct_block_lp_alloc(&w, p->nb, p->start, &err) == CT_OK);
-    ct_block_lp_result_t res;
-    ct_status_t st = ct_block_lp_solve_from(w, p->rows, p->c, A, p->r, hint, x, &res, &err);
-    if (y2)
-        *y2 = res.y[1];
-    CHECK_MSG(st == CT_OK, "%s: %s", what, err.msg);
-    double gobj = NAN;
-    ct_lp_result_t g = glpk_solve(p, &gobj);
-    CHECK_MSG(g == res.result, "%s: GLPK says %d, block LP %d", what, (int)g, (int)res.result);
-    if (st == CT_OK && g == res.result && g == CT_LP_OPTIMAL) {
-        n_optimal++;
-        if ((int)res.steps > n_steps_max)
-            n_steps_max = (int)res.steps;
-        double scale = 0;
-        for (size_t j = 0; j < p->n; j++)
-            scale = fmax(scale, fabs(p->c[j]));
-        CHECK_MSG(fabs(res.obj - gobj) <= 1e-9 * fmax(fabs(gobj), scale), "%s: objective %.17g, GLPK %.17g", what,
-                  res.obj, gobj);
-        CHECK_CLOSE(res.obj, dotp(p->c, x, p->n), 1e-12);
-        CHECK_MSG(res.bound <= res.obj + 1e-12 * fmax(1, fabs(res.obj)) &&
-                      res.obj - res.bound <= 1e-9 * fmax(fabs(res.obj), scale),
-                  "%s: bound %.17g, objective %.17g", what, res.bound, res.obj);
-        check_point(p, x, what);
-        for (size_t k = 0; k < p->rows; k++)
-            CHECK(res.y[k] >= 0);
-    } else if (g == res.result) {
-        n_infeasible++;
-    }
-    ct_block_lp_free(w);
-}
-
 static int n_within, n_within_early;
 
-/* ct_block_lp_solve_within at rel_tol, from hint: GLPK's verdict; when
- * optimal, bound <= GLPK's optimum <= obj, within rel_tol of each other, x
- * feasible and a vertex as before. Counts the solves that took fewer
- * one-row solves than the exact one (exact_steps). */
-static void compare_within(const problem_t *p, const char *what, double hint, double rel_tol, size_t exact_steps)
+/* Solves p (with a hint for row 2's multiplier when hint > 0: the same
+ * verdict and optimum are expected) and checks the result against GLPK;
+ * *y2 (may be NULL) receives row 2's multiplier. rel_tol > 0: with
+ * ct_block_lp_solve_within, bound <= GLPK's optimum <= obj within rel_tol
+ * of each other instead, counting the solves that took fewer one-row
+ * solves than the exact one (exact_steps). */
+static void compare_hint(const problem_t *p, const char *what, double hint, double rel_tol, size_t exact_steps,
+                         double *y2)
 {
     ct_block_lp_t *w;
     ct_error_t err;
@@ -150,7 +113,10 @@ static void compare_within(const problem_t *p, const char *what, double hint, do
     const double *A[2] = { p->a[0], p->a[1] };
     CHECK(ct_block_lp_alloc(&w, p->nb, p->start, &err) == CT_OK);
     ct_block_lp_result_t res;
-    ct_status_t st = ct_block_lp_solve_within(w, p->rows, p->c, A, p->r, hint, rel_tol, x, &res, &err);
+    ct_status_t st = rel_tol > 0 ? ct_block_lp_solve_within(w, p->rows, p->c, A, p->r, hint, rel_tol, x, &res, &err)
+                                 : ct_block_lp_solve_from(w, p->rows, p->c, A, p->r, hint, x, &res, &err);
+    if (y2)
+        *y2 = res.y[1];
     CHECK_MSG(st == CT_OK, "%s: %s", what, err.msg);
     double gobj = NAN;
     ct_lp_result_t g = glpk_solve(p, &gobj);
@@ -159,15 +125,30 @@ static void compare_within(const problem_t *p, const char *what, double hint, do
         double scale = 0;
         for (size_t j = 0; j < p->n; j++)
             scale = fmax(scale, fabs(p->c[j]));
-        double eps = 1e-9 * fmax(fabs(gobj), scale);
-        n_within++;
-        n_within_early += res.steps < exact_steps;
         CHECK_CLOSE(res.obj, dotp(p->c, x, p->n), 1e-12);
-        CHECK_MSG(res.bound <= gobj + eps && res.obj >= gobj - eps &&
-                      res.obj - res.bound <= rel_tol * fabs(res.obj) + eps,
-                  "%s (rel_tol %g): bound %.17g, GLPK %.17g, objective %.17g", what, rel_tol, res.bound, gobj,
-                  res.obj);
+        if (rel_tol > 0) {
+            double eps = 1e-9 * fmax(fabs(gobj), scale);
+            n_within++;
+            n_within_early += res.steps < exact_steps;
+            CHECK_MSG(res.bound <= gobj + eps && res.obj >= gobj - eps &&
+                          res.obj - res.bound <= rel_tol * fabs(res.obj) + eps,
+                      "%s (rel_tol %g): bound %.17g, GLPK %.17g, objective %.17g", what, rel_tol, res.bound, gobj,
+                      res.obj);
+        } else {
+            n_optimal++;
+            if ((int)res.steps > n_steps_max)
+                n_steps_max = (int)res.steps;
+            CHECK_MSG(fabs(res.obj - gobj) <= 1e-9 * fmax(fabs(gobj), scale), "%s: objective %.17g, GLPK %.17g",
+                      what, res.obj, gobj);
+            CHECK_MSG(res.bound <= res.obj + 1e-12 * fmax(1, fabs(res.obj)) &&
+                          res.obj - res.bound <= 1e-9 * fmax(fabs(res.obj), scale),
+                      "%s: bound %.17g, objective %.17g", what, res.bound, res.obj);
+        }
         check_point(p, x, what);
+        for (size_t k = 0; k < p->rows; k++)
+            CHECK(res.y[k] >= 0);
+    } else if (g == res.result && rel_tol == 0) {
+        n_infeasible++;
     }
     ct_block_lp_free(w);
 }
@@ -178,13 +159,13 @@ static void compare_within(const problem_t *p, const char *what, double hint, do
 static void compare(const problem_t *p, const char *what)
 {
     double y2 = 0, dummy;
-    compare_hint(p, what, 0.0, &y2);
+    compare_hint(p, what, 0.0, 0.0, 0, &y2);
     if (p->rows < 2)
         return;
     static const double f[] = { 0.3, 1.0, 1.01, 3.0, 100.0 };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-        compare_hint(p, what, (y2 > 0 ? y2 : 1.0) * f[i], &dummy);
-    compare_hint(p, what, 1e-3 + 10 * uniform(), &dummy);
+        compare_hint(p, what, (y2 > 0 ? y2 : 1.0) * f[i], 0.0, 0, &dummy);
+    compare_hint(p, what, 1e-3 + 10 * uniform(), 0.0, 0, &dummy);
     /* the exact solve's steps from the same hint, against which an early end is counted */
     ct_block_lp_t *w;
     ct_error_t err;
@@ -198,7 +179,7 @@ static void compare(const problem_t *p, const char *what)
     ct_block_lp_free(w);
     static const double tols[] = { 1e-9, 1e-4, 1e-2, 0.2 };
     for (size_t i = 0; i < sizeof tols / sizeof tols[0]; i++)
-        compare_within(p, what, hint, tols[i], exact_steps);
+        compare_hint(p, what, hint, tols[i], exact_steps, NULL);
 }
 
 /* A random problem; kind 0: rows through a random feasible point (binding
