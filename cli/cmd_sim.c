@@ -82,6 +82,8 @@ void sim_usage(FILE *out)
             "                        (the first version: re-entries wait / (1 - rho_s) more) or the\n"
             "                        earlier model's piece waits\n"            "  --gap G               nona tables: the certified solver's relative gap (default:\n"
             "                        the solver's, 1e-9)\n"
+            "  --stall N             nona tables: the solver's stall rule (default 1000; 0: never,\n"
+            "                        the earlier search; see contend nona --help)\n"
             "  --server-row auto|pieces|linear\n"
             "                        nona tables: the solver's server row (default auto; see\n"
             "                        contend nona --help)\n"
@@ -109,7 +111,7 @@ void sim_usage(FILE *out)
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD };
+       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -130,6 +132,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
         { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
+        { "stall", required_argument, NULL, OPT_STALL },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
@@ -257,6 +260,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         case OPT_WAITS:
             if (cli_parse_waits("sim", optarg, &o->ev.job_first_waits))
                 return 2;
+            break;
+        case OPT_STALL:
+            if (cli_parse_size(optarg, &o->ev.stall_lps))
+                return cli_usage("sim", "--stall: expected an integer >= 0, got '%s'", optarg);
             break;
         case OPT_GAP:
             if (cli_parse_double(optarg, &o->ev.gap) || !(o->ev.gap > 0 && o->ev.gap <= 0.5))

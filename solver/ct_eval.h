@@ -60,6 +60,8 @@ typedef struct {
                                    (ct_nona_solve_params_t.price_spread; default 0) */
     int class_dual;           /**< nona tables: the solver's class dual (ct_nona_solve_params_t.class_dual;
                                    default 0: the wait LP alone) */
+    size_t stall_lps;         /**< nona tables: the solver's stall rule (ct_nona_solve_params_t.stall_lps;
+                                   default CT_NONA_STALL_LPS; 0: never) */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

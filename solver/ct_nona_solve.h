@@ -65,6 +65,12 @@ typedef struct {
 } ct_nona_progress_t;
 
 /** Solver options; fill with ct_nona_solve_params_init(). */
+/* The default of ct_nona_solve_params_t.stall_lps: on the fleets, random
+ * and generated workloads measured it ends the open searches at a quarter
+ * of their LPs or less; tables differed at one point of 120 (by 2e-5 of J:
+ * docs/nona-model.md, "Stalls"). */
+#define CT_NONA_STALL_LPS 1000
+
 typedef struct {
     ct_nona_method_t method;
     double gap;             /**< exact: stop at this relative gap (default 1e-9; 0 .. 0.5) */
@@ -73,9 +79,8 @@ typedef struct {
     size_t stall_lps;       /**< exact, box search: from this many LPs on, stop a search whose gap closed
                                  less than 10% since it had half its LPs (narrower boxes close it by half
                                  or at worst 29% per doubling: a floor of the relaxation, which more LPs
-                                 approach but do not pass), reporting the gap (0, the default: never; 1000
-                                 ended the searches of the fleets and random workloads measured at a
-                                 quarter of their LPs or less with the same tables) */
+                                 approach but do not pass), reporting the gap (default CT_NONA_STALL_LPS;
+                                 0: never, the earlier search) */
     double time_limit;      /**< exact: wall-clock seconds for the whole solve (0, the default: none); past
                                  it every search stops as at its LP budget and no further column-generation
                                  round or root-share move starts: the incumbent and the gap proven so far

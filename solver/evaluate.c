@@ -74,7 +74,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
                              .root_choices = 2, .dependent_parts = 1, .job_first_waits = 1, .server_model = 1,
                              .threads = 1, .rep_threads = 1, .server_row = CT_NONA_ROW_AUTO,
                              .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
-                             .probes = 2 /* Sparrow's d */ };
+                             .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS };
     ct_sim_run_params_init(&p->run);
 }
 
@@ -112,6 +112,19 @@ static double job_bytes(const ct_class_t *c)
     for (size_t e = 0; e < c->dag.n_edges; e++)
         b += c->dag.bytes[e];
     return b;
+}
+
+/* The solver's parameters for a point's table: its defaults with the
+ * evaluation's solver options. */
+static void solve_params(const ct_eval_params_t *p, ct_nona_solve_params_t *sp)
+{
+    ct_nona_solve_params_init(sp);
+    if (p->gap > 0)
+        sp->gap = p->gap;
+    sp->server_row = p->server_row;
+    sp->price_spread = p->price_spread;
+    sp->class_dual = p->class_dual;
+    sp->stall_lps = p->stall_lps;
 }
 
 double ct_eval_scale_for_load(const ct_scenario_t *s, double load)
@@ -344,12 +357,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
     } else {
         if (solved_here(name)) {
             ct_nona_solve_params_t sp;
-            ct_nona_solve_params_init(&sp);
-            if (ec->p->gap > 0)
-                sp.gap = ec->p->gap;
-            sp.server_row = ec->p->server_row;
-            sp.price_spread = ec->p->price_spread;
-            sp.class_dual = ec->p->class_dual;
+            solve_params(ec->p, &sp);
             st = ct_nona_solve(&m, &sp, &sol, err);
         } else {
             if (!strcmp(name, "local"))
@@ -477,12 +485,7 @@ ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n
                                          &m, err);
             if (st == CT_OK) {
                 ct_nona_solve_params_t sp;
-                ct_nona_solve_params_init(&sp);
-                if (p->gap > 0)
-                    sp.gap = p->gap;
-                sp.server_row = p->server_row;
-                sp.price_spread = p->price_spread;
-                sp.class_dual = p->class_dual;
+                solve_params(p, &sp);
                 st = ct_nona_solve(&m, &sp, &pl->star_sol, err);
                 if (st == CT_OK)
                     st = table_sampler(&sx, &m, &pl->star_sol, &pl->star, err);

@@ -50,6 +50,7 @@ static result_t solve_with(ct_nona_model_t *m, ct_nona_method_t method, ct_nona_
     p.method = method;
     p.lp = lp;
     p.point_search = point_search;
+    p.stall_lps = 0; /* the server model's rows measure LPs to the budget (--stall 0), as documented */
     ct_error_t err;
     result_t r = { 0, 0, NAN, 0 };
     int reps = m->n_vars > 200 ? 1 : 5;

@@ -179,6 +179,8 @@ $C nona solve "$T/saved/layered-5.json" --json | grep -q '"server_row":[[:space:
     fail "job-first: the default row is not the linearised one"
 expect_error 2 "--server-row: expected auto, pieces or linear" -- $C sim "$T/saved/layered-5.json" --server-row cut
 expect_error 2 "--bound: expected class-dual or lp" -- $C sim "$T/saved/layered-5.json" --bound dual
+expect_error 2 "--stall: expected an integer >= 0" -- $C sim "$T/saved/layered-5.json" --stall -1
+$C sim "$T/saved/layered-5.json" --stall 0 --jobs 200 --reps 1 >/dev/null || fail "sim --stall 0"
 # The class dual through sim: a table solved with it simulates (layered-5's
 # search closes without it: the same prediction).
 a=$($C sim "$T/saved/layered-5.json" --policy nona --jobs 2000 --json | grep -o '"model_mean_jct":[^,]*')

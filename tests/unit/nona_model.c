@@ -2003,7 +2003,8 @@ static void server_cut_holds(void)
 
 /* Layered seed 18 (2-7 stages: a search that approaches a floor of the
  * wait LP's relaxation) solved twice into sol[0], sol[1], with
- * max_lps (0: the default), stall_lps and class_dual of each. */
+ * max_lps (0: the default), stall_lps (SIZE_MAX: the default) and
+ * class_dual of each. */
 static void layered18_solves(ct_nona_solution_t sol[2], size_t max_lps, size_t stall0, size_t stall1, int cd0,
                              int cd1)
 {
@@ -2021,7 +2022,8 @@ static void layered18_solves(ct_nona_solution_t sol[2], size_t max_lps, size_t s
         ct_nona_solve_params_init(&p);
         if (max_lps)
             p.max_lps = max_lps;
-        p.stall_lps = v ? stall1 : stall0;
+        if ((v ? stall1 : stall0) != SIZE_MAX)
+            p.stall_lps = v ? stall1 : stall0;
         p.class_dual = v ? cd1 : cd0;
         CHECK(ct_nona_solve(&m, &p, &sol[v], &err) == CT_OK);
         ct_nona_model_free(&m);
@@ -2112,12 +2114,13 @@ static void class_dual_bound_holds(void)
 }
 
 /* --stall: a generated workload whose search approaches a floor of its
- * relaxation (layered seed 18, 2-7 stages) stops early with the same
- * table and about the same gap as the search run to its budget. */
+ * relaxation (layered seed 18, 2-7 stages) stops early by default with the
+ * same table and about the same gap as the search run to its budget
+ * (--stall 0). */
 static void stall_stops_early(void)
 {
     ct_nona_solution_t sol[2];
-    layered18_solves(sol, 0, 1000, 0, 0, 0);
+    layered18_solves(sol, 0, SIZE_MAX, 0, 0, 0);
     CHECK_MSG(sol[0].stalled && !sol[1].stalled && sol[0].lp_solves < sol[1].lp_solves / 2,
               "stall: stalled %d / %d after %zu / %zu LPs", sol[0].stalled, sol[1].stalled, sol[0].lp_solves,
               sol[1].lp_solves);
