@@ -67,8 +67,9 @@ typedef struct {
 /** Solver options; fill with ct_nona_solve_params_init(). */
 /* The default of ct_nona_solve_params_t.stall_lps: on the fleets, random
  * and generated workloads measured it ends the open searches at a quarter
- * of their LPs or less; tables differed at one point of 120 (by 2e-5 of J:
- * docs/nona-model.md, "Stalls"). */
+ * of their LPs or less; over the families the documentation quotes, tables
+ * differed at two points, by 2e-5 of J or less (docs/nona-model.md,
+ * "Stalls"). */
 #define CT_NONA_STALL_LPS 1000
 
 typedef struct {

@@ -39,7 +39,6 @@ static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t
     ct_nona_solve_params_init(&p);
     p.server_row = row;
     p.gap = gap;
-    p.stall_lps = 1000; /* (both rows: the open searches end at their floor, not at 20000 LPs) */
     p.class_dual = class_dual;
     if (ct_nona_model_build(s, &mp, &m, &err) != CT_OK || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
         fprintf(stderr, "%s: %s\n", s->path, err.msg);

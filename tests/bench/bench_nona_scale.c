@@ -101,6 +101,26 @@ static void fleet_mixed(ct_scenario_t *s, size_t n)
     fleet_make(s, n, &f);
 }
 
+/* Builds s's model with mp, solves it with p into *sol (the caller frees
+ * it) and frees the model; *columns (may be NULL): the model's. Prints the
+ * error and returns 1 on failure. */
+static int solve_scenario(const ct_scenario_t *s, const ct_nona_model_params_t *mp, const ct_nona_solve_params_t *p,
+                          ct_nona_solution_t *sol, size_t *columns)
+{
+    ct_nona_model_t m;
+    ct_error_t err;
+    ct_status_t st = ct_nona_model_build(s, mp, &m, &err);
+    if (st == CT_OK) {
+        st = ct_nona_solve(&m, p, sol, &err);
+        if (columns)
+            *columns = m.n_vars;
+        ct_nona_model_free(&m);
+    }
+    if (st != CT_OK)
+        fprintf(stderr, "%s\n", err.msg);
+    return st != CT_OK;
+}
+
 static double time_lp(const ct_nona_model_t *m, ct_nona_lp_t lp, double phi, double W, double *value)
 {
     ct_error_t err;
@@ -287,11 +307,9 @@ int main(void)
         size_t cols = 0;
         printf("  %7zu", sizes[i]);
         for (int v = 0; v < 6; v++) { /* pieces cut, linear row, link model, merged visits, aged waits, class dual */
-            ct_nona_model_t m;
             ct_nona_model_params_t mp;
             ct_nona_solve_params_t p;
             ct_nona_solution_t sol;
-            ct_error_t err;
             ct_nona_model_params_init(&mp);
             mp.server_model = v != 2;
             if (v == 3 || v == 4)
@@ -300,12 +318,9 @@ int main(void)
             p.max_lps = budget;
             p.server_row = v == 1 || v == 5 ? CT_NONA_ROW_LINEAR : CT_NONA_ROW_PIECES;
             p.class_dual = v == 5; /* (--bound class-dual, the default row) */
-            if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
-                fprintf(stderr, "%s\n", err.msg);
+            if (solve_scenario(&s, &mp, &p, &sol, v == 0 ? &cols : NULL))
                 return 1;
-            }
             if (v == 0) {
-                cols = m.n_vars;
                 local = sol.J_local / (sol.eval.J / sol.eval.mean_jct);
                 printf(" %8zu %6zu |", cols, budget);
             }
@@ -314,9 +329,41 @@ int main(void)
             else
                 printf(" %7.3f s (%5zu) %8.2e |", sol.seconds, sol.lp_solves, sol.gap);
             ct_nona_solution_free(&sol);
-            ct_nona_model_free(&m);
         }
         printf(" %.6f\n", local);
+        ct_scenario_destroy(&s);
+    }
+    /* Issue #27's bar on the same fleet: the default certified solve (the
+     * default gap, LP budget and stall rule; what `contend nona solve`
+     * does), both models: at 1000 classes at most 1 s and 150x the
+     * 10-class solve. */
+    printf("Nona, issue #27's mixed-optimum fleet, the default solve (gap 1e-9, 20000 LPs, --stall 1000; goal at 1000 "
+           "classes: 1 s and x150 the 10-class solve)\n");
+    printf("  %7s | %-44s | %-44s\n", "classes", "servers: time (LPs) gap stalled", "link model: time (LPs) gap");
+    double first[2] = { NAN, NAN };
+    for (int i = 0; i < 3; i++) {
+        ct_scenario_t s;
+        fleet_mixed(&s, sizes[i]);
+        printf("  %7zu |", sizes[i]);
+        for (int server = 1; server >= 0; server--) {
+            ct_nona_model_params_t mp;
+            ct_nona_solve_params_t p;
+            ct_nona_solution_t sol;
+            ct_nona_model_params_init(&mp);
+            mp.server_model = server;
+            ct_nona_solve_params_init(&p);
+            if (solve_scenario(&s, &mp, &p, &sol, NULL))
+                return 1;
+            if (i == 0)
+                first[server] = sol.seconds;
+            char ratio[32] = "";
+            if (i == 2)
+                snprintf(ratio, sizeof ratio, ", x%.0f", sol.seconds / first[server]);
+            printf(" %7.3f s (%5zu) %8.2e%s%s |", sol.seconds, sol.lp_solves, sol.gap,
+                   server ? (sol.stalled ? " yes" : " no") : "", ratio);
+            ct_nona_solution_free(&sol);
+        }
+        printf("\n");
         ct_scenario_destroy(&s);
     }
     /* Issue #32: the job-first waits (the default) and merged visits
