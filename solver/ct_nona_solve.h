@@ -64,7 +64,6 @@ typedef struct {
     double gap;             /**< the gap proven so far, (J - least open bound) / J (>= the final one) */
 } ct_nona_progress_t;
 
-/** Solver options; fill with ct_nona_solve_params_init(). */
 /* The default of ct_nona_solve_params_t.stall_lps: on the fleets, random
  * and generated workloads measured it ends the open searches at a quarter
  * of their LPs or less; over the families the documentation quotes, tables
@@ -72,6 +71,7 @@ typedef struct {
  * "Stalls"). */
 #define CT_NONA_STALL_LPS 1000
 
+/** Solver options; fill with ct_nona_solve_params_init(). */
 typedef struct {
     ct_nona_method_t method;
     double gap;             /**< exact: stop at this relative gap (default 1e-9; 0 .. 0.5) */
