@@ -66,8 +66,9 @@ typedef struct {
 
 /* The default of ct_nona_solve_params_t.stall_lps: on the fleets, random
  * and generated workloads measured it ends the open searches at a quarter
- * of their LPs or less; over the families the documentation quotes, tables
- * differed at two points, by 2e-5 of J or less (docs/nona-model.md,
+ * of their LPs or less; over the families the documentation quotes, with
+ * the default options tables differed at two points, by 2e-5 of J or less
+ * (aged waits with late parts: 4 of 120, up to 1.3e-3; docs/nona-model.md,
  * "Stalls"). */
 #define CT_NONA_STALL_LPS 1000
 
