@@ -103,9 +103,9 @@ static int n_within, n_within_early;
  * *y2 (may be NULL) receives row 2's multiplier. rel_tol > 0: with
  * ct_block_lp_solve_within, bound <= GLPK's optimum <= obj within rel_tol
  * of each other instead, counting the solves that took fewer one-row
- * solves than the exact one (exact_steps). */
-static void compare_hint(const problem_t *p, const char *what, double hint, double rel_tol, size_t exact_steps,
-                         double *y2)
+ * solves than the exact one (exact_steps). Returns the one-row solves. */
+static size_t compare_hint(const problem_t *p, const char *what, double hint, double rel_tol, size_t exact_steps,
+                           double *y2)
 {
     ct_block_lp_t *w;
     ct_error_t err;
@@ -151,6 +151,7 @@ static void compare_hint(const problem_t *p, const char *what, double hint, doub
         n_infeasible++;
     }
     ct_block_lp_free(w);
+    return res.steps;
 }
 
 /* Without a hint, then warm-started from hints around the optimum's
@@ -167,14 +168,14 @@ static void compare(const problem_t *p, const char *what)
         compare_hint(p, what, (y2 > 0 ? y2 : 1.0) * f[i], 0.0, 0, &dummy);
     compare_hint(p, what, 1e-3 + 10 * uniform(), 0.0, 0, &dummy);
     /* the exact solve's steps from the same hint, against which an early end is counted */
+    double hint = (y2 > 0 ? y2 : 1.0) * 1.2;
+    size_t exact_steps = compare_hint(p, what, hint, 0.0, 0, &dummy);
     ct_block_lp_t *w;
     ct_error_t err;
     ct_block_lp_result_t res;
-    double x[1024], hint = (y2 > 0 ? y2 : 1.0) * 1.2;
+    double x[1024];
     const double *A[2] = { p->a[0], p->a[1] };
     CHECK(ct_block_lp_alloc(&w, p->nb, p->start, &err) == CT_OK);
-    CHECK(ct_block_lp_solve_from(w, p->rows, p->c, A, p->r, hint, x, &res, &err) == CT_OK);
-    size_t exact_steps = res.steps;
     CHECK(ct_block_lp_solve_within(w, p->rows, p->c, A, p->r, hint, -1e-3, x, &res, &err) == CT_EINPUT);
     ct_block_lp_free(w);
     static const double tols[] = { 1e-9, 1e-4, 1e-2, 0.2 };
