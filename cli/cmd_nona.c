@@ -37,18 +37,20 @@ static void nona_usage(FILE *out)
             "  --model servers|link    servers (default): link and server queueing (job-first\n"
             "                          servers); link: the paper's link-only model\n"
             "  --waits job-first|job-first-spread|job-first-merged|job-first-aged|stretched|pieces\n"
-            "                          server model: job-first (default): a task that rejoins a\n"
-            "                          server (a sink fed by other parts, a task fed by another\n"
-            "                          part's task) waits the residual of the task in service, and a\n"
-            "                          job's first visits wait behind older jobs' later visits;\n"
-            "                          job-first-spread: the same with those waits random along a\n"
+            "                          server model: job-first-aged (default): a task that rejoins\n"
+            "                          a server (a sink fed by other parts, a task fed by another\n"
+            "                          part's task) waits the residual of the task in service /\n"
+            "                          (1 - the load of tasks later in their jobs than its own),\n"
+            "                          a job's first visits wait behind older jobs' later visits,\n"
+            "                          a part's visits to its server are one piece of W (and with\n"
+            "                          --binding late a remote part's first task waits by its age\n"
+            "                          too); job-first: the residual alone, visits cut at\n"
+            "                          re-entries (the default before 2026-11-28);\n"
+            "                          job-first-spread: job-first with those waits random along a\n"
             "                          path before a join takes the latest (closer on deep DAGs,\n"
-            "                          but it over-prices some splits); job-first-merged: the same\n"
-            "                          with a part's visits to its server one piece of W (use with\n"
-            "                          --server-row pieces); job-first-aged: merged, and a\n"
-            "                          re-entry (and with --binding late a remote part's first\n"
-            "                          task) waits by its age: / (1 - the load of tasks later\n"
-            "                          in their jobs than its own); stretched: the residual /\n"
+            "                          but it over-prices some splits); job-first-merged: aged\n"
+            "                          without the age (use with --server-row pieces); stretched:\n"
+            "                          the residual /\n"
             "                          (1 - rho_s), the first version; pieces: the earlier model\n"
             "                          (only a job's root and its remote parts' first tasks wait,\n"
             "                          as M/G/1 pieces)\n"            "  --parts dependent|independent\n"
@@ -91,7 +93,7 @@ static void nona_usage(FILE *out)
             "                          the floor where jobs split several segments: weak\n"
             "                          certificates there); pieces: a cut of the pieces' second\n"
             "                          moment tuned at the incumbent (tighter certificates); auto\n"
-            "                          (default): pieces with --waits job-first-merged, else linear\n"
+            "                          (default): pieces with merged and aged waits, else linear\n"
             "  --bound lp|class-dual   exact, server model with job-first waits: lp (default): the\n"
             "                          wait LP bounds each box; class-dual: once the LP's bounds\n"
             "                          stop closing the gap, boxes are bounded again with each\n"
@@ -283,6 +285,8 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
     if (isfinite(sol->gap))
         printf(", certified gap %.2g%s%s", sol->gap, sol->stalled ? " (the gap stopped closing: --stall)" : "",
                sol->time_limited ? " (--time-limit reached)" : "");
+    if (sol->shares_unsettled)
+        printf(" (shares not settled: J and the gap are at the model's shares, not the table's own)");
     printf("%s\n", m->server_model ? "" : " [link-only model]");
     if (sol->segment_gap)
         printf("column generation: %zu triplets generated in %zu rounds; at the solution's waits the missing "
@@ -359,6 +363,7 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
         ct_json_add_number(r, "gap", sol->gap);
         ct_json_add_number(r, "lower_bound", sol->lower_bound);
         cJSON_AddBoolToObject(r, "stalled", sol->stalled != 0);
+        cJSON_AddBoolToObject(r, "shares_settled", sol->shares_unsettled == 0);
         cJSON_AddBoolToObject(r, "time_limited", sol->time_limited != 0);
     }
     cJSON_AddStringToObject(r, "method", ct_nona_method_name(sol->method));

@@ -52,8 +52,8 @@
  * When every crossing edge leaves the source or enters the sink (fork-join
  * segments), it is the paper's branch model exactly. Waits of different
  * branches are taken as independent even where two paths share one X.
- * Job-first waits (params.reentry_waits, default on with the server model;
- * off: the piece waits above, the earlier model). Servers pick the ready
+ * Job-first waits (params.reentry_waits, on with the server model, in the
+ * aged form below by default; off: the piece waits above, the earlier model). Servers pick the ready
  * task of the oldest job, one task at a time, so a job that splits is not
  * a few uninterrupted pieces: measured per task (`contend sim --by-task`),
  * every task that joins a server after a transfer waits. Three changes:
@@ -105,9 +105,10 @@
  *    the other parts closed pieces (vh_sq of a column that stays open).
  *    W for split jobs is then about the simulated one on deep DAGs; the
  *    linearised row bounds it loosely (a certified solve keeps tables
- *    local), so it is meant with the pieces cut (--server-row pieces).
- *  - aged waits (reentry_waits 5, --waits job-first-aged; merged visits
- *    and, not the default): a re-entry into task v goes after the later
+ *    local), so it is meant with the pieces cut (--server-row pieces, which
+ *    the solver's row auto takes with merged and aged waits).
+ *  - aged waits (reentry_waits 5, --waits job-first-aged, the default
+ *    since 2026-11-28; merged visits and): a re-entry into task v goes after the later
  *    tasks of older jobs and before every younger job's, a class of a
  *    non-preemptive priority queue: R(v) = R / (1 - sigma(v)), sigma(v) the
  *    servers' load from tasks whose earliest start in their job (no waits,
@@ -154,6 +155,12 @@ extern "C" {
 
 /** Most branches a part contributes with dependent parts (see above). */
 #define CT_NONA_PATHS 4
+
+/** The default waits of the server model (params.reentry_waits): 5, aged
+ *  waits (--waits job-first-aged), the one that meets issue #32's bar on
+ *  deep generated DAGs for both bindings (docs/model-checks.md); 1
+ *  (--waits job-first) was the default before 2026-11-28. */
+#define CT_NONA_WAITS_DEFAULT 5
 
 /** One branch of a triplet: time a + n * phi (+ a server wait X) (+ w
  *  W_part) seconds. */
@@ -276,12 +283,13 @@ typedef struct {
                                  independent branches, spec s.6) */
     int reentry_waits;      /**< with the server model: a task that joins a server after its job
                                  left it (a sink fed by other parts, a task fed by another part's task)
-                                 waits the residual of the task in service (default 1; 2: that wait
+                                 waits the residual of the task in service (1; 2: that wait
                                  stretched by 1 / (1 - rho_s), the first version; 3: as 1 with inner
                                  re-entries and further first visits as independent random waits
                                  (spread, see "Job-first waits"); 4: as 1 with a part's visits to
                                  its server one piece of W (merged visits); 5: as 4 with each
-                                 re-entry's wait by its task's age in the job (aged waits); 0: the earlier
+                                 re-entry's wait by its task's age in the job (aged waits, the default,
+                                 CT_NONA_WAITS_DEFAULT); 0: the earlier
                                  model, where only the root and the first task of a remote part wait) */
     int late_parts;         /**< with the server model: parts that leave their source's server bind when
                                  first needed to the least loaded of root_choices servers (1), or when

@@ -45,7 +45,8 @@ typedef struct {
     ct_fair_pick_t fair_pick; /**< fair's idle-server choice (default most recently freed) */
     unsigned root_choices;    /**< nona, nona-star: root on the least loaded of d servers (default 2; 1: the paper) */
     int dependent_parts;      /**< nona tables: parts wait for the parts that feed them (default 1; 0: the paper) */
-    int job_first_waits;      /**< nona tables: the model's job-first waits (default 1; 0: the earlier piece waits) */
+    int job_first_waits;      /**< nona tables: the model's waits, ct_nona_model_params_t.reentry_waits
+                                   (default CT_NONA_WAITS_DEFAULT, aged; 1: job-first; 0: pieces) */
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */
     unsigned threads;         /**< points at once (default 1; 0: the cores); the result does not depend on it */
     unsigned rep_threads;     /**< a point's replications at once (default 1; 0: the cores); nor on this */

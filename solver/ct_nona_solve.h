@@ -142,6 +142,10 @@ typedef struct {
     double gap;             /**< exact: proven relative gap (J - bound) / J; NAN for the others */
     int stalled;            /**< exact: a search stopped at params.stall_lps's rule (the gap had stopped closing) */
     int time_limited;       /**< exact: params.time_limit ran out (the gap is what was proven by then) */
+    int shares_unsettled;   /**< server model: the root and later shares' fixed point did not settle in
+                                 its eight moves (two shares whose solutions send each other back): J,
+                                 the gap and the bound are at the model's shares, which differ from the
+                                 solution's own by 1e-3 or more */
     double J_local;         /**< J with every job entirely local */
     size_t lp_solves;       /**< exact: LPs solved; penalty: function evaluations */
     double seconds;         /**< wall time of the solve */
@@ -163,10 +167,15 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
 
 /** Solves with p->method. Fails with CT_EINPUT for parameters out of range
  *  or the grid method on a server-queueing model, CT_ESOLVER if GLPK or
- *  GSL fail. With pooled roots (d > 1) it solves from a root share of 1,
- *  sets the model's share to the solution's (ct_nona_root_share) and solves
- *  again until the share settles (at most 6 solves); the model keeps that
- *  share. The exact method also leaves the model's server row
+ *  GSL fail. With pooled roots (d > 1) or job-first waits it solves from a
+ *  root share of 1 and a later share of 0, moves the model's shares to the
+ *  solution's (ct_nona_root_share, ct_nona_later_share) and solves again
+ *  until they settle (at most eight moves, each that reverses the last
+ *  with half the step; sol->shares_unsettled says when they did not); the
+ *  model keeps them. The certificate is at those shares: where two fixed
+ *  points exist the search finds one, not necessarily the one whose J is
+ *  lower (tests/unit/nona_model.c, random 4 of server_model_vs_exhaustive,
+ *  shows one). The exact method also leaves the model's server row
  *  (ct_nona_model_set_server_row) as its last search tuned it (every
  *  search starts from the one at all-local, so solves do not depend on
  *  it). */

@@ -71,7 +71,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
 {
     *p = (ct_eval_params_t){ .link = CT_LINK_FIFO, .bg_ratio = 100, .star_load = 0.5, .load = 0.5,
                              .max_in_flight = 20000, .server_queue = CT_QUEUE_JOB_FIRST, .fair_pick = CT_FAIR_RECENT,
-                             .root_choices = 2, .dependent_parts = 1, .job_first_waits = 1, .server_model = 1,
+                             .root_choices = 2, .dependent_parts = 1, .job_first_waits = CT_NONA_WAITS_DEFAULT, .server_model = 1,
                              .threads = 1, .rep_threads = 1, .server_row = CT_NONA_ROW_AUTO,
                              .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
                              .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS };

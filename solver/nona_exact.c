@@ -1355,18 +1355,30 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     if (st != CT_OK || !fixed_point)
         return st;
     /* The root rule's benefit depends on how much work it steers: iterate
-     * the share to a fixed point (at most five moves). */
-    double total = sol->seconds;
+     * the shares to a fixed point (settled: both move by less than 1e-3; at
+     * most eight moves). From the second reversal on, each move that
+     * reverses the last one halves the step (a first search often
+     * overshoots once; a move that does not reverse takes the whole step):
+     * two shares whose solutions send each other back (the fixed point a
+     * mix between them) otherwise swing until the cap,
+     * ending at the share the other solution was solved at; halved, the
+     * searches close in on the share where both solutions tie, and the
+     * search there may mix them. */
+    double total = sol->seconds, last_da = 0, last_dL = 0, step = 1;
+    int unsettled = 0, reversals = 0;
     size_t lps = sol->lp_solves, rounds = sol->cg_rounds, added = sol->columns_added;
     for (int moves = 0;;) {
         double a = m->root_choices > 1 ? ct_nona_root_share(m, sol->theta) : m->root_share,
                L = m->reentry ? ct_nona_later_share(m, sol->theta) : m->later_share;
-        int move = (!(fabs(a - m->root_share) < 1e-3) || !(fabs(L - m->later_share) < 1e-3)) && moves < 5;
+        double da = a - m->root_share, dL = L - m->later_share;
+        int far = !(fabs(da) < 1e-3) || !(fabs(dL) < 1e-3), move = far && moves < 8;
         /* (its budget spent, the gap not closed: the gap a closed search
          * reports can exceed params.gap by round-off) */
         int cut_short = !full && sol->lp_solves >= tenth.max_lps && !(sol->gap <= p->gap * (1 + 1e-6));
-        if ((!move && !cut_short) || sol->time_limited)
+        if ((!move && !cut_short) || sol->time_limited) {
+            unsettled = far;
             break;
+        }
         /* A full search its budget cut short left a gap open; a move whose
          * effect on its solution is inside that gap cannot be told from the
          * search's own slack, and the next full search would mostly spend
@@ -1376,6 +1388,15 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         if (move && full && sol->lp_solves >= p->max_lps && share_move_within_gap(m, sol, a, L))
             break;
         if (move) {
+            int reverses = da * last_da < 0 || dL * last_dL < 0;
+            reversals += reverses;
+            step = reverses && reversals > 1 ? step / 2 : 1;
+            da *= step;
+            dL *= step;
+            a = m->root_share + da;
+            L = m->later_share + dL;
+            last_da = da;
+            last_dL = dL;
             ct_nona_model_set_root_share(m, a);
             ct_nona_model_set_later_share(m, L);
             moves++;
@@ -1393,6 +1414,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     sol->lp_solves = lps;
     sol->cg_rounds = rounds;
     sol->columns_added = added;
+    sol->shares_unsettled = unsettled;
     return CT_OK;
 }
 

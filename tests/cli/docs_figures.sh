@@ -40,6 +40,7 @@ row() { # OPTIONS...: "| P ms | S ms (+D%) |"
     awk -v p="$p" -v s="$s" 'BEGIN { printf "| %.1f ms | %.1f ms (+%.0f%%) |", 1000 * p, 1000 * s, 100 * (s / p - 1) }'
 }
 figure docs/model-checks.md "{a c} {b d} $(row)"
+figure docs/model-checks.md "{a c} {b d} $(row --waits job-first)"
 figure docs/model-checks.md "$(row --waits pieces)"
 figure docs/model-checks.md "{a} {b c} {d} $(row --parts independent)"
 figure docs/model-checks.md "{a} {b c} {d} $(row --parts independent --model link)"

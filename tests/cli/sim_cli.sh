@@ -175,16 +175,19 @@ grep -q '"waits":[[:space:]]*"job-first-merged"' "$T/merged.json" || fail "--wai
 grep -q '"server_row":[[:space:]]*"pieces"' "$T/merged.json" || fail "--waits job-first-merged: row not the cut"
 $C nona solve "$T/saved/layered-5.json" --waits job-first-merged --server-row linear --json |
     grep -q '"server_row":[[:space:]]*"linear"' || fail "--server-row linear with merged visits"
-$C nona solve "$T/saved/layered-5.json" --json | grep -q '"server_row":[[:space:]]*"linear"' ||
+$C nona solve "$T/saved/layered-5.json" --waits job-first --json | grep -q '"server_row":[[:space:]]*"linear"' ||
     fail "job-first: the default row is not the linearised one"
+$C nona solve "$T/saved/layered-5.json" --json | grep -q '"server_row":[[:space:]]*"pieces"' ||
+    fail "aged waits (the default): the default row is not the pieces cut"
 expect_error 2 "--server-row: expected auto, pieces or linear" -- $C sim "$T/saved/layered-5.json" --server-row cut
 expect_error 2 "--bound: expected class-dual or lp" -- $C sim "$T/saved/layered-5.json" --bound dual
 expect_error 2 "--stall: expected an integer >= 0" -- $C sim "$T/saved/layered-5.json" --stall -1
 $C sim "$T/saved/layered-5.json" --stall 0 --jobs 200 --reps 1 >/dev/null || fail "sim --stall 0"
 # The class dual through sim: a table solved with it simulates (layered-5's
-# search closes without it: the same prediction).
-a=$($C sim "$T/saved/layered-5.json" --policy nona --jobs 2000 --json | grep -o '"model_mean_jct":[^,]*')
-b=$($C sim "$T/saved/layered-5.json" --policy nona --jobs 2000 --bound class-dual --json | grep -o '"model_mean_jct":[^,]*')
+# search under job-first waits closes without it: the same prediction).
+a=$($C sim "$T/saved/layered-5.json" --policy nona --jobs 2000 --waits job-first --json | grep -o '"model_mean_jct":[^,]*')
+b=$($C sim "$T/saved/layered-5.json" --policy nona --jobs 2000 --waits job-first --bound class-dual --json |
+    grep -o '"model_mean_jct":[^,]*')
 [ -n "$a" ] && [ "$a" = "$b" ] || fail "sim --bound class-dual: '$b', without '$a'"
 # Late-bound parts: the table records the rule, the simulator binds by it and
 # the model predicts it (with background traffic: its jobs share the servers).

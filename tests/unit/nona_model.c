@@ -296,7 +296,10 @@ static void fig1_by_hand(void)
     ct_nona_evaluate(&m, theta, &e, &tau);
     CHECK_CLOSE(tau, 0.002 + m.r_root * W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + m.r_part * W), 1e-12);
     ct_nona_model_free(&m);
-    CHECK(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK); /* the defaults: d = 2, job-first */
+    ct_nona_model_params_t jf;
+    ct_nona_model_params_init(&jf);
+    jf.reentry_waits = 1; /* d = 2 (the default), job-first */
+    CHECK(ct_nona_model_build(&s, &jf, &m, &err) == CT_OK);
     ct_nona_model_set_later_share(&m, Ls);
     CHECK_CLOSE(m.r_root, sr / L1, 1e-12);
     CHECK_CLOSE(m.r_part, sp / L1 / (1 - rho_s * Ls), 1e-12);
@@ -309,6 +312,7 @@ static void fig1_by_hand(void)
     ct_nona_model_params_t late;
     ct_nona_model_params_init(&late);
     late.late_parts = 1;
+    late.reentry_waits = 1;
     CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_OK);
     ct_nona_model_set_later_share(&m, Ls);
     ct_nona_model_set_root_share(&m, 0.3); /* ignored: every piece binds by the rule */
@@ -631,11 +635,22 @@ static void server_model_vs_exhaustive(void)
         CHECK_MSG(sol.gap <= 1e-4 && sol.lower_bound <= want * (1 + 1e-9), "random %d: gap %.3g bound %.12g want %.12g",
                   rep, sol.gap, sol.lower_bound, want);
         worst_gap = fmax(worst_gap, sol.gap);
-        double lb = sol.lower_bound;
+        double lb = sol.lower_bound, a_x = m.root_share, L_x = m.later_share;
         ct_nona_solution_free(&sol);
-        p.method = CT_NONA_PENALTY; /* cannot beat the certificate */
+        /* The penalty method cannot beat the certificate at the shares it
+         * was proven at. (At its own shares it can: random 4, aged waits,
+         * whose fork the penalty leaves with one part away from the source
+         * and no later visits, J 1.682 at a later share 0; at the exact
+         * search's 0.29 that table costs more than the one it chose, 1.703,
+         * which costs less at 0 too, and sends the share to 0.29: the
+         * fixed point finds one of two: ct_nona_solve in ct_nona_solve.h.) */
+        p.method = CT_NONA_PENALTY;
         CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_OK);
-        CHECK(sol.eval.J >= lb * (1 - 1e-9));
+        ct_nona_eval_t at_x;
+        ct_nona_model_set_root_share(&m, a_x);
+        ct_nona_model_set_later_share(&m, L_x);
+        ct_nona_evaluate(&m, sol.theta, &at_x, NULL);
+        CHECK_MSG(at_x.J >= lb * (1 - 1e-9), "random %d: penalty J %.12g below the bound %.12g", rep, at_x.J, lb);
         ct_nona_solution_free(&sol);
         p.method = CT_NONA_GRID; /* link model only */
         CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_EINPUT);
@@ -769,7 +784,7 @@ static void rep_model(unsigned long long *st, int rep, size_t nc, int server_mod
 static void lp_solvers_agree(void)
 {
     unsigned long long st = 777;
-    int compared = 0, infeasible = 0;
+    int compared = 0, infeasible = 0, unsettled = 0;
     double worst = 0;
     for (int rep = 0; rep < 16; rep++) {
         size_t nc = 1 + (size_t)rep % 4;
@@ -801,10 +816,14 @@ static void lp_solvers_agree(void)
         ct_nona_solve_params_t p;
         ct_nona_solve_params_init(&p);
         CHECK(ct_nona_solve(&m, &p, &sb, &err) == CT_OK);
-        /* the root share's fixed point settled (the model keeps its share) */
-        CHECK_MSG(!m.server_model || fabs(ct_nona_root_share(&m, sb.theta) - m.root_share) < 1e-3,
+        /* the root share's fixed point settled (the model keeps its share),
+         * or the solution says it did not (random 9, aged waits: the
+         * solutions at shares 1 and 0.69 send each other back) */
+        CHECK_MSG(!m.server_model ||
+                      (fabs(ct_nona_root_share(&m, sb.theta) - m.root_share) < 1e-3) == !sb.shares_unsettled,
                   "random %d: root share %.6g, the solution's %.6g", rep, m.root_share,
                   ct_nona_root_share(&m, sb.theta));
+        unsettled += sb.shares_unsettled;
         p.lp = CT_NONA_LP_GLPK;
         CHECK(ct_nona_solve(&m, &p, &sg, &err) == CT_OK);
         CHECK_MSG(fabs(sb.eval.J - sg.eval.J) <= 2e-9 * sg.eval.J, "random %d: solve J %.15g (block), %.15g (GLPK)",
@@ -813,9 +832,10 @@ static void lp_solvers_agree(void)
         ct_nona_solution_free(&sg);
         rep_free(&m, &s, d, nc);
     }
-    CHECK(compared > 100 && infeasible >= 16);
-    printf("block LP vs GLPK: %d wait LPs agree (worst relative difference %.1e), %d infeasible for both\n", compared,
-           worst, infeasible);
+    CHECK(compared > 100 && infeasible >= 16 && unsettled <= 1);
+    printf("block LP vs GLPK: %d wait LPs agree (worst relative difference %.1e), %d infeasible for both; %d "
+           "solve's shares unsettled\n",
+           compared, worst, infeasible, unsettled);
 }
 
 /* Column generation with exact pricing reaches the enumeration's optimum:
@@ -849,7 +869,18 @@ static void columns_match_enumeration(void)
         p.gap = 1e-7; /* both certified to it; exact pricing in every box keeps the generated bound valid */
         CHECK(ct_nona_solve(&me, &p, &se, &err) == CT_OK);
         CHECK_MSG(ct_nona_solve(&mg, &p, &sg, &err) == CT_OK, "%s", err.msg);
-        CHECK_MSG(fabs(sg.eval.J - se.eval.J) <= fmax(2e-7, se.gap + sg.gap) * se.eval.J &&
+        /* The two fixed points of the shares settle within 1e-3 of each
+         * other, not at one share: allow what that difference moves J. */
+        double a_e = me.root_share, L_e = me.later_share, shift;
+        ct_nona_eval_t ev;
+        ct_nona_model_set_root_share(&me, mg.root_share);
+        ct_nona_model_set_later_share(&me, mg.later_share);
+        ct_nona_evaluate(&me, se.theta, &ev, NULL);
+        shift = fabs(ev.J - se.eval.J) / se.eval.J;
+        ct_nona_model_set_root_share(&me, a_e);
+        ct_nona_model_set_later_share(&me, L_e);
+        CHECK(shift < 1e-3);
+        CHECK_MSG(fabs(sg.eval.J - se.eval.J) <= (fmax(2e-7, se.gap + sg.gap) + shift) * se.eval.J &&
                       sg.lower_bound <= se.eval.J * (1 + 1e-12),
                   "random %d (%s): generated J %.15g (%zu of %zu triplets, %zu rounds), enumerated %.15g", rep,
                   mp.server_model ? "servers" : "link", sg.eval.J, mg.n_vars, me.n_vars, sg.cg_rounds, se.eval.J);
