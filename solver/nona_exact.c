@@ -1314,10 +1314,9 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
     return CT_OK;
 }
 
-/* Whether the solution's J under root share a and later share L differs
- * from its J at the model's shares by at most the gap its search proved.
- * Leaves the model's shares as they were. */
-static int share_move_within_gap(ct_nona_model_t *m, const ct_nona_solution_t *sol, double a, double L)
+/* The solution's J under root share a and later share L. Leaves the
+ * model's shares as they were. */
+static double J_at_shares(ct_nona_model_t *m, const ct_nona_solution_t *sol, double a, double L)
 {
     double a0 = m->root_share, L0 = m->later_share;
     ct_nona_eval_t e;
@@ -1326,7 +1325,7 @@ static int share_move_within_gap(ct_nona_model_t *m, const ct_nona_solution_t *s
     ct_nona_evaluate(m, sol->theta, &e, NULL);
     ct_nona_model_set_root_share(m, a0);
     ct_nona_model_set_later_share(m, L0);
-    return isfinite(e.J) && isfinite(sol->gap) && fabs(e.J - sol->eval.J) <= sol->gap * sol->eval.J;
+    return e.J;
 }
 
 static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
@@ -1358,25 +1357,51 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
      * the shares to a fixed point (settled: both move by less than 1e-3; at
      * most eight moves). From the second reversal on, each move that
      * reverses the last one halves the step (a first search often
-     * overshoots once; a move that does not reverse takes the whole step):
-     * two shares whose solutions send each other back (the fixed point a
-     * mix between them) otherwise swing until the cap,
-     * ending at the share the other solution was solved at; halved, the
-     * searches close in on the share where both solutions tie, and the
-     * search there may mix them. */
-    double total = sol->seconds, last_da = 0, last_dL = 0, step = 1;
+     * overshoots once): two shares whose solutions send each other back
+     * (the fixed point a mix between them) otherwise swing until the cap,
+     * ending at whichever share came last; halved, the searches close in on
+     * the shares where both solutions tie. Where they still do not settle,
+     * the solution is the searches' one whose J at its own shares is least,
+     * reported at those shares, with the first search's bound: at root
+     * share 1 and later share 0 every wait is least, so no table's J at its
+     * own shares is below that bound. */
+    double total = sol->seconds, last_da = 0, last_dL = 0, step = 1, bound0 = sol->lower_bound;
+    double best_J = INFINITY, best_a = 1.0, best_L = 0.0;
+    ct_nona_solution_t best = { 0 }; /* (the least J at its own shares so far; owned) */
     int unsettled = 0, reversals = 0;
     size_t lps = sol->lp_solves, rounds = sol->cg_rounds, added = sol->columns_added;
     for (int moves = 0;;) {
         double a = m->root_choices > 1 ? ct_nona_root_share(m, sol->theta) : m->root_share,
                L = m->reentry ? ct_nona_later_share(m, sol->theta) : m->later_share;
-        double da = a - m->root_share, dL = L - m->later_share;
+        double da = a - m->root_share, dL = L - m->later_share, own = J_at_shares(m, sol, a, L);
         int far = !(fabs(da) < 1e-3) || !(fabs(dL) < 1e-3), move = far && moves < 8;
+        int is_best = own < best_J;
+        if (is_best) {
+            best_J = own;
+            best_a = a;
+            best_L = L;
+        }
         /* (its budget spent, the gap not closed: the gap a closed search
          * reports can exceed params.gap by round-off) */
         int cut_short = !full && sol->lp_solves >= tenth.max_lps && !(sol->gap <= p->gap * (1 + 1e-6));
         if ((!move && !cut_short) || sol->time_limited) {
             unsettled = far;
+            if (unsettled && !is_best && best.theta) { /* the least J at its own shares, there */
+                ct_nona_solution_free(sol);
+                *sol = best;
+                memset(&best, 0, sizeof best);
+                ct_nona_model_set_root_share(m, best_a);
+                ct_nona_model_set_later_share(m, best_L);
+                ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
+            } else if (unsettled) {
+                ct_nona_model_set_root_share(m, a);
+                ct_nona_model_set_later_share(m, L);
+                ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
+            }
+            if (unsettled) {
+                sol->lower_bound = fmin(bound0, sol->eval.J);
+                sol->gap = sol->eval.J > 0 ? (sol->eval.J - sol->lower_bound) / sol->eval.J : 0.0;
+            }
             break;
         }
         /* A full search its budget cut short left a gap open; a move whose
@@ -1385,12 +1410,14 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
          * its budget moving the share back (on issue #27's mixed fleet aged
          * waits swing between two shares). So stop there: the solution and
          * its certificate stay those of the share it was solved at. */
-        if (move && full && sol->lp_solves >= p->max_lps && share_move_within_gap(m, sol, a, L))
+        if (move && full && sol->lp_solves >= p->max_lps && isfinite(sol->gap) &&
+            fabs(own - sol->eval.J) <= sol->gap * sol->eval.J)
             break;
         if (move) {
             int reverses = da * last_da < 0 || dL * last_dL < 0;
             reversals += reverses;
-            step = reverses && reversals > 1 ? step / 2 : 1;
+            if (reverses && reversals > 1)
+                step /= 2;
             da *= step;
             dL *= step;
             a = m->root_share + da;
@@ -1402,14 +1429,22 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             moves++;
         }
         full = full || !move;
-        ct_nona_solution_free(sol);
-        if ((st = solve_columns(m, full ? p : &tenth, sol, screen, &searches, deadline, err)) != CT_OK)
+        if (is_best) { /* keep it: a later search may not settle */
+            ct_nona_solution_free(&best);
+            best = *sol;
+            memset(sol, 0, sizeof *sol);
+        } else
+            ct_nona_solution_free(sol);
+        if ((st = solve_columns(m, full ? p : &tenth, sol, screen, &searches, deadline, err)) != CT_OK) {
+            ct_nona_solution_free(&best);
             return st;
+        }
         total += sol->seconds;
         lps += sol->lp_solves;
         rounds += sol->cg_rounds;
         added += sol->columns_added;
     }
+    ct_nona_solution_free(&best);
     sol->seconds = total;
     sol->lp_solves = lps;
     sol->cg_rounds = rounds;

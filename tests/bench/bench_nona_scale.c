@@ -11,8 +11,9 @@
  * linearly. For the link model the box search (point_search = 0) runs
  * beside the point search (the default), as the baseline of the latter. A last table solves the server model at a quarter of the
  * load, where splitting pays, with a budget of 1000 LPs per search, and
- * prints the gap reached, and a last one the job-first waits (the default)
- * beside the earlier piece waits (#32: at most 2x the time). GLPK's and the penalty method's whole solves at 1000 classes
+ * prints the gap reached, and a last one the job-first waits (the default
+ * until 2026-11-28), merged visits and aged waits (the default) beside the
+ * earlier piece waits (#32: at most 2x the time). GLPK's and the penalty method's whole solves at 1000 classes
  * take minutes; set BENCH_FULL=1 to include them. The one-LP times are
  * cold: setting the LP up and, for the block solver, growing its restricted
  * problem from all-local by pricing (the search's later boxes start from
@@ -288,16 +289,18 @@ int main(void)
         ct_nona_model_free(&m);
         ct_scenario_destroy(&s);
     }
-    /* Issue #27: the mixed-optimum fleet, the server row's pieces cut
-     * (--server-row pieces) beside the linearised row (the default) with
-     * the same LP budget, and the link model: time, LPs, the proven gap, the
-     * mean JCT; last the default row with the class dual (--bound
+    /* Issue #27: the mixed-optimum fleet under job-first waits, the server
+     * row's pieces cut (--server-row pieces) beside the linearised row (the
+     * row job-first waits take by default) with the same LP budget, the
+     * link model, merged visits and aged waits (the default model since
+     * 2026-11-28, on the pieces cut): time, LPs, the proven gap, the mean
+     * JCT; last job-first's linearised row with the class dual (--bound
      * class-dual). A budget of 2000 LPs per search (500 at 1000 classes). */
     printf("Nona, issue #27's mixed-optimum fleet (N x 10 segments, 105 jobs/s, 80 servers, 10 Gbps): whole solve, "
            "budget per search\n");
     printf("  %7s %8s %6s | %-34s | %-34s | %-30s | %-34s | %-34s | %-34s | %s\n", "classes", "columns", "budget",
-           "pieces cut: time (LPs) gap JCT", "linear (default): time (LPs) gap JCT", "link model: time (LPs) gap",
-           "merged visits: time (LPs) gap JCT", "aged waits: time (LPs) gap JCT", "class dual: time (LPs) gap JCT",
+           "job-first, cut: time (LPs) gap JCT", "job-first, linear: time (LPs) gap JCT", "link model: time (LPs) gap",
+           "merged visits: time (LPs) gap JCT", "aged (default): time (LPs) gap JCT", "class dual: time (LPs) gap JCT",
            "all-local JCT");
     for (int i = 0; i < 3; i++) {
         size_t budget = sizes[i] >= 1000 ? 500 : 2000;
@@ -312,12 +315,11 @@ int main(void)
             ct_nona_solution_t sol;
             ct_nona_model_params_init(&mp);
             mp.server_model = v != 2;
-            if (v == 3 || v == 4)
-                mp.reentry_waits = v == 3 ? 4 : 5; /* (their row: the pieces cut) */
+            mp.reentry_waits = v == 3 ? 4 : v == 4 ? 5 : 1; /* (merged and aged: the pieces cut, their row) */
             ct_nona_solve_params_init(&p);
             p.max_lps = budget;
             p.server_row = v == 1 || v == 5 ? CT_NONA_ROW_LINEAR : CT_NONA_ROW_PIECES;
-            p.class_dual = v == 5; /* (--bound class-dual, the default row) */
+            p.class_dual = v == 5; /* (--bound class-dual, job-first's row) */
             if (solve_scenario(&s, &mp, &p, &sol, v == 0 ? &cols : NULL))
                 return 1;
             if (v == 0) {
@@ -366,15 +368,15 @@ int main(void)
         printf("\n");
         ct_scenario_destroy(&s);
     }
-    /* Issue #32: the job-first waits (the default) and merged visits
-     * against the earlier piece waits, the same solves side by side (goal:
-     * at most 2x the time). Fastest of three; 1000 LPs per search at 500
-     * jobs/s. */
+    /* Issue #32: job-first waits (the default until 2026-11-28), merged
+     * visits and aged waits (the default) against the earlier piece waits,
+     * the same solves side by side (goal: at most 2x the time). Fastest of
+     * three; 1000 LPs per search at 500 jobs/s. */
     static const int modes[4] = { 1, 4, 5, 0 }; /* params.reentry_waits: job-first, merged, aged, pieces */
-    printf("Nona at scale, server model: job-first waits (default), merged visits and aged waits against piece "
+    printf("Nona at scale, server model: job-first waits, merged visits and aged waits (the default) against piece "
            "waits (--waits pieces), whole certified solve (goal: at most x2)\n");
     printf("  %7s %6s | %-30s | %-30s | %-30s | %-30s | %s\n", "classes", "jobs/s", "job-first: time (LPs) gap",
-           "merged: time (LPs) gap", "aged: time (LPs) gap", "pieces: time (LPs) gap", "ratios");
+           "merged: time (LPs) gap", "aged (default): time (LPs) gap", "pieces: time (LPs) gap", "ratios");
     for (int load = 0; load < 2; load++)
         for (int i = 0; i < 3; i++) {
             double rate = load ? 500 : 2000, t[4] = { 0, 0, 0, 0 };
