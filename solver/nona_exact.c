@@ -1368,6 +1368,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     double total = sol->seconds, last_da = 0, last_dL = 0, step = 1, bound0 = sol->lower_bound;
     double best_J = INFINITY, best_a = 1.0, best_L = 0.0;
     ct_nona_solution_t best = { 0 }; /* (the least J at its own shares so far; owned) */
+    size_t best_vars = 0;            /* (m->n_vars when best was solved: generated columns come later) */
     int unsettled = 0, reversals = 0;
     size_t lps = sol->lp_solves, rounds = sol->cg_rounds, added = sol->columns_added;
     for (int moves = 0;;) {
@@ -1386,7 +1387,9 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         int cut_short = !full && sol->lp_solves >= tenth.max_lps && !(sol->gap <= p->gap * (1 + 1e-6));
         if ((!move && !cut_short) || sol->time_limited) {
             unsettled = far;
-            if (unsettled && !is_best && best.theta) { /* the least J at its own shares, there */
+            /* (a best solved before columns were generated has a theta of
+             * fewer columns: not comparable, the last stands) */
+            if (unsettled && !is_best && best.theta && best_vars == m->n_vars) { /* the least J at its own shares */
                 ct_nona_solution_free(sol);
                 *sol = best;
                 memset(&best, 0, sizeof best);
@@ -1432,6 +1435,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         if (is_best) { /* keep it: a later search may not settle */
             ct_nona_solution_free(&best);
             best = *sol;
+            best_vars = m->n_vars;
             memset(sol, 0, sizeof *sol);
         } else
             ct_nona_solution_free(sol);
