@@ -2,8 +2,10 @@
  * bench_nona_family.c - certified Nona solves on a seeded family of random
  * layered workloads (issue #27's check: 30 scenarios of 1-3 classes of
  * DAGs with 2-7 stages of 1-4 tasks, 80 servers, 10 or 100 Gbps, at the
- * generator's rates), each solved with the server row's pieces cut
- * (--server-row pieces) and with the linearised row (the default), side
+ * generator's rates), under job-first waits (--waits job-first, the
+ * default until 2026-11-28; BENCH_WAITS=aged: the default aged waits,
+ * whose default row is the cut), each solved with the server row's pieces
+ * cut (--server-row pieces) and with the linearised row (the default), side
  * by side in one run: time, LPs, the proven gap, the column gap of
  * generated segments, the mean JCT; then a summary (searches that closed
  * their gap, the slowest solves, the JCT of the cut's tables against the
@@ -20,6 +22,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     double seconds, gap, column_gap, jct;
@@ -27,6 +30,7 @@ typedef struct {
 } result_t;
 
 static int class_dual; /* BENCH_CLASS_DUAL=1: the solves of the class-dual table use it */
+static int waits = 1;  /* params.reentry_waits: job-first (BENCH_WAITS=aged: CT_NONA_WAITS_DEFAULT) */
 
 static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t *r)
 {
@@ -36,6 +40,7 @@ static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t
     ct_nona_solution_t sol;
     ct_error_t err;
     ct_nona_model_params_init(&mp);
+    mp.reentry_waits = waits;
     ct_nona_solve_params_init(&p);
     p.server_row = row;
     p.gap = gap;
@@ -56,6 +61,9 @@ static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t
 
 int main(void)
 {
+    const char *w = getenv("BENCH_WAITS");
+    if (w && !strcmp(w, "aged"))
+        waits = CT_NONA_WAITS_DEFAULT;
     const char *env = getenv("BENCH_FAMILY");
     int n = env ? atoi(env) : 30;
     if (n < 1 || n > 1000)
