@@ -143,9 +143,10 @@ typedef struct {
     int stalled;            /**< exact: a search stopped at params.stall_lps's rule (the gap had stopped closing) */
     int time_limited;       /**< exact: params.time_limit ran out (the gap is what was proven by then) */
     int shares_unsettled;   /**< server model: the root and later shares' fixed point did not settle in
-                                 its eight moves (two shares whose solutions send each other back): J,
-                                 the gap and the bound are at the model's shares, which differ from the
-                                 solution's own by 1e-3 or more */
+                                 its eight moves (two shares whose solutions send each other back): the
+                                 solution is the searches' one with the least J at its own shares (the
+                                 model is left at them), and the bound is the first search's, at root
+                                 share 1 and later share 0, where every wait is least */
     double J_local;         /**< J with every job entirely local */
     size_t lp_solves;       /**< exact: LPs solved; penalty: function evaluations */
     double seconds;         /**< wall time of the solve */
@@ -170,9 +171,10 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
  *  GSL fail. With pooled roots (d > 1) or job-first waits it solves from a
  *  root share of 1 and a later share of 0, moves the model's shares to the
  *  solution's (ct_nona_root_share, ct_nona_later_share) and solves again
- *  until they settle (at most eight moves, each that reverses the last
- *  with half the step; sol->shares_unsettled says when they did not); the
- *  model keeps them. The certificate is at those shares: where two fixed
+ *  until they settle (at most eight moves, from the second reversal on
+ *  with half the step; sol->shares_unsettled says when they did not, and
+ *  then the solution is the one of least J at its own shares); the model
+ *  keeps them. The certificate is at those shares: where two fixed
  *  points exist the search finds one, not necessarily the one whose J is
  *  lower (tests/unit/nona_model.c, random 4 of server_model_vs_exhaustive,
  *  shows one). The exact method also leaves the model's server row
