@@ -286,7 +286,8 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
         printf(", certified gap %.2g%s%s", sol->gap, sol->stalled ? " (the gap stopped closing: --stall)" : "",
                sol->time_limited ? " (--time-limit reached)" : "");
     if (sol->shares_unsettled)
-        printf(" (shares not settled: J and the gap are at the model's shares, not the table's own)");
+        printf(" (shares not settled: the searches' table of least J at its own shares, with the bound at root "
+               "share 1, later share 0)");
     printf("%s\n", m->server_model ? "" : " [link-only model]");
     if (sol->segment_gap)
         printf("column generation: %zu triplets generated in %zu rounds; at the solution's waits the missing "

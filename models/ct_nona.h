@@ -108,7 +108,7 @@
  *    local), so it is meant with the pieces cut (--server-row pieces, which
  *    the solver's row auto takes with merged and aged waits).
  *  - aged waits (reentry_waits 5, --waits job-first-aged, the default
- *    since 2026-11-28; merged visits and): a re-entry into task v goes after the later
+ *    since 2026-11-28): merged visits, and a re-entry into task v goes after the later
  *    tasks of older jobs and before every younger job's, a class of a
  *    non-preemptive priority queue: R(v) = R / (1 - sigma(v)), sigma(v) the
  *    servers' load from tasks whose earliest start in their job (no waits,
