@@ -176,8 +176,7 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
  *  then the solution is the one of least J at its own shares); the model
  *  keeps them. The certificate is at those shares: where two fixed
  *  points exist the search finds one, not necessarily the one whose J is
- *  lower (tests/unit/nona_model.c, random 4 of server_model_vs_exhaustive,
- *  shows one). The exact method also leaves the model's server row
+ *  lower (docs/nona-model.md, "Certified solver", gives a case). The exact method also leaves the model's server row
  *  (ct_nona_model_set_server_row) as its last search tuned it (every
  *  search starts from the one at all-local, so solves do not depend on
  *  it). */

@@ -638,12 +638,10 @@ static void server_model_vs_exhaustive(void)
         double lb = sol.lower_bound, a_x = m.root_share, L_x = m.later_share;
         ct_nona_solution_free(&sol);
         /* The penalty method cannot beat the certificate at the shares it
-         * was proven at. (At its own shares it can: random 4, aged waits,
-         * whose fork the penalty leaves with one part away from the source
-         * and no later visits, J 1.682 at a later share 0; at the exact
-         * search's 0.29 that table costs more than the one it chose, 1.703,
-         * which costs less at 0 too, and sends the share to 0.29: the
-         * fixed point finds one of two: ct_nona_solve in ct_nona_solve.h.) */
+         * was proven at. (At its own shares it could where the shares have
+         * two fixed points, of which the exact solve finds one: random 4
+         * did before the later-share fix of visit_pieces; docs/nona-model.md,
+         * "Certified solver".) */
         p.method = CT_NONA_PENALTY;
         CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_OK);
         ct_nona_eval_t at_x;
@@ -817,8 +815,8 @@ static void lp_solvers_agree(void)
         ct_nona_solve_params_init(&p);
         CHECK(ct_nona_solve(&m, &p, &sb, &err) == CT_OK);
         /* the root share's fixed point settled (the model keeps its share),
-         * or the solution says it did not (random 9, aged waits: the
-         * solutions at shares 1 and 0.69 send each other back) */
+         * or the solution says it did not (random 9 with aged waits swung
+         * between shares 1 and 0.69 until reversing moves were halved) */
         CHECK_MSG(!m.server_model ||
                       (fabs(ct_nona_root_share(&m, sb.theta) - m.root_share) < 1e-3) == !sb.shares_unsettled,
                   "random %d: root share %.6g, the solution's %.6g", rep, m.root_share,
