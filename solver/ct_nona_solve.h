@@ -171,7 +171,9 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
  *  GSL fail. With pooled roots (d > 1) or job-first waits it solves from a
  *  root share of 1 and a later share of 0, moves the model's shares to the
  *  solution's (ct_nona_root_share, ct_nona_later_share) and solves again
- *  until they settle (at most eight moves, from the second reversal on
+ *  until they settle (both move by less than 1e-3, or, after a search
+ *  that left its gap open, a move of less than 0.05 changes J by at most
+ *  that gap, taken as at least 1e-4 and at most 1e-3 of J; at most eight moves, from the second reversal on
  *  with half the step; sol->shares_unsettled says when they did not, and
  *  then the solution is the one of least J at its own shares); the model
  *  keeps them. The certificate is at those shares: where two fixed

@@ -1354,9 +1354,11 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     if (st != CT_OK || !fixed_point)
         return st;
     /* The root rule's benefit depends on how much work it steers: iterate
-     * the shares to a fixed point (settled: both move by less than 1e-3; at
-     * most eight moves). From the second reversal on, each move that
-     * reverses the last one halves the step (a first search often
+     * the shares to a fixed point (settled: both move by less than 1e-3,
+     * or, after a search that left its gap open, a move of less than 0.05
+     * changes its solution's J by at most that gap, taken as at least 1e-4
+     * and at most 1e-3 of J; at most eight moves). From the second reversal on, each move that reverses
+     * the last one halves the step (a first search often
      * overshoots once): two shares whose solutions send each other back
      * (the fixed point a mix between them) otherwise swing until the cap,
      * ending at whichever share came last; halved, the searches close in on
@@ -1375,7 +1377,18 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         double a = m->root_choices > 1 ? ct_nona_root_share(m, sol->theta) : m->root_share,
                L = m->reentry ? ct_nona_later_share(m, sol->theta) : m->later_share;
         double da = a - m->root_share, dL = L - m->later_share, own = J_at_shares(m, sol, a, L);
-        int far = !(fabs(da) < 1e-3) || !(fabs(dL) < 1e-3), move = far && moves < 8;
+        /* (a search that left its gap open cannot tell small moves whose
+         * effect on J is inside that gap; up to 1e-3 of J they count as
+         * settled, and below 1e-4 of J, far below what the model can tell,
+         * whatever the gap: after a search the tenth cut short the move is still
+         * made, for the full search. Not large ones: a jump to another
+         * table's shares may cost as little there and still lead to a
+         * worse fixed point) */
+        int open = !(sol->gap <= p->gap * (1 + 1e-6)) && isfinite(sol->gap);
+        int near = fabs(da) < 1e-3 && fabs(dL) < 1e-3;
+        int inside = !near && open && fabs(da) < 0.05 && fabs(dL) < 0.05 &&
+                     fabs(own - sol->eval.J) <= fmin(fmax(sol->gap, 1e-4), 1e-3) * sol->eval.J;
+        int far = !near && !inside, move = far && moves < 8;
         int is_best = own < best_J;
         if (is_best) {
             best_J = own;
@@ -1387,21 +1400,25 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         int cut_short = !full && sol->lp_solves >= tenth.max_lps && !(sol->gap <= p->gap * (1 + 1e-6));
         if ((!move && !cut_short) || sol->time_limited) {
             unsettled = far;
+            int rebound = unsettled; /* (the table is reported at its own shares, with the first search's bound) */
             /* (a best solved before columns were generated has a theta of
-             * fewer columns: not comparable, the last stands) */
-            if (unsettled && !is_best && best.theta && best_vars == m->n_vars) { /* the least J at its own shares */
+             * fewer columns: not comparable, the last stands. Shares settled
+             * inside an open gap: an earlier search's table may cost less at
+             * its own shares than the last search found at these) */
+            if ((unsettled || inside) && !is_best && best.theta && best_vars == m->n_vars) { /* the least J at its own shares */
                 ct_nona_solution_free(sol);
                 *sol = best;
                 memset(&best, 0, sizeof best);
                 ct_nona_model_set_root_share(m, best_a);
                 ct_nona_model_set_later_share(m, best_L);
                 ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
+                rebound = 1;
             } else if (unsettled) {
                 ct_nona_model_set_root_share(m, a);
                 ct_nona_model_set_later_share(m, L);
                 ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
             }
-            if (unsettled) {
+            if (rebound) {
                 sol->lower_bound = fmin(bound0, sol->eval.J);
                 sol->gap = sol->eval.J > 0 ? (sol->eval.J - sol->lower_bound) / sol->eval.J : 0.0;
             }
@@ -1416,6 +1433,8 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         if (move && full && sol->lp_solves >= p->max_lps && isfinite(sol->gap) &&
             fabs(own - sol->eval.J) <= sol->gap * sol->eval.J)
             break;
+        if (inside && cut_short && moves < 8)
+            move = 1;
         if (move) {
             int reverses = da * last_da < 0 || dL * last_dL < 0;
             reversals += reverses;
@@ -1431,7 +1450,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             ct_nona_model_set_later_share(m, L);
             moves++;
         }
-        full = full || !move;
+        full = full || !move || inside;
         if (is_best) { /* keep it: a later search may not settle */
             ct_nona_solution_free(&best);
             best = *sol;

@@ -1437,7 +1437,8 @@ static void progress_reports(void)
                   "case %d: %zu bad reports of %zu, %zu searches, LPs %zu reported / %zu solved, gap %.3g / %.3g",
                   k, g.bad, g.calls, g.search, g.sum_lps, sol.lp_solves, g.last_gap, sol.gap);
         if (k == 1) { /* stopped by the budget, the last search with all of it, the share settled or its
-                       * move inside the gap that search left open (then not searched again) */
+                       * move inside the gap that search left open or below 1e-4 of J (then not searched
+                       * again) */
             double a0 = m.root_share, a1 = ct_nona_root_share(&m, sol.theta), L0 = m.later_share,
                    L1 = m.reentry ? ct_nona_later_share(&m, sol.theta) : L0, moved = 0;
             ct_nona_eval_t e;
@@ -1448,7 +1449,7 @@ static void progress_reports(void)
             ct_nona_model_set_later_share(&m, L0);
             moved = fabs(e.J - sol.eval.J) / sol.eval.J;
             CHECK_MSG(sol.lp_solves >= p.max_lps && sol.gap > 1e-9 && g.last_max == p.max_lps && g.tenths > 0 &&
-                          ((fabs(a1 - a0) < 1e-3 && fabs(L1 - L0) < 1e-3) || moved <= sol.gap),
+                          ((fabs(a1 - a0) < 1e-3 && fabs(L1 - L0) < 1e-3) || moved <= fmax(sol.gap, 1e-4)),
                       "fig1, servers: %zu LPs, gap %.3g, last budget %zu, %zu reports on a tenth, share %.4f -> "
                       "%.4f moves J by %.3g",
                       sol.lp_solves, sol.gap, g.last_max, g.tenths, a0, a1, moved);
