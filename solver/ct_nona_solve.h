@@ -173,9 +173,10 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
  *  solution's (ct_nona_root_share, ct_nona_later_share) and solves again
  *  until they settle (both move by less than 1e-3, or, after a search
  *  that left its gap open, a move of less than 0.05 changes J by at most
- *  that gap, taken as at least 1e-4 and at most 1e-3 of J; at most eight moves, from the second reversal on
- *  with half the step; sol->shares_unsettled says when they did not, and
- *  then the solution is the one of least J at its own shares); the model
+ *  that gap, taken as at least 1e-4 and at most 1e-3 of J; at most eight
+ *  moves, from the second reversal on with half the step;
+ *  sol->shares_unsettled says when they did not, and then the solution
+ *  is the one of least J at its own shares); the model
  *  keeps them. The certificate is at those shares: where two fixed
  *  points exist the search finds one, not necessarily the one whose J is
  *  lower (docs/nona-model.md, "Certified solver", gives a case). The exact method also leaves the model's server row

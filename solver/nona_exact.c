@@ -1357,9 +1357,9 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
      * the shares to a fixed point (settled: both move by less than 1e-3,
      * or, after a search that left its gap open, a move of less than 0.05
      * changes its solution's J by at most that gap, taken as at least 1e-4
-     * and at most 1e-3 of J; at most eight moves). From the second reversal on, each move that reverses
-     * the last one halves the step (a first search often
-     * overshoots once): two shares whose solutions send each other back
+     * and at most 1e-3 of J; at most eight moves). From the second
+     * reversal on, each move that reverses the last one halves the step (a
+     * first search often overshoots once): two shares whose solutions send each other back
      * (the fixed point a mix between them) otherwise swing until the cap,
      * ending at whichever share came last; halved, the searches close in on
      * the shares where both solutions tie. Where they still do not settle,
@@ -1380,8 +1380,8 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         /* (a search that left its gap open cannot tell small moves whose
          * effect on J is inside that gap; up to 1e-3 of J they count as
          * settled, and below 1e-4 of J, far below what the model can tell,
-         * whatever the gap: after a search the tenth cut short the move is still
-         * made, for the full search. Not large ones: a jump to another
+         * whatever the gap: after a search the tenth cut short the move is
+         * still made, for the full search. Not large ones: a jump to another
          * table's shares may cost as little there and still lead to a
          * worse fixed point) */
         int open = !(sol->gap <= p->gap * (1 + 1e-6)) && isfinite(sol->gap);
