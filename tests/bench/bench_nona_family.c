@@ -5,7 +5,8 @@
  * generator's rates), under job-first waits (--waits job-first, the
  * default until 2026-11-28; BENCH_WAITS=aged: the default aged waits,
  * whose default row is the cut), each solved with the server row's pieces
- * cut (--server-row pieces) and with the linearised row (the default), side
+ * cut (--server-row pieces) and with the linearised row (job-first's
+ * default), side
  * by side in one run: time, LPs, the proven gap, the column gap of
  * generated segments, the mean JCT; then a summary (searches that closed
  * their gap, the slowest solves, the JCT of the cut's tables against the
