@@ -54,8 +54,10 @@ typedef enum { CT_NONA_ROW_PIECES, CT_NONA_ROW_LINEAR, CT_NONA_ROW_AUTO } ct_non
 /** What an exact solve reports as it goes (ct_nona_solve_params_t's
  *  progress): after a search's first LPs and after each of its steps (a
  *  split: one LP in the point search, up to four in the box search). A
- *  solve runs one search, or one per round of column generation and per
- *  root-share iteration. */
+ *  solve runs one search, or several: per root-share iteration, and with
+ *  column generation per round whose new triplets the table at its own
+ *  waits does not settle (the LPs of those re-solves are the solution's
+ *  lp_solves but no search's). */
 typedef struct {
     size_t search;          /**< the searches this solve has started, from 1 */
     size_t lps;             /**< LPs of the current search so far */
@@ -151,7 +153,8 @@ typedef struct {
     size_t lp_solves;       /**< exact: LPs solved; penalty: function evaluations */
     double seconds;         /**< wall time of the solve */
     /* Column generation (models with generated segments; else 0 / NULL). */
-    size_t cg_rounds;       /**< solves done (1 + rounds that added triplets) */
+    size_t cg_rounds;       /**< 1 + rounds that added triplets (each re-solves the table at its waits;
+                                 a search follows only where that does not settle it: docs/nona-model.md) */
     size_t columns_added;   /**< triplets generated beyond the seeds */
     double *segment_gap;    /**< per block (NULL without generated blocks): at the solution's waits and
                                  multipliers, how much lower, at most, its class's mean JCT could be with

@@ -580,8 +580,15 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
     while (s->n > 0) {
         if (s->heap[0].lb >= s->best_J * (1 - p->gap)) /* every box left is pruned */
             break;
-        if (s->lp.solves >= p->max_lps || out_of_time(s))
+        if (s->lp.solves >= p->max_lps || out_of_time(s)) {
+            /* (at its budget within 1% of the stall rule's next check,
+             * which it already fails: the stall rule's stop, a few LPs
+             * early; a search with a larger budget would stop there) */
+            if (!s->timed_out && p->stall_lps && s->stall_at > p->stall_lps &&
+                (double)s->stall_at <= 1.01 * (double)s->lp.solves && open_gap(s) > 0.9 * s->stall_gap)
+                s->stalled = 1;
             break;
+        }
         if (s->pending && s->pending->n > 0)
             break; /* triplets to add: the caller adds them and searches again */
         if (s->row_stale && m->server_model && m->reentry && ct_nona_solve_row_pieces(m, p)) {
@@ -874,7 +881,8 @@ static ct_status_t search_points(bnb_t *s, double lo, double hi, ct_error_t *err
 }
 
 static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                               cg_pending_t *pending, size_t *searches, double deadline, ct_error_t *err)
+                               cg_pending_t *pending, const double *warm, size_t *searches, double deadline,
+                               ct_error_t *err)
 {
     bnb_t s;
     memset(&s, 0, sizeof s);
@@ -916,6 +924,16 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
         goto done; /* nothing to decide */
     if ((st = ct_wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK)
         goto done;
+    if (warm) { /* the last round's table (column generation), polished with the new columns */
+        memcpy(s.theta, warm, m->n_vars * sizeof(double));
+        if ((st = consider_theta(&s, p->max_polish, 0, err)) != CT_OK)
+            goto done;
+        if (s.row_stale && m->server_model && m->reentry && ct_nona_solve_row_pieces(m, p)) { /* tuned there */
+            ct_nona_model_set_server_row(m, s.best, NULL);
+            ct_wait_lp_refresh_row(&s.lp);
+            s.row_stale = 0;
+        }
+    }
     s.cd_at = CD_FIRST_CHECK;
     s.cd_gap = INFINITY;
     if (p->class_dual && ct_class_dual_applies(m) && !(s.cd = ct_class_dual_alloc(m))) {
@@ -1108,7 +1126,8 @@ done:
 }
 
 static ct_status_t solve_once(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                             cg_pending_t *pending, size_t *searches, double deadline, ct_error_t *err)
+                             cg_pending_t *pending, const double *warm, size_t *searches, double deadline,
+                             ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;
     if (!p) {
@@ -1133,7 +1152,7 @@ static ct_status_t solve_once(ct_nona_model_t *m, const ct_nona_solve_params_t *
     }
     sol->gap = NAN;
     double t0 = now_seconds();
-    st = p->method == CT_NONA_EXACT ? solve_exact(m, p, sol, pending, searches, deadline, err)
+    st = p->method == CT_NONA_EXACT ? solve_exact(m, p, sol, pending, warm, searches, deadline, err)
          : p->method == CT_NONA_GRID ? solve_grid(m, p, sol, err)
                                      : ct_nona_solve_penalty(m, p, sol, err);
     if (st != CT_OK) {
@@ -1243,12 +1262,84 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
     return st;
 }
 
+/* A search its LP budget stopped with its gap open: one with a larger
+ * budget could close more. Not one the stall rule stopped (its check at
+ * twice stall_lps comes before the budget's): a search with the whole
+ * budget would stop there too. (The gap a closed search reports can
+ * exceed params.gap by round-off.) */
+static int cut_short(const ct_nona_solution_t *sol, const ct_nona_solve_params_t *p)
+{
+    return sol->lp_solves >= p->max_lps && !sol->stalled && !(sol->gap <= p->gap * (1 + 1e-6));
+}
+
+/* The last round's table in the model's variables after triplets were
+ * added (each block's new ones after its old ones, at 0): *out, owned by
+ * the caller. start[b]: block b's first variable before. */
+static ct_status_t warm_theta(const ct_nona_model_t *m, const size_t *start, const double *theta, double **out,
+                              ct_error_t *err)
+{
+    *out = calloc(m->n_vars ? m->n_vars : 1, sizeof(double));
+    if (!*out)
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        size_t n = (b + 1 < m->n_blocks ? start[b + 1] : start[m->n_blocks]) - start[b];
+        memcpy(*out + m->blocks[b].var_start, theta + start[b], n * sizeof(double));
+    }
+    return CT_OK;
+}
+
+/* The restricted master at fixed waits: theta (the last table, in the
+ * model's variables with the new columns at 0) re-solved at its own waits
+ * while J drops, as a search polishes its incumbents; into sol (theta,
+ * eval, tau; its bound is the last search's, over fewer columns). *lps
+ * counts the LPs. */
+static ct_status_t polish_table(ct_nona_model_t *m, const ct_nona_solve_params_t *p, const double *theta,
+                                ct_nona_solution_t *sol, size_t *lps, ct_error_t *err)
+{
+    bnb_t s;
+    memset(&s, 0, sizeof s);
+    s.p = p;
+    s.mm = m;
+    s.best_J = INFINITY;
+    size_t n = m->n_vars ? m->n_vars : 1;
+    double *keep = malloc(n * sizeof(double));
+    s.theta = malloc(n * sizeof(double));
+    s.best = malloc(n * sizeof(double));
+    s.work = malloc(n * sizeof(double));
+    ct_status_t st = CT_OK;
+    if (!keep || !s.theta || !s.best || !s.work) {
+        st = ct_error_set(err, CT_ENOMEM, "out of memory");
+        goto done;
+    }
+    memcpy(s.theta, theta, m->n_vars * sizeof(double));
+    /* (the server row tuned at the table, as a search tunes it at its incumbents) */
+    ct_nona_model_set_server_row(m, ct_nona_solve_row_pieces(m, p) ? s.theta : NULL, NULL);
+    if ((st = ct_wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK ||
+        (st = consider_theta(&s, p->max_polish, 0, err)) != CT_OK)
+        goto done;
+    *lps += s.lp.solves;
+    free(sol->theta);
+    sol->theta = keep;
+    keep = NULL;
+    memcpy(sol->theta, s.best, m->n_vars * sizeof(double));
+    ct_nona_theta_clean(m, sol->theta, p->prune);
+    ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
+done:
+    ct_wait_lp_free(&s.lp);
+    free(keep);
+    free(s.theta);
+    free(s.best);
+    free(s.work);
+    return st;
+}
+
 /* solve_once, then column generation for generated segments: add the
  * triplets that priced out inside the search, or else those a pricing
  * round finds, and solve again, until none is found (or cg_rounds); the
  * last round's gaps go into the solution. */
-static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
-                                 ct_nona_price_screen_t *screen, size_t *searches, double deadline, ct_error_t *err)
+static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_t *p, int provisional,
+                                 ct_nona_solution_t *sol, ct_nona_price_screen_t *screen, size_t *searches,
+                                 double deadline, ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;
     if (!p) {
@@ -1259,16 +1350,20 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
     for (size_t b = 0; b < m->n_blocks; b++)
         any |= m->blocks[b].generated;
     cg_pending_t pend = { NULL, 0, 0 };
-    ct_status_t st = solve_once(m, p, sol, any ? &pend : NULL, searches, deadline, err);
+    ct_status_t st = solve_once(m, p, sol, any ? &pend : NULL, NULL, searches, deadline, err);
     if (st != CT_OK || !any) {
         pending_free(&pend);
         return st;
     }
-    double seconds = sol->seconds, *gap = calloc(m->n_blocks, sizeof(double));
-    size_t lps = sol->lp_solves, added = 0, rounds = 1;
-    if (!gap)
+    double seconds = sol->seconds, *gap = calloc(m->n_blocks, sizeof(double)), *warm = NULL;
+    size_t lps = sol->lp_solves, added = 0, rounds = 1, *start = malloc((m->n_blocks + 1) * sizeof(size_t));
+    int searched = 1; /* (the table is a search's over every column; else polished since columns were added) */
+    if (!gap || !start)
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
     while (st == CT_OK) {
+        for (size_t b = 0; b < m->n_blocks; b++)
+            start[b] = m->blocks[b].var_start;
+        start[m->n_blocks] = m->n_vars;
         if (sol->time_limited) { /* no time for another round: the columns' gap is unknown */
             sol->column_gap = NAN;
             break;
@@ -1287,22 +1382,50 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
         seconds += now_seconds() - t0;
         if (st != CT_OK)
             break;
-        if (!added_now) {
+        /* (a provisional search, the shares' tenth, cut short: the caller
+         * searches again in any case, with these columns) */
+        int again = !provisional || !cut_short(sol, p);
+        if (!added_now && (searched || !again)) {
             sol->segment_gap = gap;
             sol->column_gap = column_gap;
             gap = NULL;
             break;
         }
         added += added_now;
-        rounds++;
-        ct_nona_solution_free(sol);
-        if ((st = solve_once(m, p, sol, &pend, searches, deadline, err)) != CT_OK)
+        rounds += added_now > 0;
+        free(warm);
+        if ((st = warm_theta(m, start, sol->theta, &warm, err)) != CT_OK)
             break;
+        if (added_now) {
+            /* New columns: the table re-solved at its waits with them (an
+             * LP or a few), and priced again there; a search only once
+             * pricing finds nothing at the table's waits (each search of a
+             * round cut short by its budget otherwise added a column or
+             * two worth 1e-5 of J: on issue #27's seed 14, 17 searches of
+             * 2,000 LPs) */
+            double J_before = sol->eval.J;
+            t0 = now_seconds();
+            st = polish_table(m, p, warm, sol, &lps, err);
+            seconds += now_seconds() - t0;
+            searched = 0;
+            /* (no better at these waits: the columns pay at other waits,
+             * which only a search reaches) */
+            if (st != CT_OK || sol->eval.J < J_before * (1 - 1e-12))
+                continue;
+            memcpy(warm, sol->theta, m->n_vars * sizeof(double)); /* (polished: no better, maybe cleaned) */
+        }
+        /* the search starts from the last table (its J can only fall) */
+        ct_nona_solution_free(sol);
+        if ((st = solve_once(m, p, sol, &pend, warm, searches, deadline, err)) != CT_OK)
+            break;
+        searched = 1;
         seconds += sol->seconds;
         lps += sol->lp_solves;
     }
     pending_free(&pend);
     free(gap);
+    free(warm);
+    free(start);
     if (st != CT_OK) {
         ct_nona_solution_free(sol);
         return st;
@@ -1350,7 +1473,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     tenth = *p;
     tenth.max_lps = p->max_lps / 10 > 0 ? p->max_lps / 10 : 1;
     double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : INFINITY;
-    ct_status_t st = solve_columns(m, full ? p : &tenth, sol, screen, &searches, deadline, err);
+    ct_status_t st = solve_columns(m, full ? p : &tenth, !full, sol, screen, &searches, deadline, err);
     if (st != CT_OK || !fixed_point)
         return st;
     /* The root rule's benefit depends on how much work it steers: iterate
@@ -1368,6 +1491,11 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
      * share 1 and later share 0 every wait is least, so no table's J at its
      * own shares is below that bound. */
     double total = sol->seconds, last_da = 0, last_dL = 0, step = 1, bound0 = sol->lower_bound;
+    /* (bound0 holds for the columns there were then; once more are
+     * generated, a table may use them and cost less than it: then the
+     * least bound any search proved stands in) */
+    double bound_min = sol->lower_bound;
+    size_t vars0 = m->n_vars;
     double best_J = INFINITY, best_a = 1.0, best_L = 0.0;
     ct_nona_solution_t best = { 0 }; /* (the least J at its own shares so far; owned) */
     size_t best_vars = 0;            /* (m->n_vars when best was solved: generated columns come later) */
@@ -1395,10 +1523,9 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             best_a = a;
             best_L = L;
         }
-        /* (its budget spent, the gap not closed: the gap a closed search
-         * reports can exceed params.gap by round-off) */
-        int cut_short = !full && sol->lp_solves >= tenth.max_lps && !(sol->gap <= p->gap * (1 + 1e-6));
-        if ((!move && !cut_short) || sol->time_limited) {
+        /* (a search of a tenth its budget stopped with the gap open) */
+        int short_ = !full && cut_short(sol, &tenth);
+        if ((!move && !short_) || sol->time_limited) {
             unsettled = far;
             int rebound = unsettled; /* (the table is reported at its own shares, with the first search's bound) */
             /* (a best solved before columns were generated has a theta of
@@ -1419,7 +1546,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
                 ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
             }
             if (rebound) {
-                sol->lower_bound = fmin(bound0, sol->eval.J);
+                sol->lower_bound = fmin(m->n_vars == vars0 ? bound0 : bound_min, sol->eval.J);
                 sol->gap = sol->eval.J > 0 ? (sol->eval.J - sol->lower_bound) / sol->eval.J : 0.0;
             }
             break;
@@ -1433,7 +1560,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         if (move && full && sol->lp_solves >= p->max_lps && isfinite(sol->gap) &&
             fabs(own - sol->eval.J) <= sol->gap * sol->eval.J)
             break;
-        if (inside && cut_short && moves < 8)
+        if (inside && short_ && moves < 8)
             move = 1;
         if (move) {
             int reverses = da * last_da < 0 || dL * last_dL < 0;
@@ -1458,12 +1585,13 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             memset(sol, 0, sizeof *sol);
         } else
             ct_nona_solution_free(sol);
-        if ((st = solve_columns(m, full ? p : &tenth, sol, screen, &searches, deadline, err)) != CT_OK) {
+        if ((st = solve_columns(m, full ? p : &tenth, !full, sol, screen, &searches, deadline, err)) != CT_OK) {
             ct_nona_solution_free(&best);
             return st;
         }
         total += sol->seconds;
         lps += sol->lp_solves;
+        bound_min = fmin(bound_min, sol->lower_bound);
         rounds += sol->cg_rounds;
         added += sol->columns_added;
     }
