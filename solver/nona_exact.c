@@ -1335,8 +1335,13 @@ done:
 
 /* solve_once, then column generation for generated segments: add the
  * triplets that priced out inside the search, or else those a pricing
- * round finds, and solve again, until none is found (or cg_rounds); the
- * last round's gaps go into the solution. */
+ * round finds, re-solve the table at its waits with them (polish_table)
+ * and price again; search again, from that table, once a round adds
+ * nothing or its triplets do not lower J at those waits; until a search's
+ * table prices out with nothing to add (or cg_rounds). The last round's
+ * gaps go into the solution. provisional: the caller searches again in
+ * any case when this search is cut short (the shares' tenth), so none
+ * follows here then. */
 static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_t *p, int provisional,
                                  ct_nona_solution_t *sol, ct_nona_price_screen_t *screen, size_t *searches,
                                  double deadline, ct_error_t *err)
