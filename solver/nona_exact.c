@@ -569,6 +569,19 @@ static void report(const bnb_t *s)
 
 /* The box search over (phi, W) from box root (see the file's comment);
  * the boxes it drops count in s->dropped. */
+/* The server row's pieces cut is exact where the incumbent's segments
+ * sit on one triplet each: tune it there once the incumbent moved. Every
+ * cut is valid, so the bounds queued before stand. */
+static void tune_row(bnb_t *s)
+{
+    const ct_nona_model_t *m = s->lp.m;
+    if (s->row_stale && m->server_model && m->reentry && ct_nona_solve_row_pieces(m, s->p)) {
+        ct_nona_model_set_server_row(s->mm, s->best, NULL);
+        ct_wait_lp_refresh_row(&s->lp);
+        s->row_stale = 0;
+    }
+}
+
 static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
 {
     const ct_nona_solve_params_t *p = s->p;
@@ -591,14 +604,7 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
         }
         if (s->pending && s->pending->n > 0)
             break; /* triplets to add: the caller adds them and searches again */
-        if (s->row_stale && m->server_model && m->reentry && ct_nona_solve_row_pieces(m, p)) {
-            /* The server row's pieces cut is exact where the incumbent's
-             * segments sit on one triplet each: tune it there. Every
-             * cut is valid, so the bounds queued before stand. */
-            ct_nona_model_set_server_row(s->mm, s->best, NULL);
-            ct_wait_lp_refresh_row(&s->lp);
-            s->row_stale = 0;
-        }
+        tune_row(s);
         box_t b = heap_pop(s);
         if (s->cd_on && !b.cd_done) {
             /* bounded before the class dual came in: bound it again first,
@@ -928,11 +934,7 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
         memcpy(s.theta, warm, m->n_vars * sizeof(double));
         if ((st = consider_theta(&s, p->max_polish, 0, err)) != CT_OK)
             goto done;
-        if (s.row_stale && m->server_model && m->reentry && ct_nona_solve_row_pieces(m, p)) { /* tuned there */
-            ct_nona_model_set_server_row(m, s.best, NULL);
-            ct_wait_lp_refresh_row(&s.lp);
-            s.row_stale = 0;
-        }
+        tune_row(&s);
     }
     s.cd_at = CD_FIRST_CHECK;
     s.cd_gap = INFINITY;
@@ -1262,19 +1264,26 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
     return st;
 }
 
-/* A search its LP budget stopped with its gap open: one with a larger
- * budget could close more. Not one the stall rule stopped (its check at
- * twice stall_lps comes before the budget's): a search with the whole
- * budget would stop there too. (The gap a closed search reports can
- * exceed params.gap by round-off.) */
+/* gap_open: the search did not close its gap (NAN counts as open; the
+ * gap a closed search reports can exceed params.gap by round-off).
+ * cut_short: its LP budget stopped it with the gap open, so one with a
+ * larger budget could close more. Not one the stall rule stopped (its
+ * check at twice stall_lps comes before the budget's): a search with the
+ * whole budget would stop there too. */
+static int gap_open(const ct_nona_solution_t *sol, const ct_nona_solve_params_t *p)
+{
+    return !(sol->gap <= p->gap * (1 + 1e-6));
+}
+
 static int cut_short(const ct_nona_solution_t *sol, const ct_nona_solve_params_t *p)
 {
-    return sol->lp_solves >= p->max_lps && !sol->stalled && !(sol->gap <= p->gap * (1 + 1e-6));
+    return sol->lp_solves >= p->max_lps && !sol->stalled && gap_open(sol, p);
 }
 
 /* The last round's table in the model's variables after triplets were
  * added (each block's new ones after its old ones, at 0): *out, owned by
- * the caller. start[b]: block b's first variable before. */
+ * the caller. start[b]: block b's first variable before (start[n_blocks]:
+ * the variables before). */
 static ct_status_t warm_theta(const ct_nona_model_t *m, const size_t *start, const double *theta, double **out,
                               ct_error_t *err)
 {
@@ -1282,8 +1291,7 @@ static ct_status_t warm_theta(const ct_nona_model_t *m, const size_t *start, con
     if (!*out)
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     for (size_t b = 0; b < m->n_blocks; b++) {
-        size_t n = (b + 1 < m->n_blocks ? start[b + 1] : start[m->n_blocks]) - start[b];
-        memcpy(*out + m->blocks[b].var_start, theta + start[b], n * sizeof(double));
+        memcpy(*out + m->blocks[b].var_start, theta + start[b], (start[b + 1] - start[b]) * sizeof(double));
     }
     return CT_OK;
 }
@@ -1517,7 +1525,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
          * still made, for the full search. Not large ones: a jump to another
          * table's shares may cost as little there and still lead to a
          * worse fixed point) */
-        int open = !(sol->gap <= p->gap * (1 + 1e-6)) && isfinite(sol->gap);
+        int open = gap_open(sol, p) && isfinite(sol->gap);
         int near = fabs(da) < 1e-3 && fabs(dL) < 1e-3;
         int inside = !near && open && fabs(da) < 0.05 && fabs(dL) < 0.05 &&
                      fabs(own - sol->eval.J) <= fmin(fmax(sol->gap, 1e-4), 1e-3) * sol->eval.J;
