@@ -109,6 +109,11 @@ int cli_parse_parts(const char *cmd, const char *s, int *dependent)
     return parse_switch(cmd, "--parts", s, "dependent", "independent", dependent);
 }
 
+int cli_parse_late_waits(const char *cmd, const char *s, int *least_of_d)
+{
+    return parse_switch(cmd, "--late-waits", s, "least-of-d", "uniform", least_of_d);
+}
+
 int cli_parse_waits(const char *cmd, const char *s, int *job_first)
 {
     if (!strcmp(s, "stretched")) { /* job-first with the first version's re-entry wait (ct_nona.h) */

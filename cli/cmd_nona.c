@@ -64,6 +64,12 @@ static void nona_usage(FILE *out)
             "                          default, the paper's rule), or bound when first needed to\n"
             "                          the least loaded of D sampled servers (late: the scheduler\n"
             "                          binds them, see ct_sampler_place_late); the table records it\n"
+            "  --late-waits uniform|least-of-d\n"
+            "                          --binding late: a late part waits for its server with\n"
+            "                          probability rho as on a uniform server (uniform, default), or\n"
+            "                          with probability rho^D, the chance that all D sampled servers\n"
+            "                          are busy, and then longer (least-of-d: closer on ensembles,\n"
+            "                          misses splits on deep DAGs); the mean wait is the same\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
             "  -j, --threads N         sweep: scales solved at once (default: the cores; the output\n"
             "                          does not depend on it)\n"
@@ -76,6 +82,9 @@ static void nona_usage(FILE *out)
             "  --price-evals N         generated segments too large to price exactly (over 500000\n"
             "                          triplets): search with N evaluations per round (20000)\n"
             "  --price-spread          and search at a spread of waits too (slower, often better)\n"
+            "  --spread-gap G          search at the spread of waits only when a round finds\n"
+            "                          nothing at the table's waits while the column gap there is\n"
+            "                          above G x J (e.g. 0.01; default 0: never)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
             "  --time-limit S          exact: stop the whole solve after S seconds (wall clock) with\n"
@@ -121,7 +130,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND };
+       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_SGAP };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -136,10 +145,12 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
         { "search", required_argument, NULL, OPT_SEARCH }, { "binding", required_argument, NULL, OPT_BINDING },
+        { "late-waits", required_argument, NULL, OPT_LATE_WAITS },
         { "server-row", required_argument, NULL, OPT_ROW }, { "stall", required_argument, NULL, OPT_STALL },
         { "bound", required_argument, NULL, OPT_BOUND },
         { "time-limit", required_argument, NULL, OPT_TLIMIT },
         { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
+        { "spread-gap", required_argument, NULL, OPT_SGAP },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -202,6 +213,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 return cli_usage("nona", "--price-evals: expected an integer >= 100, got '%s'", optarg);
             break;
         case OPT_PSPREAD: o->solve.price_spread = 1; break;
+        case OPT_SGAP:
+            if (cli_parse_double(optarg, &o->solve.spread_gap) || !(o->solve.spread_gap >= 0 && o->solve.spread_gap <= 1e9))
+                return cli_usage("nona", "--spread-gap: expected a share of J >= 0, got '%s'", optarg);
+            break;
         case OPT_LARGE:
             if (!strcmp(optarg, "generate") || !strcmp(optarg, "refuse"))
                 o->model.large = !strcmp(optarg, "generate");
@@ -228,6 +243,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             if (strcmp(optarg, "early") && strcmp(optarg, "late"))
                 return cli_usage("nona", "--binding: expected early or late, got '%s'", optarg);
             o->model.late_parts = !strcmp(optarg, "late");
+            break;
+        case OPT_LATE_WAITS:
+            if (cli_parse_late_waits("nona", optarg, &o->model.late_waits))
+                return 2;
             break;
         case OPT_GAP:
             if (cli_parse_double(optarg, &o->solve.gap) || !(o->solve.gap >= 0 && o->solve.gap <= 0.5))
@@ -352,6 +371,8 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
     ct_json_add_number(r, "root_wait", sol->eval.W_root);
     ct_json_add_number(r, "root_choices", m->root_choices);
     cJSON_AddStringToObject(r, "binding", m->late_parts ? "late" : "early");
+    if (m->late_waits) /* (only when not the default, uniform) */
+        cJSON_AddStringToObject(r, "late_waits", "least-of-d");
     cJSON_AddStringToObject(r, "model", m->server_model ? "servers" : "link");
     cJSON_AddStringToObject(r, "parts", m->dependent_parts ? "dependent" : "independent");
     if (m->server_model)

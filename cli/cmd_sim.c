@@ -71,6 +71,10 @@ void sim_usage(FILE *out)
             "  --parts dependent|independent\n"
             "                        nona tables: parts wait for the parts that feed them\n"
             "                        (default), or the paper's independent branches\n"
+            "  --late-waits uniform|least-of-d\n"
+            "                        nona-late tables: a late part waits with probability rho\n"
+            "                        (uniform, default) or rho^D (all D sampled servers busy, and\n"
+            "                        then longer); the same mean wait (contend nona --help)\n"
             "  --waits job-first|job-first-spread|job-first-merged|job-first-aged|stretched|pieces\n"
             "                        nona tables, server model: job-first-aged (default: every task\n"
             "                        that rejoins a server waits, more the younger its job: residual /\n"
@@ -93,6 +97,8 @@ void sim_usage(FILE *out)
             "  --price-spread        nona tables: column generation also searches for triplets at a\n"
             "                        spread of waits, not only the solution's (slower; finds splits\n"
             "                        that pay only when every job splits)\n"
+            "  --spread-gap G        nona tables: search at the spread only where the column gap\n"
+            "                        is above G x J (contend nona --help; default 0: never)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
             "  --json                sim: JSON summary\n"
             "  --by-task             sim: per task of every class, its mean wait for a server (from\n"
@@ -110,9 +116,9 @@ void sim_usage(FILE *out)
 }
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL };
+       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -129,10 +135,11 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "probes", required_argument, NULL, OPT_PROBES },
         { "exp-service", no_argument, NULL, OPT_EXP },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
-        { "parts", required_argument, NULL, OPT_PARTS }, { "generate", required_argument, NULL, OPT_GENERATE },
+        { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
         { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
+        { "spread-gap", required_argument, NULL, OPT_SGAP },
         { "stall", required_argument, NULL, OPT_STALL },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
@@ -228,6 +235,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         }
         case OPT_EXP: o->ev.exp_service = 1; break;
         case OPT_PSPREAD: o->ev.price_spread = 1; break;
+        case OPT_SGAP:
+            if (cli_parse_double(optarg, &o->ev.spread_gap) || !(o->ev.spread_gap >= 0 && o->ev.spread_gap <= 1e9))
+                return cli_usage("sim", "--spread-gap: expected a share of J >= 0, got '%s'", optarg);
+            break;
         case OPT_FAIR:
             if (!strcmp(optarg, "recent"))
                 o->ev.fair_pick = CT_FAIR_RECENT;
@@ -246,6 +257,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         case OPT_PARTS:
             if (cli_parse_parts("sim", optarg, &o->ev.dependent_parts))
+                return 2;
+            break;
+        case OPT_LATE_WAITS:
+            if (cli_parse_late_waits("sim", optarg, &o->ev.late_waits))
                 return 2;
             break;
         case OPT_BYTASK: o->by_task = 1; break;

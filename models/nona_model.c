@@ -72,6 +72,10 @@ void ct_nona_model_set_root_share(ct_nona_model_t *m, double a)
     root_factors(m->root_choices, m->rho_s, m->root_share, &m->r_root, &m->r_part);
     if (m->late_parts) /* a remote part binds as the root does */
         m->r_part = m->r_root;
+    /* X's shape: a part bound to the least loaded of d waits only when all d
+     * are busy (mean field: rho^d), and then longer, its mean kept */
+    m->p_wait = m->late_parts && m->late_waits && m->root_choices > 1 ? pow(m->rho_s, (double)m->root_choices)
+                                                                      : m->rho_s;
     /* job-first: older jobs' later visits overtake a remote part's first
      * task (ct_nona.h); aged waits with late parts stretch each part's first
      * wait by its own age instead (aged_first) */
@@ -1001,6 +1005,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
      * uniform server, R = (1/N) sum_j beta_j sum_t s_t^2 / 2 over original tasks. */
     m->reentry = m->server_model && p->reentry_waits;
     m->late_parts = m->server_model && p->late_parts;
+    m->late_waits = m->late_parts && p->late_waits;
     m->reentry_stretched = m->reentry && p->reentry_waits == 2;
     m->m2s_task = s->m2_bg_s;
     for (size_t j = 0; j < s->n_classes; j++) {
@@ -1243,7 +1248,7 @@ static double pow_int(double z, unsigned n)
 static double spread_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
                           double Wp, double rho)
 {
-    double R = m->reentry_wait, vX = Wp * Wp * (2.0 / rho - 1.0), vR = R * R * (2.0 / rho - 1.0);
+    double R = m->reentry_wait, vX = Wp * Wp * (2.0 / m->p_wait - 1.0), vR = R * R * (2.0 / rho - 1.0);
     double L[MAX_BRANCHES], pr[MAX_BRANCHES], sc[MAX_BRANCHES], amax = 0.0, smax = 0.0;
     size_t nb = ti->n_branches < MAX_BRANCHES ? ti->n_branches : MAX_BRANCHES;
     for (size_t i = 0; i < nb; i++) {
@@ -1312,8 +1317,9 @@ static double spread_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, con
 }
 
 /* E[max] of a triplet's branches with their server waits, M_w(phi, W).
- * Each remote branch i ends at t_i + X_i, X_i = 0 w.p. 1 - rho, else
- * Exp(mu), mu = rho / Wp. With c_i = rho exp(-mu (amax - t_i)),
+ * Each remote branch i ends at t_i + X_i, X_i = 0 w.p. 1 - p, else
+ * Exp(mu), mu = p / Wp (p = p_wait: rho_s, or rho_s^d for late parts bound
+ * to the least loaded of d). With c_i = p exp(-mu (amax - t_i)),
  * E[max] = amax + (1/mu) int_0^1 (1 - prod_i (1 - c_i z)) / z dz.
  * The integrand is a polynomial of degree k - 1 (k remote branches):
  * with e_j the elementary symmetric polynomials of the c_i, the
@@ -1339,7 +1345,7 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
         return spread_time(m, ti, br, phi, Wp > 0 ? Wp : 0.0, rho);
     if (ti->n_remote == 0 || !(Wp > 0))
         return amax;
-    double mu = rho / Wp, integral = 0;
+    double p = m->p_wait, mu = p / Wp, integral = 0;
     if (!(mu < INFINITY)) /* a wait too small to represent its rate: it adds nothing */
         return amax;
     if (ti->n_remote <= 6) {
@@ -1349,7 +1355,7 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
             if (br[i].remote) {
                 /* amax - t_i >= 0 but for round-off, which a large mu (a tiny
                  * wait) would blow up into exp(+large) */
-                double ci = rho * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi - br[i].w * Wp));
+                double ci = p * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi - br[i].w * Wp));
                 k++;
                 for (size_t j = k; j > 0; j--)
                     e[j] += ci * e[j - 1];
@@ -1363,7 +1369,7 @@ static double branches_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, c
     size_t k = 0;
     for (size_t i = 0; i < ti->n_branches && k < MAX_BRANCHES; i++)
         if (br[i].remote)
-            c[k++] = rho * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi - br[i].w * Wp));
+            c[k++] = p * exp(-mu * fmax(0.0, amax - br[i].a - br[i].n * phi - br[i].w * Wp));
     const gl_nodes_t *gl = m->gl;
     for (size_t g = 0; g < GL_POINTS; g++) {
         double prod = 1.0, z = gl->z[g];
@@ -1396,7 +1402,7 @@ double ct_nona_tripinfo_time_lb(const ct_nona_model_t *m, const ct_tripinfo_t *t
     double Wp = m->r_part * W, x = 0.0, amax = 0.0;
     /* the same test as branches_time: no wait term where it uses none */
     if (m->server_model && ti->n_remote > 0 && Wp > 0 && m->rho_s > 0)
-        x = Wp; /* X = 0 w.p. 1 - rho_s, else Exp with mean W_part / rho_s */
+        x = Wp; /* X = 0 w.p. 1 - p_wait, else Exp with mean W_part / p_wait */
     for (size_t i = 0; i < ti->n_branches; i++) {
         double t = br[i].a + br[i].n * phi + (br[i].remote ? x : 0.0) + br[i].w * Wp;
         if (t > amax)

@@ -100,6 +100,9 @@ typedef struct {
     size_t price_exact;     /**< price a segment exactly when it has at most this many triplets (default 500000) */
     size_t price_evals;     /**< otherwise search, with about this many evaluations per segment and round (default 20000; >= 100) */
     int price_spread;       /**< 1: search also at a spread of waits, not only the solution's (slower, often better; default 0) */
+    double spread_gap;      /**< > 0 (and price_spread 0): a round that finds nothing at a search's waits
+                                 while the column gap there is above spread_gap x J prices once more at
+                                 the spread of waits (the price_spread points); 0 (default): never */
     ct_nona_row_t server_row; /**< exact, server model with job-first waits: the wait LP's server row
                                  (ct_nona_model_set_server_row): CT_NONA_ROW_AUTO (default) the pieces
                                  cut with merged visits (reentry_merged), else the linearised row;

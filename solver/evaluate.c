@@ -123,6 +123,7 @@ static void solve_params(const ct_eval_params_t *p, ct_nona_solve_params_t *sp)
         sp->gap = p->gap;
     sp->server_row = p->server_row;
     sp->price_spread = p->price_spread;
+    sp->spread_gap = p->spread_gap;
     sp->class_dual = p->class_dual;
     sp->stall_lps = p->stall_lps;
 }
@@ -249,6 +250,7 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
     mp.dependent_parts = p->dependent_parts;
     mp.reentry_waits = p->job_first_waits;
     mp.late_parts = late_parts;
+    mp.late_waits = p->late_waits;
     if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)
         ct_scenario_destroy(sx);
     return st;

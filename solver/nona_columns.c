@@ -241,10 +241,10 @@ static double lower_bound(pricer_t *P, const ct_block_t *b, double f_local)
     /* With dependent parts no part ends before the longest chain of inner
      * tasks has run (a task starts after its inputs, local or not). */
     double crit = m->dependent_parts ? b->chain : 0;
-    /* E[max of j remote waits] = (1/mu) sum_{i<=j} (1 - (1 - rho)^i) / i:
-     * the remote parts' waits alone, each part at least its least task
-     * and an inbound transfer later. */
-    double rho = m->rho_s, mu = m->server_model && P->W > 0 && rho > 0 ? rho / (m->r_part * P->W) : 0, emax = 0,
+    /* E[max of j remote waits] = (1/mu) sum_{i<=j} (1 - (1 - p)^i) / i
+     * (p = p_wait, mu = p / W_part): the remote parts' waits alone, each
+     * part at least its least task and an inbound transfer later. */
+    double rho = m->p_wait, mu = m->server_model && P->W > 0 && rho > 0 ? rho / (m->r_part * P->W) : 0, emax = 0,
            pw = 1, a_min = tmin + (zero ? 0 : P->phi + smin);
     for (size_t q = 2; q <= P->n && q <= 255; q++) {
         if (mu > 0) { /* one more remote part */

@@ -79,7 +79,15 @@ $C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 50
         >"$T/l1.json" || fail "sim layered-309 --price-spread"
 awk -v a="$(predicted "$T/l0.json")" -v b="$(predicted "$T/l1.json")" 'BEGIN { exit !(b < 0.9 * a) }' ||
     fail "--price-spread: predicted $(predicted "$T/l1.json") s, default $(predicted "$T/l0.json") s: want a split"
-for bad in "--server-queue lifo" "--fair-pick oldest" "--root-choices 0" "--model none"; do
+# --spread-gap: the spread only where the column gap at the table's waits
+# is above that share of J (the all-local table leaves most of J unproven
+# there), so the same split is found
+$C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 500 --json --spread-gap 0.01 \
+    >"$T/l2.json" || fail "sim layered-309 --spread-gap 0.01"
+awk -v a="$(predicted "$T/l0.json")" -v b="$(predicted "$T/l2.json")" 'BEGIN { exit !(b < 0.9 * a) }' ||
+    fail "--spread-gap 0.01: predicted $(predicted "$T/l2.json") s, default $(predicted "$T/l0.json") s: want a split"
+for bad in "--server-queue lifo" "--fair-pick oldest" "--root-choices 0" "--model none" "--spread-gap -1" \
+    "--late-waits some"; do
     # shellcheck disable=SC2086
     $C sim data/scenarios/fig1.json $bad >/dev/null 2>"$T/e"
     [ $? -eq 2 ] && grep -q -- "${bad%% *}" "$T/e" || fail "$bad not refused"

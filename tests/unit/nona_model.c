@@ -661,8 +661,11 @@ static void server_model_vs_exhaustive(void)
 
 /* E[max] of branches with server waits, against a direct numerical
  * integral of P(max > t): forks of `tasks` parallel tasks, triplets with at
- * least min_remote remote parts (2: the closed form; 7: Gauss-Legendre). */
-static void expected_max(size_t tasks, size_t min_remote)
+ * least min_remote remote parts (2: the closed form; 7: Gauss-Legendre).
+ * late: 0 early parts (each waits w.p. rho_s), 1 late parts bound to the
+ * least loaded of 2 (w.p. rho_s^2, longer: the same mean), 2 late parts
+ * with --late-waits uniform (w.p. rho_s). */
+static void expected_max(size_t tasks, size_t min_remote, int late)
 {
     unsigned long long st = 99;
     ct_dag_t d = random_fork(&st, tasks);
@@ -671,16 +674,23 @@ static void expected_max(size_t tasks, size_t min_remote)
     ct_test_scenario(&s, &d, &rate, 1, 4, 1e9, 0, 0);
     ct_nona_model_t m;
     ct_error_t err;
-    CHECK_MSG(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK, "%s", err.msg);
+    ct_nona_model_params_t mp;
+    ct_nona_model_params_init(&mp);
+    mp.late_parts = late > 0;
+    mp.late_waits = late == 1;
+    CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+    CHECK_CLOSE(m.p_wait, late == 1 ? m.rho_s * m.rho_s : m.rho_s, 1e-15);
     size_t checked = 0;
     for (size_t w = 0; w < m.n_vars; w++) {
         const ct_tripinfo_t *ti = &m.trip[w];
         if (ti->n_remote < min_remote)
             continue;
-        double phi = 0.0007, W = 0.004, rho = m.rho_s, mu = rho / (m.r_part * W);
-        double amax = 0;
-        for (size_t i = 0; i < ti->n_branches; i++)
-            amax = fmax(amax, m.branches[ti->branch_start + i].a + m.branches[ti->branch_start + i].n * phi);
+        double phi = 0.0007, W = 0.004, rho = late == 1 ? m.rho_s * m.rho_s : m.rho_s, mu = rho / (m.r_part * W);
+        double amax = 0, Wp = m.r_part * W; /* w: a late part's first wait by its age, at its mean */
+        for (size_t i = 0; i < ti->n_branches; i++) {
+            const ct_branch_t *b = &m.branches[ti->branch_start + i];
+            amax = fmax(amax, b->a + b->n * phi + b->w * Wp);
+        }
         /* int_0^inf P(max > t) dt, trapezoid on a fine grid up to amax + 60 / mu */
         double sum = amax, h = 1e-6, T = 60 / mu;
         for (double u = 0; u < T; u += h) {
@@ -689,7 +699,7 @@ static void expected_max(size_t tasks, size_t min_remote)
                 double t = amax + u + e * h, prod = 1;
                 for (size_t i = 0; i < ti->n_branches; i++) {
                     const ct_branch_t *b = &m.branches[ti->branch_start + i];
-                    double ti_end = b->a + b->n * phi;
+                    double ti_end = b->a + b->n * phi + b->w * Wp;
                     double F = !b->remote ? (t >= ti_end) : (t < ti_end ? 0 : 1 - rho * exp(-mu * (t - ti_end)));
                     prod *= F;
                 }
@@ -702,9 +712,13 @@ static void expected_max(size_t tasks, size_t min_remote)
         /* as W -> 0 it tends to amax, down to denormal waits (whose rate
          * rho / W_part overflows) */
         for (double Ws = 1e-20; Ws > 0; Ws *= 1e-30) {
-            double M = ct_nona_triplet_time(&m, w, phi, Ws);
-            CHECK_MSG(isfinite(M) && M >= amax && M <= amax + 10 * Ws, "E[max] at W %g: %.17g (amax %.17g)", Ws, M,
-                      amax);
+            double M = ct_nona_triplet_time(&m, w, phi, Ws), a0 = 0;
+            for (size_t i = 0; i < ti->n_branches; i++) {
+                const ct_branch_t *b = &m.branches[ti->branch_start + i];
+                a0 = fmax(a0, b->a + b->n * phi); /* a late part's w terms vanish with W */
+            }
+            CHECK_MSG(isfinite(M) && M >= a0 && M <= a0 + 10 * Ws * (1 + m.r_part * late),
+                      "E[max] at W %g: %.17g (amax %.17g)", Ws, M, a0);
         }
         if (++checked == 3)
             break;
@@ -2196,9 +2210,11 @@ int main(void)
     two_classes_by_hand();
     solvers_vs_exhaustive();
     server_model_vs_exhaustive();
-    expected_max(3, 2);
-    expected_max(8, 5);
-    expected_max(8, 7);
+    for (int late = 0; late < 3; late++) {
+        expected_max(3, 2, late);
+        expected_max(8, 5, late);
+        expected_max(8, 7, late);
+    }
     lp_solvers_agree();
     interval_bound_holds();
     dominance_filter_holds();
