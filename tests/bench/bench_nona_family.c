@@ -14,7 +14,9 @@
  * tables). BENCH_FAMILY=N takes the
  * first N seeds (default 30); BENCH_CLASS_DUAL=1 adds the default row with
  * the class dual (--bound class-dual) beside the default, seed by seed
- * (minutes more: the searches that stop at the LP's floor go on).
+ * (minutes more: the searches that stop at the LP's floor go on);
+ * BENCH_SPREAD_GAP=G adds the default row with --spread-gap G beside the
+ * default, summed (time, LPs, column gaps, tables).
  */
 #include "bench_util.h"
 #include "ct_nona_solve.h"
@@ -31,6 +33,7 @@ typedef struct {
 } result_t;
 
 static int class_dual; /* BENCH_CLASS_DUAL=1: the solves of the class-dual table use it */
+static double spread_gap; /* BENCH_SPREAD_GAP=G: the solves of that summary use it */
 static int waits = 1;  /* params.reentry_waits: job-first (BENCH_WAITS=aged: CT_NONA_WAITS_DEFAULT) */
 
 static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t *r)
@@ -46,6 +49,7 @@ static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t
     p.server_row = row;
     p.gap = gap;
     p.class_dual = class_dual;
+    p.spread_gap = spread_gap;
     if (ct_nona_model_build(s, &mp, &m, &err) != CT_OK || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
         fprintf(stderr, "%s: %s\n", s->path, err.msg);
         return 1;
@@ -89,6 +93,10 @@ int main(void)
     size_t llps[2] = { 0, 0 }, lps9 = 0;
     const char *cd_env = getenv("BENCH_CLASS_DUAL");
     int with_cd = cd_env && atoi(cd_env) == 1, cd_closed = 0;
+    const char *sg_env = getenv("BENCH_SPREAD_GAP");
+    double sg = sg_env ? atof(sg_env) : 0, sg_sum = 0, def_sum = 0, sg_lj = 0, sg_worst = 0, sg_best = INFINITY;
+    size_t sg_lps = 0, def_lps = 0;
+    int sg_col1 = 0, def_col1 = 0, sg_slow = 0, def_slow = 0, sg_changed = 0;
     result_t *cd = calloc((size_t)n + 1, sizeof(result_t)), *lin = calloc((size_t)n + 1, sizeof(result_t));
     double cd_sum = 0, cd_max = 0, cd_lj = 0, cd_worst = 0, cd_best = INFINITY;
     if (!cd || !lin)
@@ -129,6 +137,27 @@ int main(void)
             cd_worst = fmax(cd_worst, q);
             cd_best = fmin(cd_best, q);
         }
+        if (sg > 0) { /* the default row (the cut with aged waits) with --spread-gap */
+            result_t x, *d = aged ? &r[0] : &r[1];
+            spread_gap = sg;
+            int bad = solve(&s, aged ? CT_NONA_ROW_PIECES : CT_NONA_ROW_LINEAR, 1e-9, &x);
+            spread_gap = 0;
+            if (bad)
+                return 1;
+            sg_sum += x.seconds;
+            def_sum += d->seconds;
+            sg_lps += x.lps;
+            def_lps += d->lps;
+            sg_col1 += x.column_gap <= 0.01;
+            def_col1 += d->column_gap <= 0.01;
+            sg_slow += x.seconds > 1;
+            def_slow += d->seconds > 1;
+            double q = x.jct / d->jct;
+            sg_changed += q != 1.0;
+            sg_lj += log(q);
+            sg_worst = fmax(sg_worst, q);
+            sg_best = fmin(sg_best, q);
+        }
         printf("  %4d %7zu |", i, s.n_classes);
         for (int v = 0; v < 2; v++) {
             printf(" %8.3f s (%5zu) %8.2e %8.2e |", r[v].seconds, r[v].lps, r[v].gap, r[v].column_gap);
@@ -166,6 +195,12 @@ int main(void)
                "JCT over the LP's geometric mean %.6f (%.6f .. %.6f)\n",
                cd_closed, n, closed[1], cd_max, cd_sum, tsum[1], exp(cd_lj / n), cd_best, cd_worst);
     }
+    if (sg > 0)
+        printf("  --spread-gap %g against the default row: %.3f s in all against %.3f s (x%.2f), %zu LPs against %zu, "
+               "column gap <= 1%% in %d against %d, above 1 s %d against %d; tables changed %d, mean JCT over the "
+               "default's geometric mean %.6f (%.6f .. %.6f)\n",
+               sg, sg_sum, def_sum, def_sum > 0 ? sg_sum / def_sum : 0, sg_lps, def_lps, sg_col1, def_col1, sg_slow,
+               def_slow, sg_changed, exp(sg_lj / n), sg_best, sg_worst);
     free(cd);
     free(lin);
     return 0;
