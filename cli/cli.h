@@ -41,7 +41,8 @@ int cli_parse_u64(const char *s, unsigned long long *out);
 int cli_parse_server_model(const char *cmd, const char *s, int *server_model);
 /** --parts dependent|independent (the Nona model's dependent_parts). */
 int cli_parse_parts(const char *cmd, const char *s, int *dependent);
-/** --late-waits least-of-d|uniform into *least_of_d (ct_nona_model_params_t.late_waits); 2 (usage printed) on a bad value. */
+/** --late-waits least-of-d|uniform into *least_of_d (ct_nona_model_params_t.late_waits); 2 (usage
+ *  printed) on a bad value. */
 int cli_parse_late_waits(const char *cmd, const char *s, int *least_of_d);
 /** --server-row auto|pieces|linear into *row; 2 (usage printed) on a bad value. */
 int cli_parse_server_row(const char *cmd, const char *s, ct_nona_row_t *row);
