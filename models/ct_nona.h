@@ -381,10 +381,13 @@ double ct_nona_triplet_time(const ct_nona_model_t *m, size_t w, double phi, doub
 double ct_nona_tripinfo_time(const ct_nona_model_t *m, const ct_tripinfo_t *ti, const ct_branch_t *br, double phi,
                              double W);
 
-/** A lower bound on M_w(phi, W) without exponentials: the largest branch's
- *  mean, max_i (a_i + n_i phi + E[X_i]) with E[X_i] = W_part for a remote
- *  branch under the server model (E[max] >= max E, the max being convex).
- *  Equal to M_w without the server model. O(branches of w). */
+/** A lower bound on M_w(phi, W) without exponentials: the larger of the
+ *  largest branch's mean, max_i (a_i + n_i phi + E[X_i]) with E[X_i] =
+ *  W_part for a remote branch under the server model (E[max] >= max E,
+ *  the max being convex), and, with at most 16 remote branches, M_w's own
+ *  sum with each e^{-x} taken at (1 - x / 8)^8 (smaller; M_w grows with
+ *  each). Equal to M_w without the server model. O(branches of w +
+ *  remote branches^2). */
 double ct_nona_triplet_time_lb(const ct_nona_model_t *m, size_t w, double phi, double W);
 /** ct_nona_triplet_time_lb of a triplet given by a copy of its info and
  *  branches (as ct_nona_tripinfo_time). */

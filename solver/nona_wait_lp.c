@@ -94,32 +94,67 @@ static float float_down(double x)
     return f;
 }
 
-/* The branches of triplet w whose means a + n phi + r W_part are the
- * largest at (phi0, Wp0) and at (phi1, Wp1): a[k], n[k], r[k] (r = 1 for
- * a remote branch, as ct_nona_triplet_time_lb counts its wait), k = 0, 1.
- * Any branch's mean bounds M_w below at every wait; these are tight near
- * the two points. One pass over the branches. */
+/* A lower bound on M_w at every wait, tight near (phi0, Wp0) and near
+ * (phi1, Wp1): a[k] + n[k] phi + r[k] W_part for k = 0, 1. Each is one
+ * branch's mean (r: 1 if remote, as ct_nona_triplet_time_lb counts its
+ * wait, plus its further first visits) or, with the server model's waits,
+ * a group S of remote branches: the model's E[max] is at least that of S
+ * with every branch at S's least a, n and w, and the max of |S| of its
+ * waits X (0 w.p. 1 - p, else exponential with mean W_part / p) has mean
+ * W_part G_|S|, G_k = (1 / p) sum_{j <= k} (1 - (1 - p)^j) / j (1 for
+ * one; 8.1 for ten at p = 0.1, where one branch's mean counts 1: at low
+ * load many remote parts end far later than any one). S runs over the
+ * remote branches longest at the point, the best prefix kept. One pass
+ * over the branches and a sort of the remote ones. */
+#define SCREEN_GROUP_MAX 64
 static void screen_branches(const ct_nona_model_t *m, size_t w, double phi0, double Wp0, double phi1, double Wp1,
                             double a[2], double n[2], double r[2])
 {
     const ct_tripinfo_t *t = &m->trip[w];
     const ct_branch_t *br = m->branches + t->branch_start;
-    double best0 = -INFINITY, best1 = -INFINITY;
-    a[0] = n[0] = r[0] = a[1] = n[1] = r[1] = 0;
-    for (size_t i = 0; i < t->n_branches; i++) {
-        double rem = (br[i].remote ? 1.0 : 0.0) + br[i].w; /* (w: waits counted at their mean) */
-        double v0 = br[i].a + br[i].n * phi0 + rem * Wp0, v1 = br[i].a + br[i].n * phi1 + rem * Wp1;
-        if (v0 > best0) {
-            best0 = v0;
-            a[0] = br[i].a;
-            n[0] = br[i].n;
-            r[0] = rem;
+    const double ph[2] = { phi0, phi1 }, wp[2] = { Wp0, Wp1 }, p = m->p_wait;
+    int group = m->server_model && m->rho_s > 0 && !m->reentry_spread && p > 0 && p <= 1 && t->n_remote >= 2 &&
+                t->n_remote <= SCREEN_GROUP_MAX;
+    for (int k = 0; k < 2; k++) {
+        double best = -INFINITY;
+        a[k] = n[k] = r[k] = 0;
+        size_t rem_idx[SCREEN_GROUP_MAX], nr = 0;
+        double tv[SCREEN_GROUP_MAX];
+        for (size_t i = 0; i < t->n_branches; i++) {
+            double rem = (br[i].remote ? 1.0 : 0.0) + br[i].w; /* (w: waits counted at their mean) */
+            double v = br[i].a + br[i].n * ph[k] + rem * wp[k];
+            if (v > best) {
+                best = v;
+                a[k] = br[i].a;
+                n[k] = br[i].n;
+                r[k] = rem;
+            }
+            if (group && br[i].remote && nr < SCREEN_GROUP_MAX) { /* insertion by mean without X, longest first */
+                double tvi = br[i].a + br[i].n * ph[k] + br[i].w * wp[k];
+                size_t j = nr++;
+                for (; j > 0 && tv[j - 1] < tvi; j--) {
+                    tv[j] = tv[j - 1];
+                    rem_idx[j] = rem_idx[j - 1];
+                }
+                tv[j] = tvi;
+                rem_idx[j] = i;
+            }
         }
-        if (v1 > best1) {
-            best1 = v1;
-            a[1] = br[i].a;
-            n[1] = br[i].n;
-            r[1] = rem;
+        double sa = INFINITY, sn = INFINITY, sw = INFINITY, G = 0, q = 1;
+        for (size_t j = 0; j < nr; j++) {
+            const ct_branch_t *b = &br[rem_idx[j]];
+            sa = b->a < sa ? b->a : sa;
+            sn = b->n < sn ? b->n : sn;
+            sw = b->w < sw ? b->w : sw;
+            q *= 1.0 - p;
+            G += (1.0 - q) / ((double)(j + 1) * p);
+            double v = sa + sn * ph[k] + (sw + G) * wp[k];
+            if (v > best) {
+                best = v;
+                a[k] = sa;
+                n[k] = sn;
+                r[k] = sw + G;
+            }
         }
     }
 }
@@ -300,6 +335,8 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->av2 = malloc(n * sizeof(double));
     s->ax = malloc(n * sizeof(double));
     s->tm = malloc(n * sizeof(double));
+    s->mc = malloc(3 * n * sizeof(double));
+    s->mc_key[0] = NAN; /* (mc_check fills it at the first solve) */
     s->sa1 = malloc(n * sizeof(float));
     s->sa2 = malloc(n * sizeof(float));
     s->sq = malloc(n * sizeof(float));
@@ -307,7 +344,7 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->ln = malloc(n * sizeof(float));
     s->la2 = malloc(n * sizeof(float));
     s->ln2 = malloc(n * sizeof(float));
-    s->lr = malloc(n);
+    s->lr = malloc(2 * n);
     s->bmin = malloc(6 * nb1 * sizeof(double));
     s->bbeta = malloc(nb1 * sizeof(double));
     s->bshare = malloc(nb1 * sizeof(double));
@@ -329,7 +366,7 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->ptmin = malloc(nb1 * sizeof(double));
     s->pbest_rc = malloc(nb1 * sizeof(double));
     if (!s->act || !s->cstamp || !s->on || !s->kc || !s->n_act || !s->astart || !s->ac || !s->av1 || !s->av2 || !s->ax ||
-        !s->tm || !s->sa1 || !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin ||
+        !s->tm || !s->mc || !s->sa1 || !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin ||
         !s->bbeta || !s->bshare || !s->dcol || !s->dinfo || !s->dbr || !s->dM || !s->dcol2 || !s->dinfo2 ||
         !s->dbr2 || !s->dM2 || !s->astart2 || !s->cand || !s->cand_b ||
         !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc || !s->kcol) {
@@ -365,7 +402,9 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
              * otherwise make the compiler reload every stream's pointer) */
             const float v[7] = { float_down(a[0]), float_down(nn[0]), float_down(a[1]), float_down(nn[1]),
                                  float_down(b1),   float_down(b2),    float_down(q) };
-            unsigned char lr = (unsigned char)((r[0] > 0) | (r[1] > 0) << 1);
+            /* r in eighths rounded down (a lower bound still), up to 255 */
+            const unsigned char lr[2] = { (unsigned char)fmin(255.0, floor(8.0 * r[0])),
+                                          (unsigned char)fmin(255.0, floor(8.0 * r[1])) };
             la[k] = v[0];
             ln[k] = v[1];
             la2[k] = v[2];
@@ -373,10 +412,11 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
             sa1[k] = v[4];
             sa2[k] = v[5];
             sq[k] = v[6];
-            lrs[k++] = lr;
+            lrs[2 * k] = lr[0];
+            lrs[2 * k++ + 1] = lr[1];
             if (w == bl->local_var)
                 continue;
-            const double f[6] = { v[0], v[1], lr & 1, v[4], v[5], v[6] };
+            const double f[6] = { v[0], v[1], 0.125 * lr[0], v[4], v[5], v[6] };
             for (int i = 0; i < 6; i++)
                 mn[i] = f[i] < mn[i] ? f[i] : mn[i];
         }
@@ -549,6 +589,7 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
     free(s->av2);
     free(s->ax);
     free(s->tm);
+    free(s->mc);
     free(s->sa1);
     free(s->sa2);
     free(s->sq);
@@ -628,10 +669,33 @@ static double cost(ct_wait_lp_t *s, size_t j, double share, double po, double wo
 {
     if (s->cstamp[j] != s->stamp) {
         s->tm[j] = ct_nona_triplet_time(s->m, s->kcol[j], po, wo);
+        double *c = s->mc + 3 * j;
+        c[0] = s->tm[j];
+        c[1] = po;
+        c[2] = wo;
         s->kc[j] = share * s->tm[j] * s->inv_t;
         s->cstamp[j] = s->stamp;
     }
     return s->kc[j];
+}
+
+/* The pricing's memory of each entry's last M (mc): valid while the
+ * model's waits keep their shape (the root share moves r_part between
+ * searches); M is nondecreasing in phi and W, so an M priced at waits no
+ * larger bounds it below (not with spread waits, whose rounded scales
+ * need not be monotone: never read then). */
+static void mc_check(ct_wait_lp_t *s)
+{
+    const ct_nona_model_t *m = s->m;
+    s->mc_on = !m->reentry_spread;
+    if (s->mc_key[0] == m->r_part && s->mc_key[1] == m->p_wait && s->mc_key[2] == m->rho_s)
+        return;
+    size_t n = s->kstart[m->n_blocks];
+    for (size_t j = 0; j < n; j++)
+        s->mc[3 * j + 1] = s->mc[3 * j + 2] = INFINITY;
+    s->mc_key[0] = m->r_part;
+    s->mc_key[1] = m->p_wait;
+    s->mc_key[2] = m->rho_s;
 }
 
 /* Makes stream entry j of block b active (kept in increasing order). */
@@ -776,6 +840,7 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
     *ok = 0;
     /* this solve's costs: scaled by the largest active M (all-local among them) */
     s->stamp++;
+    mc_check(s);
     if (s->dense_stale)
         pack_active(s);
     s->dstamp = s->stamp;
@@ -859,8 +924,8 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
                     double lin = k1 * ((double)sa2[j] + p2 * sa1[j]) + (k2 != 0 ? k2 * s->sq[j] : 0.0);
                     double m1 = la[j] + ln[j] * po, m2 = la2[j] + ln2[j] * po;
                     if (Wp0 != 0) {
-                        m1 += s->lr[j] & 1 ? Wp0 : 0.0;
-                        m2 += s->lr[j] & 2 ? Wp0 : 0.0;
+                        m1 += 0.125 * s->lr[2 * j] * Wp0;
+                        m2 += 0.125 * s->lr[2 * j + 1] * Wp0;
                     }
                     if (sh * (m1 > m2 ? m1 : m2) + lin >= u || s->on[j])
                         continue;
@@ -873,12 +938,26 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
         for (size_t i = 0; i < nc; i++) {
             if (i + 8 < nc)
                 CT_PREFETCH(&m->trip[s->kcol[s->cand[i + 8]]]);
+            if (i + 16 < nc)
+                CT_PREFETCH(&s->mc[3 * s->cand[i + 16]]);
             if (i + 4 < nc)
                 CT_PREFETCH(&m->branches[m->trip[s->kcol[s->cand[i + 4]]].branch_start]);
             size_t j = s->cand[i], w = s->kcol[j], b = s->cand_b[i];
             double share = s->bshare[b], lin = s->cand_lin[i];
-            if (s->cstamp[j] != s->stamp && share * s->inv_t * ct_nona_triplet_time_lb(m, w, po, wo) + lin >= s->pu[b])
-                continue;
+            if (s->cstamp[j] != s->stamp) {
+                /* first a bound this search found at waits no larger (M or
+                 * its bound there), then the bound here, kept for later */
+                double *c = s->mc + 3 * j, k = share * s->inv_t;
+                if (s->mc_on && po >= c[1] && wo >= c[2] && k * c[0] + lin >= s->pu[b])
+                    continue;
+                double lo = ct_nona_triplet_time_lb(m, w, po, wo);
+                if (k * lo + lin >= s->pu[b]) {
+                    c[0] = lo;
+                    c[1] = po;
+                    c[2] = wo;
+                    continue;
+                }
+            }
             double rc = cost(s, j, share, po, wo) + lin;
             if (rc < s->ptmin[b])
                 s->ptmin[b] = rc;

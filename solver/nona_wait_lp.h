@@ -56,11 +56,16 @@ typedef struct {
     unsigned char *on;      /* on[j]: entry j is active */
     double *ac, *av1, *av2, *ax;
     double *tm, *kc;        /* tm[j]: M at this solve's objective waits; kc[j]: the scaled objective */
+    double *mc;             /* mc[3 j ..]: entry j's last exact M and its (phi, W) in this search, a
+                             * lower bound at waits no smaller (mc_check; phi = INFINITY: none) */
+    double mc_key[3];       /* r_part, p_wait, rho_s when mc was filled (NAN: to be reset) */
+    int mc_on;              /* mc is read (not with spread waits) */
     /* Pricing's first screen, one stream per term (memory-bound, so in
      * floats rounded down: the screen stays a lower bound), entry j:
      * its loads (beta a1, beta a2, beta q / N) and two branches' means
-     * la + ln phi (+ W_part if remote, bit 0 / 1 of lr), each <= M: the
-     * branches longest at the bottom and at the top of the search range */
+     * la + ln phi + r W_part, each <= M (r: lr[2 j], lr[2 j + 1] in
+     * eighths): tight at the bottom and at the top of the search range
+     * (screen_branches) */
     float *sa1, *sa2, *sq, *la, *ln, *la2, *ln2;
     unsigned char *lr;
     /* The same screen for runs of CT_WAIT_CHUNK entries of a block (block

@@ -729,6 +729,63 @@ static void expected_max(size_t tasks, size_t min_remote, int late)
     ct_dag_destroy(&d);
 }
 
+/* ct_nona_tripinfo_time_lb: below E[max] on every triplet of a fork of
+ * `tasks` and at several waits, never below the mean of the longest
+ * branch (the bound it tightens), and close where that loses most: ten
+ * remote parts of equal length at low load, each waiting w.p. p, end
+ * about (W_part / p) sum_j (1 - (1 - p)^j) / j after them, not W_part
+ * (late: as expected_max). Both sums are exact but for round-off, which
+ * may put the bound a few 1e-14 of M above it. */
+static void time_lower_bound(size_t tasks, int late)
+{
+    unsigned long long st = 7;
+    ct_dag_t d = random_fork(&st, tasks);
+    double rate = 30.0 / (double)tasks; /* light: few parts wait */
+    ct_scenario_t s;
+    ct_test_scenario(&s, &d, &rate, 1, 16, 1e9, 0, 0);
+    ct_nona_model_t m;
+    ct_error_t err;
+    ct_nona_model_params_t mp;
+    ct_nona_model_params_init(&mp);
+    mp.late_parts = late > 0;
+    mp.late_waits = late == 1;
+    CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+    size_t checked = 0, tighter = 0;
+    static const double at[][2] = { { 0.0007, 0.004 }, { 0, 0.01 }, { 0.002, 0.0005 }, { 0.0001, 0.05 } };
+    for (size_t w = 0; w < m.n_vars; w++) {
+        const ct_tripinfo_t *ti = &m.trip[w];
+        const ct_branch_t *br = m.branches + ti->branch_start;
+        for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+            double phi = at[k][0], W = at[k][1], Wp = m.r_part * W, jensen = 0;
+            for (size_t i = 0; i < ti->n_branches; i++)
+                jensen = fmax(jensen, br[i].a + br[i].n * phi + br[i].w * Wp + (br[i].remote ? Wp : 0));
+            double lb = ct_nona_tripinfo_time_lb(&m, ti, br, phi, W), M = ct_nona_tripinfo_time(&m, ti, br, phi, W);
+            CHECK_MSG(lb <= M * (1 + 1e-13), "triplet %zu: bound %.17g above E[max] %.17g", w, lb, M);
+            CHECK_MSG(lb >= jensen, "triplet %zu: bound %.17g below the longest mean %.17g", w, lb, jensen);
+            tighter += ti->n_remote >= 3 && lb - jensen > 0.5 * (M - jensen);
+            checked++;
+        }
+    }
+    CHECK_MSG(checked >= 4 * (size_t)tasks && tighter > 0, "%zu checked, %zu tighter", checked, tighter);
+    ct_branch_t ten[10];
+    ct_tripinfo_t t10 = { 0 };
+    for (size_t i = 0; i < 10; i++)
+        ten[i] = (ct_branch_t){ 0.010, 1, 1, 0, 0 };
+    t10.n_branches = t10.n_remote = 10;
+    double W = 0.004, Wp = m.r_part * W, p = m.p_wait, H = 0, q = 1;
+    for (int j = 1; j <= 10; j++) {
+        q *= 1 - p;
+        H += (1 - q) / j;
+    }
+    double M = ct_nona_tripinfo_time(&m, &t10, ten, 0.001, W), lb = ct_nona_tripinfo_time_lb(&m, &t10, ten, 0.001, W);
+    CHECK_CLOSE(M, 0.011 + Wp / p * H, 1e-12);
+    CHECK_MSG(lb >= M - 1e-12 && lb <= M * (1 + 1e-13), "ten equal parts: bound %.17g, E[max] %.17g", lb, M);
+    CHECK(M - 0.011 > 3 * Wp); /* (where the longest mean says Wp) */
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
+}
+
 static void solvers_vs_exhaustive(void)
 {
     ct_scenario_t s;
@@ -2214,6 +2271,7 @@ int main(void)
         expected_max(3, 2, late);
         expected_max(8, 5, late);
         expected_max(8, 7, late);
+        time_lower_bound(6, late);
     }
     lp_solvers_agree();
     interval_bound_holds();
