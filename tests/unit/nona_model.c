@@ -665,20 +665,29 @@ static void server_model_vs_exhaustive(void)
  * late: 0 early parts (each waits w.p. rho_s), 1 late parts bound to the
  * least loaded of 2 (w.p. rho_s^2, longer: the same mean), 2 late parts
  * with --late-waits uniform (w.p. rho_s). */
-static void expected_max(size_t tasks, size_t min_remote, int late)
+/* The server model of a random fork of `tasks` (seed st) at `total` jobs/s
+ * on `servers`, its parts bound early (late 0) or late (1: least-of-d
+ * waits, 2: uniform), into *d, *s, *m (the caller frees them). */
+static void fork_model(size_t tasks, unsigned long long st, double total, size_t servers, int late, ct_dag_t *d,
+                       ct_scenario_t *s, ct_nona_model_t *m)
 {
-    unsigned long long st = 99;
-    ct_dag_t d = random_fork(&st, tasks);
-    double rate = 300.0 / (double)tasks; /* stable on 4 servers */
-    ct_scenario_t s;
-    ct_test_scenario(&s, &d, &rate, 1, 4, 1e9, 0, 0);
-    ct_nona_model_t m;
+    *d = random_fork(&st, tasks);
+    double rate = total / (double)tasks;
+    ct_test_scenario(s, d, &rate, 1, servers, 1e9, 0, 0);
     ct_error_t err;
     ct_nona_model_params_t mp;
     ct_nona_model_params_init(&mp);
     mp.late_parts = late > 0;
     mp.late_waits = late == 1;
-    CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+    CHECK_MSG(ct_nona_model_build(s, &mp, m, &err) == CT_OK, "%s", err.msg);
+}
+
+static void expected_max(size_t tasks, size_t min_remote, int late)
+{
+    ct_dag_t d;
+    ct_scenario_t s;
+    ct_nona_model_t m;
+    fork_model(tasks, 99, 300.0, 4, late, &d, &s, &m); /* stable on 4 servers */
     CHECK_CLOSE(m.p_wait, late == 1 ? m.rho_s * m.rho_s : m.rho_s, 1e-15);
     size_t checked = 0;
     for (size_t w = 0; w < m.n_vars; w++) {
@@ -738,18 +747,10 @@ static void expected_max(size_t tasks, size_t min_remote, int late)
  * may put the bound a few 1e-14 of M above it. */
 static void time_lower_bound(size_t tasks, int late)
 {
-    unsigned long long st = 7;
-    ct_dag_t d = random_fork(&st, tasks);
-    double rate = 30.0 / (double)tasks; /* light: few parts wait */
+    ct_dag_t d;
     ct_scenario_t s;
-    ct_test_scenario(&s, &d, &rate, 1, 16, 1e9, 0, 0);
     ct_nona_model_t m;
-    ct_error_t err;
-    ct_nona_model_params_t mp;
-    ct_nona_model_params_init(&mp);
-    mp.late_parts = late > 0;
-    mp.late_waits = late == 1;
-    CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+    fork_model(tasks, 7, 30.0, 16, late, &d, &s, &m); /* light: few parts wait */
     size_t checked = 0, tighter = 0;
     static const double at[][2] = { { 0.0007, 0.004 }, { 0, 0.01 }, { 0.002, 0.0005 }, { 0.0001, 0.05 } };
     for (size_t w = 0; w < m.n_vars; w++) {
