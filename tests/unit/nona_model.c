@@ -849,6 +849,59 @@ static void rep_model(unsigned long long *st, int rep, size_t nc, int server_mod
     CHECK_MSG(ct_nona_model_build(s, &mp, m, &err) == CT_OK, "%s", err.msg);
 }
 
+/* The block solver's pricing screens (groups of remote parts, each
+ * column's bound kept from waits no larger, ct_nona_tripinfo_time_lb)
+ * skip no column that prices out: one block wait LP solved at a walk of
+ * waits, each step a little up or down from the last (so that kept
+ * bounds are read at waits above theirs, and must not be below), agrees
+ * with GLPK's at every step, on forks of 7 parallel tasks over 16
+ * servers (triplets of up to 6 remote parts) at light and heavier load,
+ * both bindings. */
+static void pricing_screens_hold(void)
+{
+    unsigned long long st = 4242;
+    int compared = 0;
+    double worst = 0;
+    for (int rep = 0; rep < 4; rep++) {
+        ct_dag_t d;
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        ct_error_t err;
+        fork_model(7, 31 + (unsigned long long)rep, rep < 2 ? 40.0 : 400.0, 16, rep % 2, &d, &s, &m);
+        ct_wait_lp_t bl, gl;
+        CHECK(ct_wait_lp_init(&bl, &m, CT_NONA_LP_BLOCK, &err) == CT_OK);
+        CHECK(ct_wait_lp_init(&gl, &m, CT_NONA_LP_GLPK, &err) == CT_OK);
+        double lo = ct_nona_phi_min(&m), hi = ct_nona_phi_max(&m), wlo, whi;
+        ct_nona_W_range(&m, &wlo, &whi);
+        double phi = lo + 0.3 * (hi - lo), W = wlo + 0.3 * (whi - wlo);
+        for (int k = 0; k < 60; k++) {
+            /* up or down by up to 20% of the ranges, kept inside them */
+            phi = fmin(hi, fmax(lo, phi + (hi - lo) * 0.2 * (2 * urand(&st) - 1)));
+            W = fmin(whi, fmax(wlo, W + (whi - wlo) * 0.2 * (2 * urand(&st) - 1)));
+            int fb, fg;
+            double vb, vg, bb;
+            CHECK(ct_wait_lp_solve(&bl, phi, W, phi, W, &fb, &vb, &bb, NULL, &err) == CT_OK);
+            CHECK(ct_wait_lp_solve(&gl, phi, W, phi, W, &fg, &vg, NULL, NULL, &err) == CT_OK);
+            CHECK_MSG(fb == fg, "fork %d, step %d: feasible %d (block), %d (GLPK)", rep, k, fb, fg);
+            if (!fb || !fg)
+                continue;
+            double rel = fabs(vb - vg) / fabs(vg);
+            CHECK_MSG(rel <= 1e-9 && bb <= vg * (1 + 1e-9), "fork %d, step %d: block %.15g (bound %.15g), GLPK %.15g",
+                      rep, k, vb, bb, vg);
+            worst = fmax(worst, rel);
+            compared++;
+        }
+        ct_wait_lp_free(&bl);
+        ct_wait_lp_free(&gl);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d);
+    }
+    CHECK(compared >= 200);
+    printf("pricing screens: %d wait LPs along walks agree with GLPK (worst relative difference %.1e)\n", compared,
+           worst);
+}
+
 /* The block LP solver against GLPK: the wait LP at random waits (feasible
  * and not) on random scenarios of both models, and whole solves. */
 static void lp_solvers_agree(void)
@@ -2275,6 +2328,7 @@ int main(void)
         time_lower_bound(6, late);
     }
     lp_solvers_agree();
+    pricing_screens_hold();
     interval_bound_holds();
     dominance_filter_holds();
     j_floor_holds();
