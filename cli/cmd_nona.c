@@ -66,10 +66,10 @@ static void nona_usage(FILE *out)
             "                          binds them, see ct_sampler_place_late); the table records it\n"
             "  --late-waits uniform|least-of-d\n"
             "                          --binding late: a late part waits for its server with\n"
-            "                          probability rho as on a uniform server (uniform, default), or\n"
-            "                          with probability rho^D, the chance that all D sampled servers\n"
-            "                          are busy, and then longer (least-of-d: closer on ensembles,\n"
-            "                          misses splits on deep DAGs); the mean wait is the same\n"
+            "                          probability rho^D, the chance that all D sampled servers are\n"
+            "                          busy, and then longer (least-of-d, default since 2026-11-28),\n"
+            "                          or with probability rho as on a uniform server (uniform, the\n"
+            "                          earlier default); the mean wait is the same\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
             "  -j, --threads N         sweep: scales solved at once (default: the cores; the output\n"
             "                          does not depend on it)\n"
@@ -84,7 +84,7 @@ static void nona_usage(FILE *out)
             "  --price-spread          and search at a spread of waits too (slower, often better)\n"
             "  --spread-gap G          search at the spread of waits only when a round finds\n"
             "                          nothing at the table's waits while the column gap there is\n"
-            "                          above G x J (e.g. 0.01; default 0: never)\n"
+            "                          above G x J (default 0.01; 0: never, the earlier default)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
             "  --time-limit S          exact: stop the whole solve after S seconds (wall clock) with\n"
@@ -371,8 +371,8 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
     ct_json_add_number(r, "root_wait", sol->eval.W_root);
     ct_json_add_number(r, "root_choices", m->root_choices);
     cJSON_AddStringToObject(r, "binding", m->late_parts ? "late" : "early");
-    if (m->late_waits) /* (only when not the default, uniform) */
-        cJSON_AddStringToObject(r, "late_waits", "least-of-d");
+    if (m->late_parts)
+        cJSON_AddStringToObject(r, "late_waits", m->late_waits ? "least-of-d" : "uniform");
     cJSON_AddStringToObject(r, "model", m->server_model ? "servers" : "link");
     cJSON_AddStringToObject(r, "parts", m->dependent_parts ? "dependent" : "independent");
     if (m->server_model)

@@ -171,6 +171,12 @@ extern "C" {
  *  (--waits job-first) was the default before 2026-11-28. */
 #define CT_NONA_WAITS_DEFAULT 5
 
+/** The default shape of a late part's wait (params.late_waits): 1,
+ *  least-of-d (--late-waits least-of-d), since 2026-11-28: within 10% on
+ *  every generated ensemble where the uniform shape was 11.5% optimistic
+ *  (docs/model-checks.md); 0, uniform, the shape before. */
+#define CT_NONA_LATE_WAITS_DEFAULT 1
+
 /** One branch of a triplet: time a + n * phi (+ a server wait X) (+ w
  *  W_part) seconds. */
 typedef struct {
@@ -259,7 +265,8 @@ typedef struct {
     int late_parts;         /**< 1: parts away from their source bind when first needed, by the root
                                  rule (see above); 0: when the job arrives, uniformly (the paper) */
     int late_waits;         /**< late parts' wait X: 1, least-of-d: it waits with probability rho_s^d
-                                 (mean field: every sampled server busy), else uniform (rho_s) */
+                                 (mean field: every sampled server busy; params' default
+                                 CT_NONA_LATE_WAITS_DEFAULT), else uniform (rho_s) */
     double p_wait;          /**< probability that a remote part's first task waits, X = 0 w.p.
                                  1 - p_wait, else exponential with mean W_part / p_wait: rho_s, or
                                  rho_s^root_choices for late parts with late_waits 1 */
@@ -310,8 +317,9 @@ typedef struct {
                                  the job arrives to distinct uniform servers (0, default: the paper) */
     int late_waits;         /**< with late_parts: the shape of a late part's wait (its mean is W_part
                                  either way): 1, least-of-d: it waits with probability rho_s^d, the
-                                 mean-field chance that all d sampled servers are busy, and longer;
-                                 0 (default), uniform: with probability rho_s, as on a uniform server */
+                                 mean-field chance that all d sampled servers are busy, and longer
+                                 (default, CT_NONA_LATE_WAITS_DEFAULT); 0, uniform: with probability
+                                 rho_s, as on a uniform server (the default before 2026-11-28) */
     int large;              /**< segments over partition.max_triplets: 1 (default) start from a few
                                  triplets, the solver generates the rest (column generation);
                                  0: refuse them (CT_ELIMIT) */

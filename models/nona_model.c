@@ -42,7 +42,8 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p)
 {
     *p = (ct_nona_model_params_t){ .large = 1, .server_model = 1,
                                    .root_choices = 2, /* pooled roots; 1 is the paper's uniform rule */
-                                   .dependent_parts = 1, .reentry_waits = CT_NONA_WAITS_DEFAULT };
+                                   .dependent_parts = 1, .reentry_waits = CT_NONA_WAITS_DEFAULT,
+                                   .late_waits = CT_NONA_LATE_WAITS_DEFAULT };
     ct_partition_params_init(&p->partition);
 }
 

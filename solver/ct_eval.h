@@ -47,8 +47,8 @@ typedef struct {
     int dependent_parts;      /**< nona tables: parts wait for the parts that feed them (default 1; 0: the paper) */
     int job_first_waits;      /**< nona tables: the model's waits, ct_nona_model_params_t.reentry_waits
                                    (default CT_NONA_WAITS_DEFAULT, aged; 1: job-first; 0: pieces) */
-    int late_waits;           /**< nona-late tables: ct_nona_model_params_t.late_waits (default 0,
-                                   uniform; 1: least-of-d) */
+    int late_waits;           /**< nona-late tables: ct_nona_model_params_t.late_waits (default
+                                   CT_NONA_LATE_WAITS_DEFAULT, least-of-d; 0: uniform) */
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */
     unsigned threads;         /**< points at once (default 1; 0: the cores); the result does not depend on it */
     unsigned rep_threads;     /**< a point's replications at once (default 1; 0: the cores); nor on this */
@@ -61,7 +61,8 @@ typedef struct {
                                    checks; default 0: as given) */
     int price_spread;         /**< nona tables: column generation prices at a spread of waits too
                                    (ct_nona_solve_params_t.price_spread; default 0) */
-    double spread_gap;        /**< nona tables: ct_nona_solve_params_t.spread_gap (default 0) */
+    double spread_gap;        /**< nona tables: ct_nona_solve_params_t.spread_gap (default
+                                   CT_NONA_SPREAD_GAP; 0: never) */
     int class_dual;           /**< nona tables: the solver's class dual (ct_nona_solve_params_t.class_dual;
                                    default 0: the wait LP alone) */
     size_t stall_lps;         /**< nona tables: the solver's stall rule (ct_nona_solve_params_t.stall_lps;

@@ -74,6 +74,15 @@ typedef struct {
  * "Stalls"). */
 #define CT_NONA_STALL_LPS 1000
 
+/** The default spread gap (params.spread_gap): a round of column
+ *  generation that finds nothing at a search's waits while the triplets
+ *  never generated could still save more than 1% of J prices once more at
+ *  a spread of waits. Since 2026-11-28: it finds the splits that pay only
+ *  when every job splits (stateless tables that lost to random on layered
+ *  DAGs win with it, docs/baselines.md) for x1.2-1.5 the solve time on the
+ *  generated families; 0 (never), the default before. */
+#define CT_NONA_SPREAD_GAP 0.01
+
 /** Solver options; fill with ct_nona_solve_params_init(). */
 typedef struct {
     ct_nona_method_t method;
@@ -102,7 +111,8 @@ typedef struct {
     int price_spread;       /**< 1: search also at a spread of waits, not only the solution's (slower, often better; default 0) */
     double spread_gap;      /**< > 0 (and price_spread 0): a round that finds nothing at a search's waits
                                  while the column gap there is above spread_gap x J prices once more at
-                                 the spread of waits (the price_spread points); 0 (default): never */
+                                 the spread of waits (the price_spread points) (default
+                                 CT_NONA_SPREAD_GAP); 0: never (the default before 2026-11-28) */
     ct_nona_row_t server_row; /**< exact, server model with job-first waits: the wait LP's server row
                                  (ct_nona_model_set_server_row): CT_NONA_ROW_AUTO (default) the pieces
                                  cut with merged visits (reentry_merged), else the linearised row;

@@ -74,7 +74,8 @@ void ct_eval_params_init(ct_eval_params_t *p)
                              .root_choices = 2, .dependent_parts = 1, .job_first_waits = CT_NONA_WAITS_DEFAULT, .server_model = 1,
                              .threads = 1, .rep_threads = 1, .server_row = CT_NONA_ROW_AUTO,
                              .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
-                             .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS };
+                             .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS,
+                             .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .spread_gap = CT_NONA_SPREAD_GAP };
     ct_sim_run_params_init(&p->run);
 }
 

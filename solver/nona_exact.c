@@ -40,7 +40,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
                                    .max_polish = 50, .starts = 6, .max_iter = 400, .seed = 1, .prune = 1e-9,
                                    .lp = CT_NONA_LP_BLOCK, .cg_rounds = 200, .price_exact = 500000,
                                    .price_evals = 20000, .point_search = 1, .server_row = CT_NONA_ROW_AUTO,
-                                   .class_dual = 0, .stall_lps = CT_NONA_STALL_LPS };
+                                   .class_dual = 0, .stall_lps = CT_NONA_STALL_LPS, .spread_gap = CT_NONA_SPREAD_GAP };
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)

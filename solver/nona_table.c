@@ -141,8 +141,8 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
     bad |= ct_json_put(model, "parts", cJSON_CreateString(m->dependent_parts ? "dependent" : "independent"));
     if (m->late_parts) /* written only when late: early tables stay as they were */
         bad |= ct_json_put(model, "part_binding", cJSON_CreateString("late"));
-    if (m->late_waits) /* only when not the default (uniform): default tables stay as they were */
-        bad |= ct_json_put(model, "late_waits", cJSON_CreateString("least-of-d"));
+    if (m->late_parts) /* the shape the table was solved with (absent in early tables and before 2026-11-28: uniform) */
+        bad |= ct_json_put(model, "late_waits", cJSON_CreateString(m->late_waits ? "least-of-d" : "uniform"));
     if (m->server_model) {
         bad |= ct_json_put(model, "waits", cJSON_CreateString(ct_nona_waits_name(m)));
         bad |= put_num(model, "rho_servers", sol->eval.rho_s);

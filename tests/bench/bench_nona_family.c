@@ -16,7 +16,8 @@
  * the class dual (--bound class-dual) beside the default, seed by seed
  * (minutes more: the searches that stop at the LP's floor go on);
  * BENCH_SPREAD_GAP=G adds the default row with --spread-gap G beside the
- * default, summed (time, LPs, column gaps, tables).
+ * default (0.01 since 2026-11-28; G = 0: the earlier default), summed
+ * (time, LPs, column gaps, tables).
  */
 #include "bench_util.h"
 #include "ct_nona_solve.h"
@@ -33,7 +34,7 @@ typedef struct {
 } result_t;
 
 static int class_dual; /* BENCH_CLASS_DUAL=1: the solves of the class-dual table use it */
-static double spread_gap; /* BENCH_SPREAD_GAP=G: the solves of that summary use it */
+static double spread_gap = CT_NONA_SPREAD_GAP; /* BENCH_SPREAD_GAP=G: the solves of that summary use G */
 static int waits = 1;  /* params.reentry_waits: job-first (BENCH_WAITS=aged: CT_NONA_WAITS_DEFAULT) */
 
 static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t *r)
@@ -94,7 +95,7 @@ int main(void)
     const char *cd_env = getenv("BENCH_CLASS_DUAL");
     int with_cd = cd_env && atoi(cd_env) == 1, cd_closed = 0;
     const char *sg_env = getenv("BENCH_SPREAD_GAP");
-    double sg = sg_env ? atof(sg_env) : 0, sg_sum = 0, def_sum = 0, sg_lj = 0, sg_worst = 0, sg_best = INFINITY;
+    double sg = sg_env ? atof(sg_env) : -1, sg_sum = 0, def_sum = 0, sg_lj = 0, sg_worst = 0, sg_best = INFINITY;
     size_t sg_lps = 0, def_lps = 0;
     int sg_col1 = 0, def_col1 = 0, sg_slow = 0, def_slow = 0, sg_changed = 0;
     result_t *cd = calloc((size_t)n + 1, sizeof(result_t)), *lin = calloc((size_t)n + 1, sizeof(result_t));
@@ -137,11 +138,11 @@ int main(void)
             cd_worst = fmax(cd_worst, q);
             cd_best = fmin(cd_best, q);
         }
-        if (sg > 0) { /* the default row (the cut with aged waits) with --spread-gap */
+        if (sg >= 0) { /* the default row (the cut with aged waits) with --spread-gap */
             result_t x, *d = aged ? &r[0] : &r[1];
             spread_gap = sg;
             int bad = solve(&s, aged ? CT_NONA_ROW_PIECES : CT_NONA_ROW_LINEAR, 1e-9, &x);
-            spread_gap = 0;
+            spread_gap = CT_NONA_SPREAD_GAP;
             if (bad)
                 return 1;
             sg_sum += x.seconds;
@@ -195,7 +196,7 @@ int main(void)
                "JCT over the LP's geometric mean %.6f (%.6f .. %.6f)\n",
                cd_closed, n, closed[1], cd_max, cd_sum, tsum[1], exp(cd_lj / n), cd_best, cd_worst);
     }
-    if (sg > 0)
+    if (sg >= 0)
         printf("  --spread-gap %g against the default row: %.3f s in all against %.3f s (x%.2f), %zu LPs against %zu, "
                "column gap <= 1%% in %d against %d, above 1 s %d against %d; tables changed %d, mean JCT over the "
                "default's geometric mean %.6f (%.6f .. %.6f)\n",

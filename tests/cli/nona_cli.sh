@@ -199,16 +199,20 @@ $C nona solve data/scenarios/fig1.json --gap 0 --max-lps 100000000 --stall 0 --t
 grep -q '"time_limited":	true' "$T/tl.out" || fail "--time-limit not reported: $(cat "$T/tl.out")"
 [ -s "$T/tl.json" ] || fail "--time-limit: no table"
 expect_error 2 "--time-limit: expected 0 .. 1e9 seconds" -- $C nona solve data/scenarios/fig1.json --time-limit -1 -o "$T/out.json"
-# --late-waits: the table records least-of-d (not the default, uniform:
-# default tables are unchanged), the summary both; a late part waits less
-# often and longer, so the ensemble's three parallel parts are priced higher
-$C nona solve data/scenarios/ensemble.json --binding late -o "$T/lu.json" --json >"$T/lu.out" || fail "late solve"
-$C nona solve data/scenarios/ensemble.json --binding late --late-waits least-of-d -o "$T/ld.json" --json >"$T/ld.out" ||
-    fail "late solve, --late-waits least-of-d"
-grep -q '"late_waits"' "$T/lu.json" && fail "a default late table records late_waits"
-grep -q '"late_waits":	"least-of-d"' "$T/ld.json" || fail "--late-waits least-of-d not recorded in the table"
-grep -q "late_waits" "$T/lu.out" && fail "a default summary names late_waits"
+# --late-waits: a late table and its summary record the shape (least-of-d
+# by default since 2026-11-28, uniform the earlier), early ones neither; a
+# late part waits less often and longer, so the ensemble's three parallel
+# parts are priced higher
+$C nona solve data/scenarios/ensemble.json --binding late --late-waits uniform -o "$T/lu.json" --json >"$T/lu.out" ||
+    fail "late solve, --late-waits uniform"
+$C nona solve data/scenarios/ensemble.json --binding late -o "$T/ld.json" --json >"$T/ld.out" || fail "late solve"
+$C nona solve data/scenarios/ensemble.json -o "$T/le.json" --json >"$T/le.out" || fail "early solve"
+grep -q '"late_waits":	"uniform"' "$T/lu.json" || fail "--late-waits uniform not recorded in the table"
+grep -q '"late_waits":	"least-of-d"' "$T/ld.json" || fail "the default late table does not record least-of-d"
+grep -q '"late_waits"' "$T/le.json" && fail "an early table records late_waits"
+grep -q "\"late_waits\":	\"uniform\"" "$T/lu.out" || fail "the summary does not say uniform: $(cat "$T/lu.out")"
 grep -q "\"late_waits\":	\"least-of-d\"" "$T/ld.out" || fail "the summary does not say least-of-d: $(cat "$T/ld.out")"
+grep -q "late_waits" "$T/le.out" && fail "an early summary names late_waits"
 ju=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/lu.out")
 jd=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/ld.out")
 [ -n "$ju" ] && [ -n "$jd" ] && awk -v u="$ju" -v d="$jd" 'BEGIN { exit !(d > u * (1 + 1e-6)) }' ||

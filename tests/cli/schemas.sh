@@ -20,11 +20,12 @@ $C nona solve data/scenarios/fig1.json -o "$T/table.json" --json >"$T/solve.json
 $C nona sweep data/scenarios/fig1.json --scale 0.5:1.5:0.5 -o "$T/lookup.json" --json >"$T/nsweep.json" 2>/dev/null &&
     ok contend-table-1 "$T/lookup.json" && ok nona-sweep-json-v1 "$T/nsweep.json"
 # Every variant of the solve summary, and a summary inside the sweep's is checked against the solve's schema.
-$C nona solve data/scenarios/ensemble-large.json --binding late --waits job-first-merged --late-waits least-of-d \
+$C nona solve data/scenarios/ensemble-large.json --binding late --waits job-first-merged --late-waits uniform \
     --json >"$T/s1.json" &&
+    $C nona solve data/scenarios/ensemble.json --binding late --json >"$T/s4.json" &&
     $C nona solve data/scenarios/fig1.json --model link --method grid --json >"$T/s2.json" &&
     $C nona solve data/scenarios/fig1.json --method penalty --json >"$T/s3.json" &&
-    ok nona-solve-json-v1 "$T/s1.json" "$T/s2.json" "$T/s3.json"
+    ok nona-solve-json-v1 "$T/s1.json" "$T/s2.json" "$T/s3.json" "$T/s4.json"
 sed 's/"skipped"/"skiped"/' "$T/nsweep.json" >"$T/bad.json"
 $V nona-sweep-json-v1 "$T/bad.json" >/dev/null 2>&1 && fail "a misspelled key in nona sweep --json validated"
 sed 's/"mean_jct"/"mean_jtc"/' "$T/nsweep.json" >"$T/bad.json"
@@ -68,8 +69,8 @@ $C train table "$T/sw.csv" -o "$T/stable.csv" >/dev/null && ok share-table-csv-v
 ok share-apps-v1 data/share/apps.json data/share/cx-wait/apps.json
 $C export "$T/lookup.json" --format csv -o "$T/export.csv" && ok export-csv-v1 "$T/export.csv"
 # A table solved for late-bound parts: sample prints their tasks as null.
-$C nona solve data/scenarios/ensemble.json --binding late --late-waits least-of-d -o "$T/ld.json" >/dev/null &&
-    ok contend-table-1 "$T/ld.json" || fail "a least-of-d table"
+$C nona solve data/scenarios/ensemble.json --binding late --late-waits uniform -o "$T/ld.json" >/dev/null &&
+    ok contend-table-1 "$T/ld.json" || fail "a uniform late table"
 $C nona solve data/scenarios/ensemble.json --binding late -o "$T/late.json" >/dev/null &&
     $C sample "$T/late.json" --class ensemble --servers 8 --count 3 --json >"$T/ls.json" &&
     grep -q 'null' "$T/ls.json" && ok sample-json-v1 "$T/ls.json" || fail "sample of a late table: $(cat "$T/ls.json")"

@@ -68,35 +68,37 @@ awk -v d="$(p99 "$T/det.json")" -v e="$(p99 "$T/exp.json")" 'BEGIN { exit !(d < 
     fail "--exp-service: p99 $(p99 "$T/exp.json") s (as given $(p99 "$T/det.json") s), want about 0.046 (0.010)"
 # --price-spread (docs/baselines.md, "Without queue lengths"): on the
 # generated layered-309 with uniform roots at load 0.5, column generation at
-# the all-local table's waits finds no split (no split pays alone there);
-# priced at a spread of waits too, the table splits and the model predicts
-# it well below all-local (0.250 s against 0.305 s).
+# the all-local table's waits finds no split (no split pays alone there;
+# --spread-gap 0, the default before 2026-11-28); priced at a spread of
+# waits too, the table splits and the model predicts it well below
+# all-local (0.250 s against 0.305 s).
 predicted() { sed -n 's/.*"model_mean_jct": \([-0-9.e+]*\).*/\1/p' "$1" | head -1; }
 $C sim check --generate 1 --family layered --gen-seed 309 --stages 2:6 --loads 0.5:0.5:0.1 --reps 1 --jobs 200 \
     --root-choices 1 --save "$T/l309" >/dev/null 2>&1 || fail "sim check --save layered-309"
-$C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 500 --json >"$T/l0.json" &&
+$C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 500 --json --spread-gap 0 >"$T/l0.json" &&
     $C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 500 --json --price-spread \
         >"$T/l1.json" || fail "sim layered-309 --price-spread"
 awk -v a="$(predicted "$T/l0.json")" -v b="$(predicted "$T/l1.json")" 'BEGIN { exit !(b < 0.9 * a) }' ||
-    fail "--price-spread: predicted $(predicted "$T/l1.json") s, default $(predicted "$T/l0.json") s: want a split"
-# --spread-gap: the spread only where the column gap at the table's waits
-# is above that share of J (the all-local table leaves most of J unproven
-# there), so the same split is found
-$C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 500 --json --spread-gap 0.01 \
-    >"$T/l2.json" || fail "sim layered-309 --spread-gap 0.01"
+    fail "--price-spread: predicted $(predicted "$T/l1.json") s, --spread-gap 0 $(predicted "$T/l0.json") s: want a split"
+# --spread-gap (default 0.01): the spread only where the column gap at the
+# table's waits is above that share of J (the all-local table leaves most
+# of J unproven there), so the default finds the same split
+$C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 500 --json \
+    >"$T/l2.json" || fail "sim layered-309 (default spread gap)"
 awk -v a="$(predicted "$T/l0.json")" -v b="$(predicted "$T/l2.json")" 'BEGIN { exit !(b < 0.9 * a) }' ||
-    fail "--spread-gap 0.01: predicted $(predicted "$T/l2.json") s, default $(predicted "$T/l0.json") s: want a split"
+    fail "default --spread-gap: predicted $(predicted "$T/l2.json") s, --spread-gap 0 $(predicted "$T/l0.json") s: want a split"
 # A solve whose later searches generate columns and drift to a worse fixed
 # point of the shares reports the best table it found at its own shares:
-# layered-3022 at 0.7 with --spread-gap 0.01 predicted 0.2355 s where the
-# first search proved all-local at 0.2155 s.
+# layered-3022 at 0.7 with --spread-gap 0.01 (now the default) predicted
+# 0.2355 s where the first search (--spread-gap 0's table) proved all-local
+# at 0.2155 s.
 $C sim check --generate 1 --family layered --gen-seed 3022 --stages 2:10 --loads 0.7:0.7:0.1 --reps 1 --jobs 200 \
     --save "$T/l3022" >/dev/null 2>&1 || fail "sim check --save layered-3022"
-$C sim "$T/l3022/layered-3022.json" --load 0.7 --reps 1 --jobs 1000 --json >"$T/m0.json" &&
-    $C sim "$T/l3022/layered-3022.json" --load 0.7 --reps 1 --jobs 1000 --json --spread-gap 0.01 >"$T/m1.json" ||
-    fail "sim layered-3022 --spread-gap 0.01"
+$C sim "$T/l3022/layered-3022.json" --load 0.7 --reps 1 --jobs 1000 --json --spread-gap 0 --late-waits uniform \
+    >"$T/m0.json" && $C sim "$T/l3022/layered-3022.json" --load 0.7 --reps 1 --jobs 1000 --json >"$T/m1.json" ||
+    fail "sim layered-3022"
 awk -v a="$(predicted "$T/m0.json")" -v b="$(predicted "$T/m1.json")" 'BEGIN { exit !(b <= a * (1 + 1e-9)) }' ||
-    fail "--spread-gap 0.01: predicted $(predicted "$T/m1.json") s, above the default's $(predicted "$T/m0.json") s"
+    fail "default --spread-gap: predicted $(predicted "$T/m1.json") s, above --spread-gap 0's $(predicted "$T/m0.json") s"
 for bad in "--server-queue lifo" "--fair-pick oldest" "--root-choices 0" "--model none" "--spread-gap -1" \
     "--late-waits some"; do
     # shellcheck disable=SC2086
