@@ -115,8 +115,12 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t scenario, size_t c, ui
  * whose source is that part's sink continues on it). The scheduler binds a
  * slot when its part is first needed (its first input is sent, or at once
  * for a part fed by the job's source) to ct_sampler_least_loaded(..., d)
- * with the loads of that moment: the rule the table was solved for. Same
- * return values. O(d + tasks + parts).
+ * with the loads of that moment: the rule the table was solved for. Those
+ * loads count the job's own tasks that became ready at the same moment on
+ * bound servers (queue them first): else the server of the job's next
+ * task looks idle for an instant, and a part bound there waits behind it
+ * (the simulator binds in that order). Same return values. O(d + tasks +
+ * parts).
  */
 #define CT_SAMPLER_LATE 0x80000000u
 int ct_sampler_place_late(const ct_sampler_t *s, size_t scenario, size_t c, uint32_t n_servers,
