@@ -668,7 +668,7 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
      * job's tasks on bound servers are queued: a part bound first saw the
      * server of its own job's next task idle for an instant and could
      * share it (nona-late on a generated ensemble at load 0.1 with d = 8:
-     * one job in 27 ran a model after the root's, its p99 1.43x fair's). */
+     * 1-5% of jobs ran a model after the root's, the p99 1.43x fair's). */
     int deferred = 0;
     for (uint32_t k = c->succ_start[task]; k < c->succ_start[task + 1]; k++) {
         uint32_t v = c->succ[k];

@@ -349,7 +349,9 @@ class Sampler:
 
     def bind(self, servers: Servers, queue_lengths: Sequence[int], scenario: int = 0) -> Union[int, str]:
         """Binds a late part now: the least loaded of the d servers the table
-        samples (its root rule), given the queue lengths of this moment."""
+        samples (its root rule), given the queue lengths of this moment
+        (counting the job's own tasks that became ready now on servers
+        already bound: queue them first)."""
         n, names = self._servers(servers)
         loads = self._loads(queue_lengths, n)
         with self._lock:
