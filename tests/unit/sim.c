@@ -825,6 +825,40 @@ static void late_table(void)
     ct_dag_destroy(&d);
 }
 
+/* The late-binding tests' simulator: a class per DAG of d[0..1] (1 job/s
+ * each) on n servers, a random policy whose late parts see every server
+ * (late_choices 64: each of n <= 3 missed with probability (2/3)^64 or
+ * less), one replication. Frees the DAGs with the rest. */
+typedef struct {
+    ct_dag_t d[2];
+    ct_scenario_t s;
+    ct_sim_class_t *cls;
+    size_t nc;
+    ct_policy_t *pol;
+    ct_sim_config_t cfg;
+} late_rig_t;
+
+static void late_rig(late_rig_t *g, size_t servers)
+{
+    ct_error_t err;
+    double rates[2] = { 1, 1 };
+    scenario_of(&g->s, g->d, rates, 2, servers, 1.0);
+    CHECK(ct_sim_classes_build(&g->s, 1.0, &g->cls, &g->nc, &err) == CT_OK);
+    CHECK(ct_policy_random(&g->pol, &err) == CT_OK);
+    g->pol->late_choices = 64;
+    g->cfg = (ct_sim_config_t){ servers, 1.0, CT_LINK_FIFO, g->cls, g->nc, 0, 0, 0, 0, g->pol, 1, 0,
+                                CT_QUEUE_JOB_FIRST, CT_FAIR_RECENT, 0 };
+}
+
+static void late_rig_free(late_rig_t *g)
+{
+    ct_policy_free(g->pol);
+    ct_sim_classes_free(g->cls, g->nc);
+    ct_scenario_destroy(&g->s);
+    ct_dag_destroy(&g->d[0]);
+    ct_dag_destroy(&g->d[1]);
+}
+
 /* Late-bound parts: a slot binds when its part is first needed, to the
  * least loaded server then (not when the job arrives). fig1 with free
  * edges: sum, det and add on server 0, det_sparse on slot 0; a 0.8 s hog
@@ -833,26 +867,17 @@ static void late_table(void)
  * needed, server 1 is (server 0 runs det, server 2 the second hog). */
 static void late_binding(void)
 {
-    ct_dag_t d[2];
-    fig1(&d[0], 1, 10, 0, 0, 0);
+    late_rig_t g;
+    fig1(&g.d[0], 1, 10, 0, 0, 0);
     ct_error_t err;
     size_t h;
-    ct_dag_init(&d[1]);
-    CHECK(ct_dag_add_task(&d[1], "hog", 0.8, &h, &err) == CT_OK);
-    double rates[2] = { 1, 1 };
-    ct_scenario_t s;
-    scenario_of(&s, d, rates, 2, 3, 1.0);
-    ct_sim_class_t *cls;
-    size_t nc;
-    CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
-    ct_policy_t *pol;
-    CHECK(ct_policy_random(&pol, &err) == CT_OK);
-    pol->late_choices = 64; /* sees every one of the 3 servers but with probability 3 (2/3)^64 */
-    ct_sim_config_t cfg = { 3, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0, CT_QUEUE_JOB_FIRST, CT_FAIR_RECENT, 0 };
+    ct_dag_init(&g.d[1]);
+    CHECK(ct_dag_add_task(&g.d[1], "hog", 0.8, &h, &err) == CT_OK);
+    late_rig(&g, 3);
     ct_sim_t *sim;
-    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
+    CHECK(ct_sim_alloc(&g.cfg, &sim, &err) == CT_OK);
     uint32_t pf[4] = { 0, 0, 0, 0 }, h1 = 1, h2 = 2;
-    pf[tix(&cls[0], "det_sparse")] = CT_SAMPLER_LATE | 0;
+    pf[tix(&g.cls[0], "det_sparse")] = CT_SAMPLER_LATE | 0;
     CHECK(ct_sim_inject(sim, 1, 0.0, &h1, &err) == CT_OK);
     CHECK(ct_sim_inject(sim, 0, 0.0, pf, &err) == CT_OK);
     CHECK(ct_sim_inject(sim, 1, 0.5, &h2, &err) == CT_OK);
@@ -861,20 +886,16 @@ static void late_binding(void)
     ct_sim_result_get(sim, &r);
     CHECK(r.jct[0].n == 1);
     CHECK_CLOSE(r.jct[0].mean, 12.0, 1e-12); /* bound at arrival (server 2): 12.3 */
-    CHECK_CLOSE(r.task_wait_sum[r.task_offset[0] + tix(&cls[0], "det_sparse")], 0.0, 1e-12);
+    CHECK_CLOSE(r.task_wait_sum[r.task_offset[0] + tix(&g.cls[0], "det_sparse")], 0.0, 1e-12);
     CHECK_CLOSE(r.server_util, (12.0 + 10.0 + 1.6) / (3 * 12.0), 1e-12); /* s0 12 s, s1 0.8 + 10, s2 0.8 */
     ct_sim_free(sim);
     /* A slot past the job's tasks is refused, not bound. */
-    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
-    pf[tix(&cls[0], "det_sparse")] = CT_SAMPLER_LATE | 4;
+    CHECK(ct_sim_alloc(&g.cfg, &sim, &err) == CT_OK);
+    pf[tix(&g.cls[0], "det_sparse")] = CT_SAMPLER_LATE | 4;
     CHECK(ct_sim_inject(sim, 0, 0.0, pf, &err) == CT_OK);
     CHECK(ct_sim_run(sim, INFINITY, &err) == CT_EINTERNAL);
     ct_sim_free(sim);
-    ct_policy_free(pol);
-    ct_sim_classes_free(cls, nc);
-    ct_scenario_destroy(&s);
-    ct_dag_destroy(&d[0]);
-    ct_dag_destroy(&d[1]);
+    late_rig_free(&g);
 }
 
 /* A late part binds after its job's tasks that become ready at the same
@@ -888,31 +909,22 @@ static void late_binding(void)
  * job at a time, 100 of each. */
 static void late_binding_order(void)
 {
-    ct_dag_t d[2];
-    fig1(&d[0], 1, 10, 0, 0, 0);
+    late_rig_t g;
+    fig1(&g.d[0], 1, 10, 0, 0, 0);
     ct_error_t err;
     size_t a, b, c;
-    ct_dag_init(&d[1]);
-    CHECK(ct_dag_add_task(&d[1], "a", 10, &a, &err) == CT_OK);
-    CHECK(ct_dag_add_task(&d[1], "b", 10, &b, &err) == CT_OK);
-    CHECK(ct_dag_add_task(&d[1], "c", 1, &c, &err) == CT_OK);
-    CHECK(ct_dag_add_edge(&d[1], a, c, 0, &err) == CT_OK);
-    CHECK(ct_dag_add_edge(&d[1], b, c, 0, &err) == CT_OK);
-    double rates[2] = { 1, 1 };
-    ct_scenario_t s;
-    scenario_of(&s, d, rates, 2, 2, 1.0);
-    ct_sim_class_t *cls;
-    size_t nc;
-    CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
-    ct_policy_t *pol;
-    CHECK(ct_policy_random(&pol, &err) == CT_OK);
-    pol->late_choices = 64;
-    ct_sim_config_t cfg = { 2, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0, CT_QUEUE_JOB_FIRST, CT_FAIR_RECENT, 0 };
+    ct_dag_init(&g.d[1]);
+    CHECK(ct_dag_add_task(&g.d[1], "a", 10, &a, &err) == CT_OK);
+    CHECK(ct_dag_add_task(&g.d[1], "b", 10, &b, &err) == CT_OK);
+    CHECK(ct_dag_add_task(&g.d[1], "c", 1, &c, &err) == CT_OK);
+    CHECK(ct_dag_add_edge(&g.d[1], a, c, 0, &err) == CT_OK);
+    CHECK(ct_dag_add_edge(&g.d[1], b, c, 0, &err) == CT_OK);
+    late_rig(&g, 2);
     ct_sim_t *sim;
-    CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
+    CHECK(ct_sim_alloc(&g.cfg, &sim, &err) == CT_OK);
     uint32_t pf[4] = { 0, 0, 0, 0 }, pa[3] = { 0, 0, 0 };
-    pf[tix(&cls[0], "det")] = CT_SAMPLER_LATE | 0;
-    pa[tix(&cls[1], "b")] = CT_SAMPLER_LATE | 0;
+    pf[tix(&g.cls[0], "det")] = CT_SAMPLER_LATE | 0;
+    pa[tix(&g.cls[1], "b")] = CT_SAMPLER_LATE | 0;
     for (int i = 0; i < 100; i++) {
         CHECK(ct_sim_inject(sim, 0, 100.0 * i, pf, &err) == CT_OK);
         CHECK(ct_sim_inject(sim, 1, 100.0 * i + 50, pa, &err) == CT_OK);
@@ -923,14 +935,10 @@ static void late_binding_order(void)
     CHECK(r.jct[0].n == 100 && r.jct[1].n == 100);
     CHECK_CLOSE(r.jct[0].mean, 12.0, 1e-9);
     CHECK_CLOSE(r.jct[1].mean, 11.0, 1e-9);
-    CHECK_CLOSE(r.task_wait_sum[r.task_offset[0] + tix(&cls[0], "det")], 0.0, 1e-9);
-    CHECK_CLOSE(r.task_wait_sum[r.task_offset[1] + tix(&cls[1], "b")], 0.0, 1e-9);
+    CHECK_CLOSE(r.task_wait_sum[r.task_offset[0] + tix(&g.cls[0], "det")], 0.0, 1e-9);
+    CHECK_CLOSE(r.task_wait_sum[r.task_offset[1] + tix(&g.cls[1], "b")], 0.0, 1e-9);
     ct_sim_free(sim);
-    ct_policy_free(pol);
-    ct_sim_classes_free(cls, nc);
-    ct_scenario_destroy(&s);
-    ct_dag_destroy(&d[0]);
-    ct_dag_destroy(&d[1]);
+    late_rig_free(&g);
 }
 
 /* The loads a policy sees (least loaded of d reads them) follow the
