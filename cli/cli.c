@@ -114,6 +114,11 @@ int cli_parse_late_waits(const char *cmd, const char *s, int *least_of_d)
     return parse_switch(cmd, "--late-waits", s, "least-of-d", "uniform", least_of_d);
 }
 
+int cli_parse_late_bind(const char *cmd, const char *s, int *ready)
+{
+    return parse_switch(cmd, "--late-bind", s, "ready", "first-input", ready);
+}
+
 int cli_parse_waits(const char *cmd, const char *s, int *job_first)
 {
     if (!strcmp(s, "stretched")) { /* job-first with the first version's re-entry wait (ct_nona.h) */

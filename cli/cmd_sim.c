@@ -71,6 +71,11 @@ void sim_usage(FILE *out)
             "  --parts dependent|independent\n"
             "                        nona tables: parts wait for the parts that feed them\n"
             "                        (default), or the paper's independent branches\n"
+            "  --late-bind ready|first-input\n"
+            "                        nona-late: a part binds when one of its tasks has every\n"
+            "                        input sent (ready, default; inputs for a part not bound yet\n"
+            "                        wait at their senders) or when its first input is sent\n"
+            "                        (first-input, the rule before 2026-11-29)\n"
             "  --late-waits uniform|least-of-d\n"
             "                        nona-late tables: a late part waits with probability rho^D\n"
             "                        (least-of-d, default: all D sampled servers busy, and then\n"
@@ -117,7 +122,7 @@ void sim_usage(FILE *out)
 }
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS,
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_BIND,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
        OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP };
 
@@ -136,7 +141,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "probes", required_argument, NULL, OPT_PROBES },
         { "exp-service", no_argument, NULL, OPT_EXP },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
-        { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "generate", required_argument, NULL, OPT_GENERATE },
+        { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
         { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
@@ -258,6 +263,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         case OPT_PARTS:
             if (cli_parse_parts("sim", optarg, &o->ev.dependent_parts))
+                return 2;
+            break;
+        case OPT_LATE_BIND:
+            if (cli_parse_late_bind("sim", optarg, &o->ev.late_bind_ready))
                 return 2;
             break;
         case OPT_LATE_WAITS:

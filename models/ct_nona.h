@@ -124,8 +124,9 @@
  *    in place of the later share's W_part / (1 - rho_s later_share), which
  *    charged a part in a job's last segment as much as one in its first.
  * Late-bound parts (params.late_parts): a part that leaves its source's
- * server is bound when it is first needed (its first input is sent, or the
- * job arrives for a part fed by the source) to the least loaded of d
+ * server is bound when it is first needed (one of its tasks has every
+ * input sent, the earlier ones held at their senders; or the job arrives,
+ * for a part fed by the source) to the least loaded of d
  * sampled servers, as the root is. Every piece then arrives through the d
  * rule (a = 1), so in the mean field a remote part's first task waits
  * r_root W as the root does (still stretched by older jobs' later visits

@@ -77,6 +77,10 @@ void ct_sim_classes_free(ct_sim_class_t *classes, size_t n);
  *  is cancelled. Probes and requests take no time. */
 typedef enum { CT_POLICY_PLACE, CT_POLICY_CENTRAL, CT_POLICY_SAMPLE } ct_policy_kind_t;
 
+/** ct_policy_t.late_bind_ready's default: a late part binds when one of
+ *  its tasks has every input sent (contend sim --late-bind ready). */
+#define CT_SIM_LATE_BIND_READY_DEFAULT 1
+
 /** A placement policy. Write your own by filling name, kind, place (for
  *  CT_POLICY_PLACE) and destroy (may be NULL); state is yours. place()
  *  fills servers[t] (< n_servers) for the n_tasks tasks of a new job of
@@ -94,8 +98,8 @@ typedef struct ct_policy {
     /** Late-bound parts: place() may give a task CT_SAMPLER_LATE | i (a
      *  slot, i < n_tasks, shared by the tasks of one part) instead of a
      *  server; the simulator binds slot i when it is first needed (a task of
-     *  it has no inputs, when the job arrives; else when the first of its
-     *  inputs is sent) to the least loaded of late_choices uniform servers
+     *  it has no inputs, when the job arrives; else as late_bind_ready
+     *  says) to the least loaded of late_choices uniform servers
      *  (ct_sampler_least_loaded), the bound server counting one task more
      *  until the part's first task is queued there. 0: no slots. */
     unsigned late_choices;
@@ -110,6 +114,13 @@ typedef struct ct_policy {
      *  its largest input, and a reservation takes the ready task with the
      *  most input bytes on its server ("sparrow-local"); 0: as published. */
     int probe_inputs;
+    /** Late-bound parts: 1: a part is first needed when one of its tasks
+     *  has every input sent (an input whose part is not bound yet waits at
+     *  its sender until then), so a part fed twice does not hold an idle
+     *  server between its inputs; 0: when its first input is sent (the
+     *  rule before 2026-11-29). ct_policy_table sets the default,
+     *  CT_SIM_LATE_BIND_READY_DEFAULT. */
+    int late_bind_ready;
 } ct_policy_t;
 
 /** Every task on a uniform server, independently. */

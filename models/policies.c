@@ -228,6 +228,7 @@ ct_status_t ct_policy_table_d(const char *name, const ct_sampler_t *sampler, con
     ts->root_choices = root_choices ? root_choices : ct_sampler_root_choices(sampler, ts->scenario);
     if (ct_sampler_late_parts(sampler, ts->scenario)) /* parts bind when needed, by the root's rule */
         p->late_choices = ts->root_choices;
+    p->late_bind_ready = CT_SIM_LATE_BIND_READY_DEFAULT;
 done:
     free(r);
     if (st != CT_OK) {

@@ -50,12 +50,15 @@ typedef struct {
     uint32_t *slot;        /* late-bound parts: per task its slot, or NO_SLOT */
     uint32_t *slot_server; /* per slot: its server (NO_SLOT: not bound yet), | SLOT_RESERVED while the
                               bound server counts the part's first task ahead of time */
+    uint32_t *due;         /* late-bound parts: per task its predecessors not finished, | TASK_DONE once it
+                              has finished (an input for a part not bound yet waits at its sender) */
 } job_t;
 
 #define NO_SLOT UINT32_MAX
 #define RESERVATION UINT32_MAX /* SAMPLE: a server-queue entry that is a job's reservation, not a task */
 #define SLOT_RESERVED 0x80000000u
 #define SLOT_DEFER (NO_SLOT - 1) /* slot_server while task_finished defers its binding to the event's end */
+#define TASK_DONE 0x80000000u
 
 typedef struct {
     uint32_t job, task;    /* job NO_JOB: a background transfer */
@@ -303,15 +306,17 @@ static uint32_t slot_alloc(ct_sim_t *s)
         if (s->cfg.policy->late_choices) {
             j->slot = malloc(s->max_tasks * sizeof(uint32_t));
             j->slot_server = malloc(s->max_tasks * sizeof(uint32_t));
+            j->due = malloc(s->max_tasks * sizeof(uint32_t));
         }
         if (!j->server || !j->pending || !j->ready || !j->ready_at ||
-            (s->cfg.policy->late_choices && (!j->slot || !j->slot_server))) {
+            (s->cfg.policy->late_choices && (!j->slot || !j->slot_server || !j->due))) {
             free(j->server);
             free(j->pending);
             free(j->ready);
             free(j->ready_at);
             free(j->slot);
             free(j->slot_server);
+            free(j->due);
             return NO_JOB;
         }
         j->next_free = NO_JOB;
@@ -622,6 +627,18 @@ static void slot_bind(ct_sim_t *s, job_t *j, uint32_t task)
             j->server[t] = sv;
 }
 
+/* PLACE: task v of job (on its server) is sent an input of bytes from server sv. */
+static void input_send(ct_sim_t *s, uint32_t job, uint32_t v, uint32_t sv, double bytes)
+{
+    job_t *j = &s->jobs[job];
+    if (j->server[v] == sv || bytes <= 0) {
+        if (--j->pending[v] == 0)
+            task_ready(s, job, v);
+    } else {
+        link_submit(s, job, v, bytes);
+    }
+}
+
 /* Task succ[k] of job's class receives its input from the task that has
  * just finished on server sv. */
 static void successor_input(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t k)
@@ -637,11 +654,26 @@ static void successor_input(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t k)
             if (central)
                 ready_list_add(s, job);
         }
-    } else if (j->server[v] == sv || c->succ_bytes[k] <= 0) {
-        if (--j->pending[v] == 0)
-            task_ready(s, job, v);
     } else {
-        link_submit(s, job, v, c->succ_bytes[k]);
+        input_send(s, job, v, sv, c->succ_bytes[k]);
+    }
+}
+
+/* Late parts bound when ready (ct_policy_t.late_bind_ready): slot i has just
+ * been bound; the inputs its tasks were due from finished senders outside
+ * it, held until now, are sent. O(tasks + edges). */
+static void slot_flush(ct_sim_t *s, uint32_t job, uint32_t i)
+{
+    job_t *j = &s->jobs[job];
+    const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+    for (uint32_t t = 0; t < c->n_tasks; t++) {
+        if (j->slot[t] != i)
+            continue;
+        for (uint32_t k = c->pred_start[t]; k < c->pred_start[t + 1]; k++) {
+            uint32_t u = c->pred[k];
+            if (j->slot[u] != i && (j->due[u] & TASK_DONE))
+                input_send(s, job, t, j->server[u], c->pred_bytes[k]);
+        }
     }
 }
 
@@ -669,13 +701,21 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
      * server of its own job's next task idle for an instant and could
      * share it (nona-late on a generated ensemble at load 0.1 with d = 8:
      * 1-5% of jobs ran a model after the root's, the p99 1.43x fair's). */
-    int deferred = 0;
+    int deferred = 0, when_ready = s->cfg.policy->late_bind_ready;
+    if (j->slot)
+        j->due[task] |= TASK_DONE;
     for (uint32_t k = c->succ_start[task]; k < c->succ_start[task + 1]; k++) {
         uint32_t v = c->succ[k];
+        if (j->slot)
+            j->due[v]--;
         if (j->slot && j->slot[v] != NO_SLOT &&
             (j->slot_server[j->slot[v]] == NO_SLOT || j->slot_server[j->slot[v]] == SLOT_DEFER)) {
-            j->slot_server[j->slot[v]] = SLOT_DEFER;
-            deferred = 1;
+            /* (bound when ready: a task of the part still due other inputs
+             * holds this one at its sender until the part binds) */
+            if (!when_ready || (j->due[v] & ~TASK_DONE) == 0) {
+                j->slot_server[j->slot[v]] = SLOT_DEFER;
+                deferred = 1;
+            }
             continue;
         }
         successor_input(s, sv, job, k);
@@ -684,7 +724,11 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
         uint32_t i = j->slot[c->succ[k]];
         if (i == NO_SLOT || j->slot_server[i] != SLOT_DEFER)
             continue;
-        slot_bind(s, j, c->succ[k]); /* its first input leaves: the part is needed now */
+        slot_bind(s, j, c->succ[k]); /* the part is needed now */
+        if (when_ready) {
+            slot_flush(s, job, i);
+            continue;
+        }
         for (uint32_t k2 = k; k2 < c->succ_start[task + 1]; k2++)
             if (j->slot[c->succ[k2]] == i)
                 successor_input(s, sv, job, k2);
@@ -1045,6 +1089,7 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
     for (size_t t = 0; j->slot && t < c->n_tasks; t++) { /* late-bound parts: slots, bound when needed */
         j->slot_server[t] = NO_SLOT;
         j->slot[t] = NO_SLOT;
+        j->due[t] = c->pred_start[t + 1] - c->pred_start[t];
         if ((j->server[t] & CT_SAMPLER_LATE) && (j->server[t] & ~CT_SAMPLER_LATE) < c->n_tasks)
             j->slot[t] = j->server[t] & ~CT_SAMPLER_LATE;
     }
@@ -1132,6 +1177,7 @@ void ct_sim_free(ct_sim_t *s)
         free(s->jobs[i].ready_at);
         free(s->jobs[i].slot);
         free(s->jobs[i].slot_server);
+        free(s->jobs[i].due);
     }
     free(s->jobs);
     free(s->task_off);

@@ -113,9 +113,13 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t scenario, size_t c, ui
  * source's server gets a slot, servers[t] = CT_SAMPLER_LATE | i (i = 0, 1,
  * ... in draw order; the tasks of one part share it, and a later segment
  * whose source is that part's sink continues on it). The scheduler binds a
- * slot when its part is first needed (its first input is sent, or at once
- * for a part fed by the job's source) to ct_sampler_least_loaded(..., d)
- * with the loads of that moment: the rule the table was solved for. Those
+ * slot when its part is first needed (one of its tasks has every input
+ * sent, or at once for a part fed by the job's source) to
+ * ct_sampler_least_loaded(..., d) with the loads of that moment: the rule
+ * the table was solved for. Inputs for a part not bound yet wait at their
+ * senders until then (binding at the first input instead reserves an idle
+ * server between a part's inputs, which the d rule then sees as busy:
+ * n-shape at load 0.7, mean JCT 26.0 ms against 23.8 ms). Those
  * loads count the job's own tasks that became ready at the same moment on
  * bound servers (queue them first): else the server of the job's next
  * task looks idle for an instant, and a part bound there waits behind it

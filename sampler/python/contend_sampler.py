@@ -323,7 +323,8 @@ class Sampler:
         the root on the least loaded of the servers the table samples. A table
         solved for late-bound parts (late_parts()) gives the parts away from
         the root a slot instead, the string "late:I" (one per part, shared by
-        its tasks): bind each when its part is first needed with bind()."""
+        its tasks): bind each when its part is first needed (one of its tasks
+        has every input sent; hold the inputs before) with bind()."""
         c, ids, pos, out, nbytes = self._class(cls)
         n, names = self._servers(servers)
         if rates is not None and not isinstance(rates, Mapping):
