@@ -114,9 +114,15 @@ int cli_parse_late_waits(const char *cmd, const char *s, int *least_of_d)
     return parse_switch(cmd, "--late-waits", s, "least-of-d", "uniform", least_of_d);
 }
 
-int cli_parse_late_bind(const char *cmd, const char *s, int *ready)
+int cli_parse_late_bind(const char *cmd, const char *s, ct_late_bind_t *rule)
 {
-    return parse_switch(cmd, "--late-bind", s, "ready", "first-input", ready);
+    static const char *const names[] = { "first-input", "ready", "ready-hold" };
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, names[i])) {
+            *rule = (ct_late_bind_t)i;
+            return 0;
+        }
+    return cli_usage(cmd, "--late-bind: expected ready-hold, ready or first-input, got '%s'", s);
 }
 
 int cli_parse_waits(const char *cmd, const char *s, int *job_first)

@@ -13,6 +13,7 @@
 #include "ct_base.h"
 #include "ct_json.h"
 #include "ct_nona_solve.h"
+#include "ct_sim.h"
 #include "ct_sweep.h"
 #include <stddef.h>
 #include <stdio.h>
@@ -44,9 +45,8 @@ int cli_parse_parts(const char *cmd, const char *s, int *dependent);
 /** --late-waits least-of-d|uniform into *least_of_d (ct_nona_model_params_t.late_waits); 2 (usage
  *  printed) on a bad value. */
 int cli_parse_late_waits(const char *cmd, const char *s, int *least_of_d);
-/** --late-bind ready|first-input into *ready (ct_policy_t.late_bind_ready); 2 (usage printed) on a
- *  bad value. */
-int cli_parse_late_bind(const char *cmd, const char *s, int *ready);
+/** --late-bind ready-hold|ready|first-input into *rule; 2 (usage printed) on a bad value. */
+int cli_parse_late_bind(const char *cmd, const char *s, ct_late_bind_t *rule);
 /** --server-row auto|pieces|linear into *row; 2 (usage printed) on a bad value. */
 int cli_parse_server_row(const char *cmd, const char *s, ct_nona_row_t *row);
 /** --bound class-dual|lp into *class_dual (1 / 0); 2 (usage printed) on a bad value. */

@@ -71,10 +71,12 @@ void sim_usage(FILE *out)
             "  --parts dependent|independent\n"
             "                        nona tables: parts wait for the parts that feed them\n"
             "                        (default), or the paper's independent branches\n"
-            "  --late-bind ready|first-input\n"
+            "  --late-bind ready-hold|ready|first-input\n"
             "                        nona-late: a part binds when one of its tasks has every\n"
-            "                        input sent (ready, default; inputs for a part not bound yet\n"
-            "                        wait at their senders) or when its first input is sent\n"
+            "                        input sent (inputs for a part not bound yet wait at their\n"
+            "                        senders) and its server counts it as a task while it waits\n"
+            "                        for a later one (ready-hold, default), only until its first\n"
+            "                        task (ready), or it binds when its first input is sent\n"
             "                        (first-input, the rule before 2026-11-29)\n"
             "  --late-waits uniform|least-of-d\n"
             "                        nona-late tables: a late part waits with probability rho^D\n"
@@ -266,7 +268,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
                 return 2;
             break;
         case OPT_LATE_BIND:
-            if (cli_parse_late_bind("sim", optarg, &o->ev.late_bind_ready))
+            if (cli_parse_late_bind("sim", optarg, &o->ev.late_bind))
                 return 2;
             break;
         case OPT_LATE_WAITS:

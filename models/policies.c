@@ -135,6 +135,12 @@ static int table_place(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_t n
     return 0;
 }
 
+void ct_policy_set_late_bind(ct_policy_t *p, ct_late_bind_t rule)
+{
+    p->late_bind_ready = rule != CT_LATE_BIND_FIRST_INPUT;
+    p->late_hold = rule == CT_LATE_BIND_READY_HOLD;
+}
+
 ct_status_t ct_policy_table(const char *name, const ct_sampler_t *sampler, const double *rates,
                             const ct_sim_class_t *classes, size_t n_classes, ct_policy_t **out, ct_error_t *err)
 {
@@ -228,7 +234,7 @@ ct_status_t ct_policy_table_d(const char *name, const ct_sampler_t *sampler, con
     ts->root_choices = root_choices ? root_choices : ct_sampler_root_choices(sampler, ts->scenario);
     if (ct_sampler_late_parts(sampler, ts->scenario)) /* parts bind when needed, by the root's rule */
         p->late_choices = ts->root_choices;
-    p->late_bind_ready = CT_SIM_LATE_BIND_READY_DEFAULT;
+    ct_policy_set_late_bind(p, CT_SIM_LATE_BIND_DEFAULT);
 done:
     free(r);
     if (st != CT_OK) {

@@ -52,6 +52,8 @@ typedef struct {
                               bound server counts the part's first task ahead of time */
     uint32_t *due;         /* late-bound parts: per task its predecessors not finished, | TASK_DONE once it
                               has finished (an input for a part not bound yet waits at its sender) */
+    uint32_t *slot_togo;   /* late_hold: per slot its tasks not queued yet */
+    uint32_t *slot_on;     /* late_hold: per slot its tasks queued or running */
 } job_t;
 
 #define NO_SLOT UINT32_MAX
@@ -307,9 +309,11 @@ static uint32_t slot_alloc(ct_sim_t *s)
             j->slot = malloc(s->max_tasks * sizeof(uint32_t));
             j->slot_server = malloc(s->max_tasks * sizeof(uint32_t));
             j->due = malloc(s->max_tasks * sizeof(uint32_t));
+            j->slot_togo = malloc(s->max_tasks * sizeof(uint32_t));
+            j->slot_on = malloc(s->max_tasks * sizeof(uint32_t));
         }
         if (!j->server || !j->pending || !j->ready || !j->ready_at ||
-            (s->cfg.policy->late_choices && (!j->slot || !j->slot_server || !j->due))) {
+            (s->cfg.policy->late_choices && (!j->slot || !j->slot_server || !j->due || !j->slot_togo || !j->slot_on))) {
             free(j->server);
             free(j->pending);
             free(j->ready);
@@ -317,6 +321,8 @@ static uint32_t slot_alloc(ct_sim_t *s)
             free(j->slot);
             free(j->slot_server);
             free(j->due);
+            free(j->slot_togo);
+            free(j->slot_on);
             return NO_JOB;
         }
         j->next_free = NO_JOB;
@@ -445,9 +451,14 @@ static void task_ready(ct_sim_t *s, uint32_t job, uint32_t task)
                  : s->cfg.server_queue == CT_QUEUE_CLASS_PRIORITY ? (j->cls == BG_CLASS ? INFINITY : (double)j->cls)
                                                                   : 0.0;
     ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | task };
-    if (j->slot && j->cls != BG_CLASS && j->slot[task] != NO_SLOT && (j->slot_server[j->slot[task]] & SLOT_RESERVED)) {
-        j->slot_server[j->slot[task]] &= ~SLOT_RESERVED; /* the part's first task takes its reservation's place */
-        s->loads[sv]--;
+    if (j->slot && j->cls != BG_CLASS && j->slot[task] != NO_SLOT) {
+        uint32_t i = j->slot[task];
+        if (j->slot_server[i] & SLOT_RESERVED) {
+            j->slot_server[i] &= ~SLOT_RESERVED; /* the part's task takes its reservation's place */
+            s->loads[sv]--;
+        }
+        j->slot_togo[i]--;
+        j->slot_on[i]++;
     }
     s->jobs[job].ready_at[task] = s->now;
     s->loads[sv]++;
@@ -622,9 +633,13 @@ static void slot_bind(ct_sim_t *s, job_t *j, uint32_t task)
     uint32_t sv = ct_sampler_least_loaded((uint32_t)s->cfg.servers, s->loads, s->cfg.policy->late_choices, &s->rng);
     j->slot_server[i] = sv | SLOT_RESERVED;
     s->loads[sv]++;
+    j->slot_togo[i] = 0;
+    j->slot_on[i] = 0;
     for (uint32_t t = 0; t < n; t++)
-        if (j->slot[t] == i)
+        if (j->slot[t] == i) {
             j->server[t] = sv;
+            j->slot_togo[i]++;
+        }
 }
 
 /* PLACE: task v of job (on its server) is sent an input of bytes from server sv. */
@@ -719,6 +734,17 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
             continue;
         }
         successor_input(s, sv, job, k);
+    }
+    if (j->slot && j->slot[task] != NO_SLOT) {
+        /* late_hold: a part with tasks still to come keeps its idle server
+         * counted busy, so the d rule does not fill the gap before its
+         * next input (its re-entry would wait behind what it took) */
+        uint32_t i = j->slot[task];
+        if (--j->slot_on[i] == 0 && j->slot_togo[i] > 0 && s->cfg.policy->late_hold &&
+            !(j->slot_server[i] & SLOT_RESERVED)) {
+            j->slot_server[i] |= SLOT_RESERVED;
+            s->loads[sv]++;
+        }
     }
     for (uint32_t k = c->succ_start[task]; deferred && k < c->succ_start[task + 1]; k++) {
         uint32_t i = j->slot[c->succ[k]];
@@ -1178,6 +1204,8 @@ void ct_sim_free(ct_sim_t *s)
         free(s->jobs[i].slot);
         free(s->jobs[i].slot_server);
         free(s->jobs[i].due);
+        free(s->jobs[i].slot_togo);
+        free(s->jobs[i].slot_on);
     }
     free(s->jobs);
     free(s->task_off);

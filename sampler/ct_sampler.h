@@ -119,7 +119,11 @@ int ct_sampler_place_loaded(const ct_sampler_t *s, size_t scenario, size_t c, ui
  * the table was solved for. Inputs for a part not bound yet wait at their
  * senders until then (binding at the first input instead reserves an idle
  * server between a part's inputs, which the d rule then sees as busy:
- * n-shape at load 0.7, mean JCT 26.0 ms against 23.8 ms). Those
+ * n-shape at load 0.7, mean JCT 26.0 ms against 23.8 ms). While a bound
+ * part has run a task and waits for a later one (fed by another part),
+ * count it as one task on its server, so the d rule leaves that server
+ * to it (else its next task can wait behind a whole task the server took
+ * meanwhile). Those
  * loads count the job's own tasks that became ready at the same moment on
  * bound servers (queue them first): else the server of the job's next
  * task looks idle for an instant, and a part bound there waits behind it

@@ -76,7 +76,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
                              .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
                              .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS,
                              .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .spread_gap = CT_NONA_SPREAD_GAP,
-                             .late_bind_ready = CT_SIM_LATE_BIND_READY_DEFAULT };
+                             .late_bind = CT_SIM_LATE_BIND_DEFAULT };
     ct_sim_run_params_init(&p->run);
 }
 
@@ -409,7 +409,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
         ct_error_t e2;
         ct_status_t rs = CT_OK;
         for (size_t r = 0; st == CT_OK && r < (pols ? R : 1); r++) /* (pols[0] is pol) */
-            (pols ? pols[r] : pol)->late_bind_ready = p->late_bind_ready;
+            ct_policy_set_late_bind(pols ? pols[r] : pol, p->late_bind);
         if (st == CT_OK)
             rs = ct_sim_replicate_ex(&cfg, pols, p->rep_threads, &p->run, &pt->sum, &e2);
         for (size_t r = 1; pols && r < R; r++)

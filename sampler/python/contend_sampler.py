@@ -352,7 +352,8 @@ class Sampler:
         """Binds a late part now: the least loaded of the d servers the table
         samples (its root rule), given the queue lengths of this moment
         (counting the job's own tasks that became ready now on servers
-        already bound: queue them first)."""
+        already bound: queue them first; and each bound part that waits for
+        a later task as one task on its server)."""
         n, names = self._servers(servers)
         loads = self._loads(queue_lengths, n)
         with self._lock:

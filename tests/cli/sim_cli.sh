@@ -225,8 +225,8 @@ grep -q "^policy nona-late" "$T/late.txt" && grep -q "model's predicted mean JCT
 $C sim check data/scenarios/ensemble.json --policy nona-late --loads 0.3:0.3:0.1 --jobs 2000 -o "$T/lc.csv" >/dev/null ||
     fail "sim check --policy nona-late"
 grep -q ",ok$" "$T/lc.csv" || fail "sim check nona-late: $(cat "$T/lc.csv")"
-# A late part fed twice binds when its last input is sent (--late-bind
-# ready, the default): binding at its first input (the rule before) holds
+# A late part fed twice binds when its last input is sent (the default,
+# --late-bind ready-hold): binding at its first input (the rule before) holds
 # an idle server between a's and b's outputs on n-shape, and the d rule
 # then sees fewer idle servers (d = 8, load 0.7: 26.0 ms against 23.8 ms).
 mean_of() { awk '{ match($0, /"mean_jct": [0-9.e-]+/); print substr($0, RSTART + 12, RLENGTH - 12); exit }' "$1"; }
@@ -234,7 +234,7 @@ $C sim data/scenarios/n-shape.json --policy nona-late --root-choices 8 --load 0.
     >"$T/lb1.json" && $C sim data/scenarios/n-shape.json --policy nona-late --root-choices 8 --load 0.7 --reps 1 \
     --jobs 20000 --json --late-bind first-input >"$T/lb0.json" || fail "sim --late-bind"
 awk -v a="$(mean_of "$T/lb0.json")" -v b="$(mean_of "$T/lb1.json")" 'BEGIN { exit !(b > 0 && b < 0.96 * a) }' ||
-    fail "--late-bind ready: mean JCT $(mean_of "$T/lb1.json") s, first-input $(mean_of "$T/lb0.json") s"
+    fail "--late-bind ready-hold: mean JCT $(mean_of "$T/lb1.json") s, first-input $(mean_of "$T/lb0.json") s"
 # Fair with delay scheduling: a long locality wait keeps fig1 all local (22 ms, local's time).
 $C sim data/scenarios/fig1.json --policy fair-delay --locality-wait 5 --load 0.5 --reps 1 --jobs 2000 >"$T/fd.txt" ||
     fail "sim --policy fair-delay"
