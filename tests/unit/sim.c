@@ -941,55 +941,77 @@ static void late_binding_order(void)
     late_rig_free(&g);
 }
 
+/* The binding-rule tests' pair: job 0 of four tasks (names, times and
+ * four edges from -> to with bytes), job 1 one late task of 10 s. */
+typedef struct {
+    const char *name[4];
+    double time[4];
+    int from[4], to[4];
+    double bytes[4];
+} late_pair_t;
+
+static void late_pair_dags(late_rig_t *g, const late_pair_t *p)
+{
+    ct_error_t err;
+    size_t id[4], h;
+    ct_dag_init(&g->d[0]);
+    for (int t = 0; t < 4; t++)
+        CHECK(ct_dag_add_task(&g->d[0], p->name[t], p->time[t], &id[t], &err) == CT_OK);
+    for (int k = 0; k < 4; k++)
+        CHECK(ct_dag_add_edge(&g->d[0], id[p->from[k]], id[p->to[k]], p->bytes[k], &err) == CT_OK);
+    ct_dag_init(&g->d[1]);
+    CHECK(ct_dag_add_task(&g->d[1], "h", 10, &h, &err) == CT_OK);
+}
+
+/* Runs 100 pairs, job 0 at 100 i placed by p0, job 1 at 100 i + 3 late;
+ * fixed: job 0 takes 7 s and job 1 10 s exactly; else job 0 waits
+ * behind job 1 in about half of them (7 or 14 s). */
+static void late_pair_check(late_rig_t *g, const uint32_t *p0, int fixed)
+{
+    ct_error_t err;
+    ct_sim_t *sim;
+    CHECK(ct_sim_alloc(&g->cfg, &sim, &err) == CT_OK);
+    uint32_t p1 = CT_SAMPLER_LATE | 0;
+    for (int i = 0; i < 100; i++) {
+        CHECK(ct_sim_inject(sim, 0, 100.0 * i, p0, &err) == CT_OK);
+        CHECK(ct_sim_inject(sim, 1, 100.0 * i + 3, &p1, &err) == CT_OK);
+    }
+    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+    ct_sim_result_t r;
+    ct_sim_result_get(sim, &r);
+    CHECK(r.jct[0].n == 100 && r.jct[1].n == 100);
+    if (fixed) {
+        CHECK_CLOSE(r.jct[0].mean, 7.0, 1e-9);
+        CHECK_CLOSE(r.jct[1].mean, 10.0, 1e-9);
+    } else {
+        CHECK(r.jct[0].mean > 8.0 && r.jct[0].mean < 13.0);
+    }
+    ct_sim_free(sim);
+}
+
 /* A late part binds when one of its tasks has every input sent
  * (late_bind_ready), not at its first input, so it does not hold an idle
  * server between its inputs. Two servers; job 0: s (1 s) and a (4 s) on
  * server 0, b (1 s) on server 1, d late, fed by a and b (1 byte each, the
- * link 1 byte/s); job 1 at t = 3: one late task x of 10 s. b ends at 2,
- * a at 5. Bound when ready: x sees server 1 idle at 3 and takes it; d
+ * link 1 byte/s); job 1 at t = 3: one late task h of 10 s. b ends at 2,
+ * a at 5. Bound when ready: h sees server 1 idle at 3 and takes it; d
  * binds at 5 to server 0 and b's held input crosses the link then (5-6):
- * JCT 7 s. At the first input, d reserves server 1 at 2, x ties it with
- * server 0 and half the time lands on it, and d waits for x: JCT 7 or
- * 14 s. 100 pairs of jobs. */
+ * JCT 7 s. At the first input, d reserves server 1 at 2, h ties it with
+ * server 0 and half the time lands on it, and d waits for h: JCT 7 or
+ * 14 s. */
 static void late_binding_ready(void)
 {
+    static const late_pair_t p = { { "s", "a", "b", "d" }, { 1, 4, 1, 1 }, { 0, 0, 1, 2 }, { 1, 2, 3, 3 },
+                                   { 0, 0, 1, 1 } };
     for (int ready = 1; ready >= 0; ready--) {
         late_rig_t g;
-        ct_error_t err;
-        size_t sv, a, b, d, x;
-        ct_dag_init(&g.d[0]);
-        CHECK(ct_dag_add_task(&g.d[0], "s", 1, &sv, &err) == CT_OK);
-        CHECK(ct_dag_add_task(&g.d[0], "a", 4, &a, &err) == CT_OK);
-        CHECK(ct_dag_add_task(&g.d[0], "b", 1, &b, &err) == CT_OK);
-        CHECK(ct_dag_add_task(&g.d[0], "d", 1, &d, &err) == CT_OK);
-        CHECK(ct_dag_add_edge(&g.d[0], sv, a, 0, &err) == CT_OK);
-        CHECK(ct_dag_add_edge(&g.d[0], sv, b, 0, &err) == CT_OK);
-        CHECK(ct_dag_add_edge(&g.d[0], a, d, 1, &err) == CT_OK);
-        CHECK(ct_dag_add_edge(&g.d[0], b, d, 1, &err) == CT_OK);
-        ct_dag_init(&g.d[1]);
-        CHECK(ct_dag_add_task(&g.d[1], "x", 10, &x, &err) == CT_OK);
+        late_pair_dags(&g, &p);
         late_rig(&g, 2);
         g.pol->late_bind_ready = ready;
-        ct_sim_t *sim;
-        CHECK(ct_sim_alloc(&g.cfg, &sim, &err) == CT_OK);
-        uint32_t p0[4] = { 0, 0, 0, 0 }, p1 = CT_SAMPLER_LATE | 0;
+        uint32_t p0[4] = { 0, 0, 0, 0 };
         p0[tix(&g.cls[0], "b")] = 1;
         p0[tix(&g.cls[0], "d")] = CT_SAMPLER_LATE | 0;
-        for (int i = 0; i < 100; i++) {
-            CHECK(ct_sim_inject(sim, 0, 100.0 * i, p0, &err) == CT_OK);
-            CHECK(ct_sim_inject(sim, 1, 100.0 * i + 3, &p1, &err) == CT_OK);
-        }
-        CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
-        ct_sim_result_t r;
-        ct_sim_result_get(sim, &r);
-        CHECK(r.jct[0].n == 100 && r.jct[1].n == 100);
-        if (ready) {
-            CHECK_CLOSE(r.jct[0].mean, 7.0, 1e-9);
-            CHECK_CLOSE(r.jct[1].mean, 10.0, 1e-9);
-        } else { /* the rule before: d waits behind x in about half of the jobs */
-            CHECK(r.jct[0].mean > 8.0 && r.jct[0].mean < 13.0);
-        }
-        ct_sim_free(sim);
+        late_pair_check(&g, p0, ready);
         late_rig_free(&g);
     }
 }
@@ -997,51 +1019,25 @@ static void late_binding_ready(void)
 /* A late part with tasks still to come keeps its idle server counted busy
  * (late_hold), so the d rule leaves the server to it. Three servers; job
  * 0: s (1 s) and a (5 s) on server 0, the late part {x (1 s), y (1 s)},
- * x fed by s, y by x and a (no bytes); job 1 at t = 3: one late task h of
- * 10 s. x binds at 1 and ends at 2; y waits for a until 6. Held, x's
- * server counts one task from 2 to 6 and h takes the third server: JCT 7
- * s. Not held, h sees two idle servers and half the time takes x's, and y
- * waits for it: JCT 7 or 14 s. 100 pairs of jobs. */
+ * x fed by s, y by x and a (no bytes); job 1 at t = 3: h. x binds at 1
+ * and ends at 2; y waits for a until 6. Held, x's server counts one task
+ * from 2 to 6 and h takes the third server: JCT 7 s. Not held, h sees two
+ * idle servers and half the time takes x's, and y waits for it: JCT 7 or
+ * 14 s. */
 static void late_binding_hold(void)
 {
+    static const late_pair_t p = { { "s", "a", "x", "y" }, { 1, 5, 1, 1 }, { 0, 0, 2, 1 }, { 1, 2, 3, 3 },
+                                   { 0, 0, 0, 0 } };
     for (int hold = 1; hold >= 0; hold--) {
         late_rig_t g;
-        ct_error_t err;
-        size_t sv, a, x, y, h;
-        ct_dag_init(&g.d[0]);
-        CHECK(ct_dag_add_task(&g.d[0], "s", 1, &sv, &err) == CT_OK);
-        CHECK(ct_dag_add_task(&g.d[0], "a", 5, &a, &err) == CT_OK);
-        CHECK(ct_dag_add_task(&g.d[0], "x", 1, &x, &err) == CT_OK);
-        CHECK(ct_dag_add_task(&g.d[0], "y", 1, &y, &err) == CT_OK);
-        CHECK(ct_dag_add_edge(&g.d[0], sv, a, 0, &err) == CT_OK);
-        CHECK(ct_dag_add_edge(&g.d[0], sv, x, 0, &err) == CT_OK);
-        CHECK(ct_dag_add_edge(&g.d[0], x, y, 0, &err) == CT_OK);
-        CHECK(ct_dag_add_edge(&g.d[0], a, y, 0, &err) == CT_OK);
-        ct_dag_init(&g.d[1]);
-        CHECK(ct_dag_add_task(&g.d[1], "h", 10, &h, &err) == CT_OK);
+        late_pair_dags(&g, &p);
         late_rig(&g, 3);
         g.pol->late_bind_ready = 1;
         g.pol->late_hold = hold;
-        ct_sim_t *sim;
-        CHECK(ct_sim_alloc(&g.cfg, &sim, &err) == CT_OK);
-        uint32_t p0[4] = { 0, 0, 0, 0 }, p1 = CT_SAMPLER_LATE | 0;
+        uint32_t p0[4] = { 0, 0, 0, 0 };
         p0[tix(&g.cls[0], "x")] = CT_SAMPLER_LATE | 0;
         p0[tix(&g.cls[0], "y")] = CT_SAMPLER_LATE | 0;
-        for (int i = 0; i < 100; i++) {
-            CHECK(ct_sim_inject(sim, 0, 100.0 * i, p0, &err) == CT_OK);
-            CHECK(ct_sim_inject(sim, 1, 100.0 * i + 3, &p1, &err) == CT_OK);
-        }
-        CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
-        ct_sim_result_t r;
-        ct_sim_result_get(sim, &r);
-        CHECK(r.jct[0].n == 100 && r.jct[1].n == 100);
-        if (hold) {
-            CHECK_CLOSE(r.jct[0].mean, 7.0, 1e-9);
-            CHECK_CLOSE(r.jct[1].mean, 10.0, 1e-9);
-        } else { /* y waits behind h in about half of the jobs */
-            CHECK(r.jct[0].mean > 8.0 && r.jct[0].mean < 13.0);
-        }
-        ct_sim_free(sim);
+        late_pair_check(&g, p0, hold);
         late_rig_free(&g);
     }
 }
