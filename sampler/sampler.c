@@ -1031,12 +1031,19 @@ int ct_sampler_place(const ct_sampler_t *s, size_t sc, size_t c, uint32_t n_serv
 uint32_t ct_sampler_least_loaded(uint32_t n_servers, const uint32_t *loads, uint32_t d, ct_rng_t *rng)
 {
     uint32_t cur = (uint32_t)rng_below(rng, n_servers);
-    if (loads) /* power of d choices: the least loaded of d uniform draws (ties: the first) */
-        for (uint32_t i = 1; i < d; i++) {
-            uint32_t v = (uint32_t)rng_below(rng, n_servers);
-            if (loads[v] < loads[cur])
-                cur = v;
-        }
+    if (!loads)
+        return cur;
+    /* power of d choices: the least loaded of d uniform draws (ties: the
+     * first); selects, not branches: which draw wins is a coin flip the
+     * branch predictor loses (d = 32, bench_sampler: a late draw and one
+     * bind 116 ns against 128 ns) */
+    uint32_t best = loads[cur];
+    for (uint32_t i = 1; i < d; i++) {
+        uint32_t v = (uint32_t)rng_below(rng, n_servers), lv = loads[v];
+        int less = lv < best;
+        cur = less ? v : cur;
+        best = less ? lv : best;
+    }
     return cur;
 }
 
