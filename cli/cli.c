@@ -116,13 +116,13 @@ int cli_parse_late_waits(const char *cmd, const char *s, int *least_of_d)
 
 int cli_parse_late_bind(const char *cmd, const char *s, ct_late_bind_t *rule)
 {
-    static const char *const names[] = { "first-input", "ready", "ready-hold" };
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = { "first-input", "ready", "ready-hold", "probes" };
+    for (int i = 0; i < 4; i++)
         if (!strcmp(s, names[i])) {
             *rule = (ct_late_bind_t)i;
             return 0;
         }
-    return cli_usage(cmd, "--late-bind: expected ready-hold, ready or first-input, got '%s'", s);
+    return cli_usage(cmd, "--late-bind: expected ready-hold, ready, first-input or probes, got '%s'", s);
 }
 
 int cli_parse_waits(const char *cmd, const char *s, int *job_first)

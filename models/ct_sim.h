@@ -82,7 +82,12 @@ typedef enum { CT_POLICY_PLACE, CT_POLICY_CENTRAL, CT_POLICY_SAMPLE } ct_policy_
 typedef enum {
     CT_LATE_BIND_FIRST_INPUT = 0, /**< at its first input; counted until its first task (before 2026-11-29) */
     CT_LATE_BIND_READY = 1,       /**< when one of its tasks has every input sent; counted until its first task */
-    CT_LATE_BIND_READY_HOLD = 2   /**< the same, and counted while it waits for a later task (the default) */
+    CT_LATE_BIND_READY_HOLD = 2,  /**< the same, and counted while it waits for a later task (the default) */
+    CT_LATE_BIND_PROBES = 3       /**< Sparrow's late binding for the root and every part: when needed
+                                       (as READY), reservations on d distinct uniform servers; the first
+                                       to reach the head of a free server's queue takes the part, the
+                                       server held until its first task runs; the others are dropped
+                                       (simulator only: no round trip is charged) */
 } ct_late_bind_t;
 #define CT_SIM_LATE_BIND_DEFAULT CT_LATE_BIND_READY_HOLD
 
@@ -107,7 +112,8 @@ typedef struct ct_policy {
      *  says) to the least loaded of late_choices uniform servers
      *  (ct_sampler_least_loaded), the bound server counting one task more
      *  until the part's first task is queued there (and, with late_hold,
-     *  while the part waits for a later task). 0: no slots. */
+     *  while the part waits for a later task); with late_probes, by
+     *  reservations on late_choices servers a part instead. 0: no slots. */
     unsigned late_choices;
     /** CENTRAL: Spark's delay scheduling (spec baselines.md): a job skips
      *  an idle server that holds no ready task's largest input until this
@@ -135,6 +141,11 @@ typedef struct ct_policy {
      *  0.191 s); 0: only from its binding to its first task. Set by
      *  ct_policy_table from CT_SIM_LATE_BIND_DEFAULT. */
     int late_hold;
+    /** Late-bound parts: 1: the root's part and every late part bind by
+     *  late_choices reservations, the first free server to reach one takes
+     *  the part (CT_LATE_BIND_PROBES); 0: to the least loaded of
+     *  late_choices. Set by ct_policy_set_late_bind. */
+    int late_probes;
 } ct_policy_t;
 
 /** Every task on a uniform server, independently. */

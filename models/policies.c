@@ -139,6 +139,7 @@ void ct_policy_set_late_bind(ct_policy_t *p, ct_late_bind_t rule)
 {
     p->late_bind_ready = rule != CT_LATE_BIND_FIRST_INPUT;
     p->late_hold = rule == CT_LATE_BIND_READY_HOLD;
+    p->late_probes = rule == CT_LATE_BIND_PROBES;
 }
 
 ct_status_t ct_policy_table(const char *name, const ct_sampler_t *sampler, const double *rates,

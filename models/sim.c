@@ -61,6 +61,8 @@ typedef struct {
 #define SLOT_RESERVED 0x80000000u
 #define SLOT_DEFER (NO_SLOT - 1) /* slot_server while task_finished defers its binding to the event's end */
 #define TASK_DONE 0x80000000u
+#define SLOT_PROBE (RESERVATION - 1) /* late_probes: a server-queue entry that is a reservation for a job's parts */
+#define SLOT_PROBING (NO_SLOT - 2) /* late_probes: slot_server while its reservations wait in queues */
 
 typedef struct {
     uint32_t job, task;    /* job NO_JOB: a background transfer */
@@ -79,6 +81,8 @@ typedef struct {
     size_t n, cap;
     int busy;
     uint32_t cur_job, cur_task, fetching;
+    uint32_t held_job, held_slot; /* late_probes: held (idle, taking nothing) for that job's part until its
+                                     first task is ready (held_job NO_JOB: not held) */
     double busy_since, busy_window;
 } server_t;
 
@@ -97,8 +101,8 @@ struct ct_sim {
     uint64_t arrived, ready_seq;
     server_t *srv;
     uint32_t *loads;       /* per server: tasks queued or running */
-    uint32_t *perm;        /* SAMPLE: a permutation of the servers (partial shuffles draw probes) */
-    uint32_t *perm_pos;    /* SAMPLE: perm's inverse (perm[perm_pos[v]] == v) */
+    uint32_t *perm;        /* SAMPLE, late_probes: a permutation of the servers (partial shuffles draw probes) */
+    uint32_t *perm_pos;    /* SAMPLE: perm's inverse (perm[perm_pos[v]] == v; late_probes keeps no inverse) */
     /* link */
     transfer_t *lq;        /* FIFO ring, or PS heap */
     size_t lq_head, lq_n, lq_cap;
@@ -427,15 +431,18 @@ static void server_start(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
 
 static void sample_take(ct_sim_t *s, uint32_t sv, uint32_t job);
 static void sample_probe(ct_sim_t *s, uint32_t job, uint32_t m);
+static void probe_take(ct_sim_t *s, uint32_t sv, uint32_t job);
 static size_t central_pick(const ct_sim_t *s, const job_t *j, uint32_t sv, double *local);
 
 static void server_next(ct_sim_t *s, uint32_t sv)
 {
     server_t *x = &s->srv[sv];
-    while (!x->busy && x->n > 0) { /* (a cancelled reservation lets the next entry go) */
+    while (!x->busy && x->held_job == NO_JOB && x->n > 0) { /* (a cancelled reservation lets the next go) */
         uint64_t v = ready_pop(x);
         if ((uint32_t)v == RESERVATION)
             sample_take(s, sv, (uint32_t)(v >> 32));
+        else if ((uint32_t)v == SLOT_PROBE)
+            probe_take(s, sv, (uint32_t)(v >> 32));
         else
             server_start(s, sv, (uint32_t)(v >> 32), (uint32_t)v);
     }
@@ -462,6 +469,11 @@ static void task_ready(ct_sim_t *s, uint32_t job, uint32_t task)
     }
     s->jobs[job].ready_at[task] = s->now;
     s->loads[sv]++;
+    if (x->held_job == job && j->slot[task] == x->held_slot) { /* the part that took the server: it runs now */
+        x->held_job = NO_JOB;
+        server_start(s, sv, job, task);
+        return;
+    }
     if (ready_push(x, r) != 0) {
         fail(s, CT_ENOMEM, "out of memory (server queue)");
         return;
@@ -626,11 +638,41 @@ static void ready_list_add(ct_sim_t *s, uint32_t job)
     s->ready_jobs[s->n_ready_jobs++] = job;
 }
 
-/* Late-bound parts: binds task's slot (ct_policy_t.late_choices). O(d + tasks). */
-static void slot_bind(ct_sim_t *s, job_t *j, uint32_t task)
+/* late_probes: the m parts of job needed at this event (j->ready's last m,
+ * slots) leave reservations in the queues of late_choices x m distinct
+ * uniform servers (all if fewer; Sparrow's batch sampling), ordered as a
+ * task of the job would be; idle servers take them at once (probe_take).
+ * O(d m log queue). */
+static void parts_probe(ct_sim_t *s, uint32_t job, uint32_t m)
+{
+    job_t *j = &s->jobs[job];
+    uint64_t want = (uint64_t)s->cfg.policy->late_choices * m;
+    uint32_t k = ct_sampler_probe_servers((uint32_t)s->cfg.servers, want < UINT32_MAX ? (uint32_t)want : UINT32_MAX,
+                                          s->perm, &s->rng);
+    double key = s->cfg.server_queue == CT_QUEUE_JOB_FIRST        ? j->arrival
+                 : s->cfg.server_queue == CT_QUEUE_CLASS_PRIORITY ? (double)j->cls
+                                                                  : 0.0;
+    for (uint32_t p = 0; p < k && s->st == CT_OK; p++) {
+        ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | SLOT_PROBE };
+        if (ready_push(&s->srv[s->perm[p]], r) != 0) {
+            fail(s, CT_ENOMEM, "out of memory (server queue)");
+            return;
+        }
+        j->probes_out++;
+    }
+    for (uint32_t p = 0; p < k && s->st == CT_OK; p++)
+        server_next(s, s->perm[p]); /* idle servers ask at once (binding runs no task to its end: perm stays) */
+}
+
+static void slot_flush(ct_sim_t *s, uint32_t job, uint32_t i);
+
+/* Late-bound parts: binds task's slot (ct_policy_t.late_choices) to sv, or
+ * with sv NO_SLOT to the least loaded of late_choices. O(d + tasks). */
+static void slot_bind_to(ct_sim_t *s, job_t *j, uint32_t task, uint32_t sv)
 {
     uint32_t i = j->slot[task], n = (uint32_t)s->cfg.classes[j->cls].n_tasks;
-    uint32_t sv = ct_sampler_least_loaded((uint32_t)s->cfg.servers, s->loads, s->cfg.policy->late_choices, &s->rng);
+    if (sv == NO_SLOT)
+        sv = ct_sampler_least_loaded((uint32_t)s->cfg.servers, s->loads, s->cfg.policy->late_choices, &s->rng);
     j->slot_server[i] = sv | SLOT_RESERVED;
     s->loads[sv]++;
     j->slot_togo[i] = 0;
@@ -640,6 +682,47 @@ static void slot_bind(ct_sim_t *s, job_t *j, uint32_t task)
             j->server[t] = sv;
             j->slot_togo[i]++;
         }
+}
+
+static void slot_bind(ct_sim_t *s, uint32_t job, uint32_t task)
+{
+    job_t *j = &s->jobs[job];
+    if (s->cfg.policy->late_probes) { /* probes after the event's others are needed too: parts_probe */
+        j->slot_server[j->slot[task]] = SLOT_PROBING;
+        j->ready[j->n_ready++] = j->slot[task];
+    } else {
+        slot_bind_to(s, j, task, NO_SLOT);
+    }
+}
+
+/* late_probes: a reservation of job reached the head of free server sv's
+ * queue: it takes the job's earliest-needed part still unbound (sv is held
+ * for it until its first task is ready, then runs it: task_ready), or is
+ * dropped. A job that has ended goes when its last reservation does. */
+static void probe_take(ct_sim_t *s, uint32_t sv, uint32_t job)
+{
+    job_t *j = &s->jobs[job];
+    j->probes_out--;
+    if (j->n_ready > 0) {
+        const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+        uint32_t i = j->ready[0];
+        memmove(j->ready, j->ready + 1, (size_t)--j->n_ready * sizeof(uint32_t));
+        uint32_t first = NO_SLOT;
+        for (uint32_t t = 0; t < c->n_tasks && first == NO_SLOT; t++)
+            if (j->slot[t] == i)
+                first = t;
+        slot_bind_to(s, j, first, sv);
+        s->srv[sv].held_job = job;
+        s->srv[sv].held_slot = i;
+        /* a task of the part without inputs is ready now; the others get
+         * their held inputs */
+        for (uint32_t t = 0; t < c->n_tasks; t++)
+            if (j->slot[t] == i && c->pred_start[t + 1] == c->pred_start[t])
+                task_ready(s, job, t);
+        slot_flush(s, job, i);
+    } else if (j->remaining == 0 && j->probes_out == 0) {
+        slot_free(s, job); /* ended earlier: flight_end ran then */
+    }
 }
 
 /* PLACE: task v of job (on its server) is sent an input of bytes from server sv. */
@@ -723,11 +806,12 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
         uint32_t v = c->succ[k];
         if (j->slot)
             j->due[v]--;
-        if (j->slot && j->slot[v] != NO_SLOT &&
-            (j->slot_server[j->slot[v]] == NO_SLOT || j->slot_server[j->slot[v]] == SLOT_DEFER)) {
+        uint32_t vs = j->slot && j->slot[v] != NO_SLOT ? j->slot_server[j->slot[v]] : 0;
+        if (j->slot && j->slot[v] != NO_SLOT && (vs == NO_SLOT || vs == SLOT_DEFER || vs == SLOT_PROBING)) {
             /* (bound when ready: a task of the part still due other inputs
-             * holds this one at its sender until the part binds) */
-            if (!when_ready || (j->due[v] & ~TASK_DONE) == 0) {
+             * holds this one at its sender until the part binds; so does a
+             * part whose reservations wait) */
+            if (vs != SLOT_PROBING && (!when_ready || (j->due[v] & ~TASK_DONE) == 0)) {
                 j->slot_server[j->slot[v]] = SLOT_DEFER;
                 deferred = 1;
             }
@@ -750,7 +834,9 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
         uint32_t i = j->slot[c->succ[k]];
         if (i == NO_SLOT || j->slot_server[i] != SLOT_DEFER)
             continue;
-        slot_bind(s, j, c->succ[k]); /* the part is needed now */
+        slot_bind(s, job, c->succ[k]); /* the part is needed now */
+        if (s->cfg.policy->late_probes)
+            continue; /* its inputs go when a server takes it (probe_take) */
         if (when_ready) {
             slot_flush(s, job, i);
             continue;
@@ -761,13 +847,15 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
     }
     if (sample && j->n_ready > was_ready)
         sample_probe(s, job, j->n_ready - was_ready); /* the tasks ready at this event: one batch */
+    if (s->cfg.policy->late_probes && j->n_ready > was_ready)
+        parts_probe(s, job, j->n_ready - was_ready); /* the parts needed at this event: one batch */
     if (--j->remaining == 0) {
         if (j->counted) {
             record(s, &s->jct[j->cls], s->now - j->arrival);
             record(s, &s->jct[s->cfg.n_classes], s->now - j->arrival);
         }
         flight_end(s);
-        if (!sample || j->probes_out == 0) /* SAMPLE: the last reservation frees the slot */
+        if (j->probes_out == 0) /* SAMPLE, late_probes: the last reservation frees the slot */
             slot_free(s, job);
     }
 }
@@ -780,7 +868,19 @@ static void on_task_done(ct_sim_t *s, uint32_t sv)
     x->busy_window += in_window(s, x->busy_since, s->now);
     if (s->cfg.policy->kind != CT_POLICY_CENTRAL)
         s->loads[sv]--; /* first: a part bound as this task ends sees the server as it now is */
+    /* late_probes: a part's task ready as its last ends runs next, ahead of
+     * the queue (a part is one unit of work on its server: four-tasks at
+     * load 0.7 with d = 32, else an older job's reservation took the root's
+     * server between the split and the model it keeps, p99 20.4 ms) */
+    const job_t *j = &s->jobs[job];
+    int cont = s->cfg.policy->late_probes && j->cls != BG_CLASS && j->slot && j->slot[task] != NO_SLOT;
+    if (cont) {
+        x->held_job = job;
+        x->held_slot = j->slot[task];
+    }
     task_finished(s, sv, job, task);
+    if (cont && x->held_job == job)
+        x->held_job = NO_JOB; /* none was ready */
     if (s->cfg.policy->kind == CT_POLICY_CENTRAL) {
         s->idle[s->n_idle++] = sv;
         central_dispatch(s);
@@ -1066,6 +1166,48 @@ static void central_dispatch(ct_sim_t *s)
     }
 }
 
+/* late_probes: the tasks placed on servers (the root's part: a table puts
+ * them all on the root's server) become slots too, one per server, with
+ * numbers the late parts leave free (there are: each such task frees one
+ * of the n ids), so they probe as the parts do. slot_server serves as
+ * scratch (NO_SLOT on return). O(n x servers used). */
+static void probe_root_parts(job_t *j, size_t n)
+{
+    for (size_t t = 0; t < n; t++)
+        if (j->slot[t] != NO_SLOT)
+            j->slot_server[j->slot[t]] = 0; /* taken */
+    uint32_t next = 0, n_srv = 0, srv[8], slot[8];
+    for (size_t t = 0; t < n; t++) {
+        if (j->slot[t] != NO_SLOT)
+            continue;
+        uint32_t k = 0, i = 0;
+        while (i < n_srv && srv[i] != j->server[t])
+            i++;
+        if (i < n_srv) {
+            k = slot[i];
+        } else {
+            for (k = 0; n_srv == 8 && k < n; k++) /* (beyond 8 servers: a slot given to one before) */
+                if (j->slot_server[k] == 1 && j->slot_togo[k] == j->server[t])
+                    break;
+            if (n_srv < 8 || k >= n) {
+                while (j->slot_server[next] != NO_SLOT)
+                    next++;
+                k = next;
+                j->slot_server[k] = 1; /* a server's part; slot_togo: its server until bound */
+                j->slot_togo[k] = j->server[t];
+                if (n_srv < 8) {
+                    srv[n_srv] = j->server[t];
+                    slot[n_srv++] = k;
+                }
+            }
+        }
+        j->slot[t] = k;
+        j->server[t] = CT_SAMPLER_LATE | k;
+    }
+    for (size_t i = 0; i < n; i++)
+        j->slot_server[i] = NO_SLOT;
+}
+
 static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
 {
     uint32_t id = slot_alloc(s);
@@ -1079,6 +1221,7 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
     j->counted = s->windowed ? (s->now >= s->t0 && s->now < s->t1) : 1;
     s->arrived += (uint64_t)j->counted;
     j->remaining = (uint32_t)c->n_tasks;
+    j->probes_out = 0;
     j->running = 0;
     j->n_ready = 0;
     j->in_ready_list = 0;
@@ -1119,6 +1262,8 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
         if ((j->server[t] & CT_SAMPLER_LATE) && (j->server[t] & ~CT_SAMPLER_LATE) < c->n_tasks)
             j->slot[t] = j->server[t] & ~CT_SAMPLER_LATE;
     }
+    if (j->slot && s->cfg.policy->late_probes)
+        probe_root_parts(j, c->n_tasks);
     for (size_t t = 0; t < c->n_tasks; t++)
         if (j->server[t] >= s->cfg.servers && !(j->slot && j->slot[t] != NO_SLOT))
             return ct_error_set(&s->err, CT_EINTERNAL, "policy %s placed a task on server %u of %zu",
@@ -1130,9 +1275,12 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
             if (j->pending[t] != 0 || (j->slot && (j->slot[t] != NO_SLOT) != late))
                 continue;
             if (late && j->slot_server[j->slot[t]] == NO_SLOT)
-                slot_bind(s, j, (uint32_t)t); /* fed by the job's source: needed at once */
-            task_ready(s, id, (uint32_t)t);
+                slot_bind(s, id, (uint32_t)t); /* fed by the job's source: needed at once */
+            if (!late || !s->cfg.policy->late_probes) /* (a part that probes: ready when a server takes it) */
+                task_ready(s, id, (uint32_t)t);
         }
+    if (j->slot && s->cfg.policy->late_probes && j->n_ready > 0)
+        parts_probe(s, id, j->n_ready); /* the root's part and those fed by the source: one batch */
     return CT_OK;
 }
 
@@ -1161,7 +1309,9 @@ ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t 
     s->jct = calloc(cfg->n_classes + 1, sizeof(ct_stats_t));
     s->idle = malloc(cfg->servers * sizeof(uint32_t));
     s->loads = calloc(cfg->servers, sizeof(uint32_t));
-    if (cfg->policy->kind == CT_POLICY_SAMPLE) {
+    for (size_t v = 0; s->srv && v < cfg->servers; v++)
+        s->srv[v].held_job = NO_JOB;
+    if (cfg->policy->kind == CT_POLICY_SAMPLE || cfg->policy->late_probes) {
         s->perm = malloc(cfg->servers * sizeof(uint32_t));
         s->perm_pos = malloc(cfg->servers * sizeof(uint32_t));
         for (size_t v = 0; s->perm && s->perm_pos && v < cfg->servers; v++)
@@ -1176,7 +1326,7 @@ ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t 
     s->task_finish = calloc(nt ? nt : 1, sizeof(double));
     s->task_n = calloc(nt ? nt : 1, sizeof(uint64_t));
     if (!s->srv || !s->jct || !s->idle || !s->loads || !s->task_off || !s->task_wait || !s->task_finish || !s->task_n ||
-        (cfg->policy->kind == CT_POLICY_SAMPLE && (!s->perm || !s->perm_pos))) {
+        ((cfg->policy->kind == CT_POLICY_SAMPLE || cfg->policy->late_probes) && (!s->perm || !s->perm_pos))) {
         ct_sim_free(s);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }

@@ -139,6 +139,25 @@ int ct_sampler_place_late(const ct_sampler_t *s, size_t scenario, size_t c, uint
  *  rule of late parts. O(d). */
 uint32_t ct_sampler_least_loaded(uint32_t n_servers, const uint32_t *loads, uint32_t d, ct_rng_t *rng);
 
+/** Probes, Sparrow's late binding (contend sim --late-bind probes): the
+ *  parts of a job needed at one moment (m of them; the root's part when
+ *  the job arrives, with those fed by the job's source) leave reservations
+ *  on k = d x m distinct uniform servers (d = ct_sampler_root_choices();
+ *  all servers if fewer); each server that reaches a reservation at the
+ *  head of its queue while free asks for the job's earliest-needed part
+ *  not taken yet, runs it from its first task to its last (a task of the
+ *  part ready as the one before ends runs next, ahead of the queue), and
+ *  drops the reservation if none is left. This draws the k servers: perm
+ *  holds a permutation of 0 .. n_servers - 1, kept by the caller between
+ *  calls (ct_sampler_perm_init fills one); on return its first
+ *  min(k, n_servers) entries are a uniform k-subset, in uniform order.
+ *  Returns that count. O(k). The simulator draws with it, so a seed gives
+ *  the same probes in both. */
+uint32_t ct_sampler_probe_servers(uint32_t n_servers, uint32_t k, uint32_t *perm, ct_rng_t *rng);
+
+/** Fills perm with 0 .. n_servers - 1. O(n_servers). */
+void ct_sampler_perm_init(uint32_t n_servers, uint32_t *perm);
+
 /** 1 when a scenario's table was solved for late-bound parts
  *  (model.part_binding "late"), else 0 (early: every part placed when the
  *  job arrives, the paper's rule). */

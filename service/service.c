@@ -861,7 +861,9 @@ done:
 /* POST /bind: a late-bound part is needed now: the least loaded of d
  * uniform servers under the queue lengths of this moment, d the table's
  * choices (the scenario's, as /place gave it; the rule the table was
- * solved for). */
+ * solved for); or, with "rule": "probes", the d x m distinct uniform
+ * servers the m parts needed now leave reservations on (Sparrow's late
+ * binding: ct_sampler_probe_servers). */
 static int handle_bind(ct_service_t *s, const cJSON *req, buf_t *o)
 {
     if (!cJSON_IsObject(req))
@@ -869,11 +871,19 @@ static int handle_bind(ct_service_t *s, const cJSON *req, buf_t *o)
     const cJSON *srv = cJSON_GetObjectItemCaseSensitive(req, "servers");
     const cJSON *ql = cJSON_GetObjectItemCaseSensitive(req, "queue_lengths");
     const cJSON *sc = cJSON_GetObjectItemCaseSensitive(req, "scenario");
+    const cJSON *rule = cJSON_GetObjectItemCaseSensitive(req, "rule");
+    const cJSON *parts = cJSON_GetObjectItemCaseSensitive(req, "parts");
     uint32_t n, *loads = NULL;
     int bad = parse_servers(srv, &n, o);
     if (bad)
         return bad;
-    if (!ql)
+    int probes = rule && cJSON_IsString(rule) && !strcmp(rule->valuestring, "probes");
+    if (rule && !probes && !(cJSON_IsString(rule) && !strcmp(rule->valuestring, "least-loaded")))
+        return error_reply(o, 400, "rule: expected \"least-loaded\" (the default) or \"probes\"");
+    if (parts && (!probes || !cJSON_IsNumber(parts) || !(parts->valuedouble >= 1 && parts->valuedouble <= 65536) ||
+                  parts->valuedouble != floor(parts->valuedouble)))
+        return error_reply(o, 400, "parts: expected a whole number 1 .. 65536, with \"rule\": \"probes\"");
+    if (!ql && !probes)
         return error_reply(o, 400, "queue_lengths: required (one number per server: binding picks the least loaded)");
     unsigned epoch;
     snap_t *sn = snap_enter(s, &epoch);
@@ -887,6 +897,22 @@ static int handle_bind(ct_service_t *s, const cJSON *req, buf_t *o)
     }
     if (sc)
         scen = (size_t)sc->valuedouble;
+    if (probes) {
+        uint32_t d = ct_sampler_root_choices(sn->smp, scen), m = parts ? (uint32_t)parts->valuedouble : 1;
+        if (!(loads = malloc((size_t)n * sizeof(uint32_t)))) { /* (the permutation the probes are drawn from) */
+            o->oom = 1;
+            goto done;
+        }
+        ct_sampler_perm_init(n, loads);
+        uint32_t k = ct_sampler_probe_servers(n, (uint64_t)d * m < n ? d * m : n, loads, thread_rng(s));
+        puts_(o, "{\"probes\": [");
+        for (uint32_t i = 0; i < k; i++) {
+            puts_(o, i ? ", " : "");
+            put_server(o, srv, loads[i]);
+        }
+        putf(o, "], \"choices\": %u}\n", d);
+        goto done;
+    }
     if ((bad = parse_loads(ql, n, &loads, o)) != 0) {
         if (bad < 0)
             o->oom = 1;

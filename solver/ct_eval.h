@@ -47,7 +47,7 @@ typedef struct {
     int dependent_parts;      /**< nona tables: parts wait for the parts that feed them (default 1; 0: the paper) */
     int job_first_waits;      /**< nona tables: the model's waits, ct_nona_model_params_t.reentry_waits
                                    (default CT_NONA_WAITS_DEFAULT, aged; 1: job-first; 0: pieces) */
-    ct_late_bind_t late_bind; /**< nona-late: when a part binds and how long its server counts it
+    ct_late_bind_t late_bind; /**< nona-late: when a part binds and how (CT_LATE_BIND_PROBES: by probes), how long its server counts it
                                    (default CT_SIM_LATE_BIND_DEFAULT; ct_policy_set_late_bind) */
     int late_waits;           /**< nona-late tables: ct_nona_model_params_t.late_waits (default
                                    CT_NONA_LATE_WAITS_DEFAULT, least-of-d; 0: uniform) */

@@ -98,6 +98,7 @@ def _library():
                                               ctypes.POINTER(U32), ctypes.POINTER(U32)]),
                 "ct_sampler_late_parts": (U32, [P, S]),
                 "ct_sampler_least_loaded": (U32, [U32, ctypes.POINTER(U32), U32, ctypes.POINTER(_Rng)]),
+                "ct_sampler_probe_servers": (U32, [U32, U32, ctypes.POINTER(U32), ctypes.POINTER(_Rng)]),
                 "ct_sampler_root_choices": (U32, [P, S]),
                 "ct_sampler_max_parts": (U32, [P, S]),
                 "ct_rng_seed": (None, [ctypes.POINTER(_Rng), ctypes.c_uint64]),
@@ -361,3 +362,20 @@ class Sampler:
             d = self._d[self._scenario(scenario)]
             v = self._lib.ct_sampler_least_loaded(n, loads, d, ctypes.byref(self._rng))
         return v if names is None else names[v]
+
+    def probes(self, servers: Servers, parts: int = 1, scenario: int = 0) -> List[Union[int, str]]:
+        """Probes for parts bound by Sparrow's late binding (contend sim
+        --late-bind probes): the m parts of a job needed now (the root's
+        part when the job arrives) get reservations on d x m distinct
+        uniform servers (all if fewer; d the table's choices), returned
+        here. Each server that reaches one at the head of its queue while
+        free takes the job's earliest-needed part not taken yet and runs it
+        from its first task to its last; the rest are dropped."""
+        n, names = self._servers(servers)
+        m = _index(parts, "parts", 1, 1 << 20)
+        perm = (ctypes.c_uint32 * n)(*range(n))
+        with self._lock:
+            self._live()
+            d = self._d[self._scenario(scenario)]
+            k = self._lib.ct_sampler_probe_servers(n, min(d * m, n), perm, ctypes.byref(self._rng))
+        return [perm[i] if names is None else names[perm[i]] for i in range(k)]

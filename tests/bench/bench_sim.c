@@ -24,7 +24,11 @@ int main(void)
      * DAGs that saturates the servers (fetching) even at 10x the link, so
      * its rows run on n-shape (a 4-task segment) beside nona's. */
     const char *pols[] = { "nona", "nona-late", "fair", "fair-delay", "opportunistic", "nona", "sparrow",
-                           "sparrow-local" };
+                           "sparrow-local", "nona-late", "nona-late" };
+    /* the last two: late parts bound by the least loaded of d = 32 and by
+     * probes on 32 servers a part (contend sim --late-bind probes) */
+    const char *label[] = { "nona", "nona-late", "fair", "fair-delay", "opportunistic", "nona", "sparrow",
+                            "sparrow-local", "late, d = 32", "late probes 32" };
     double loads[] = { 0.5, 0.9 }, loads_n[] = { 0.1, 0.5 };
     ct_scenario_t n_shape;
     ct_scenario_init(&n_shape);
@@ -32,7 +36,7 @@ int main(void)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    for (size_t i = 0; i < 8; i++)
+    for (size_t i = 0; i < 10; i++)
         for (size_t l = 0; l < 2; l++) {
             ct_eval_params_t p;
             ct_eval_result_t r;
@@ -40,6 +44,10 @@ int main(void)
             p.run.reps = 1;
             p.run.jobs = 100000;
             p.locality_wait = 5; /* fair-delay: stable at both loads (1 saturates the link here) */
+            if (i >= 8) {
+                p.root_choices = 32;
+                p.late_bind = i == 9 ? CT_LATE_BIND_PROBES : CT_SIM_LATE_BIND_DEFAULT;
+            }
             if (i == 5 && l == 0)
                 printf("  n-shape (4 inner tasks, 80 servers, 10 Gbps):\n");
             const double *ld = i >= 5 ? loads_n : loads;
@@ -49,10 +57,10 @@ int main(void)
             }
             const ct_eval_point_t *pt = &r.points[0];
             if (pt->unstable)
-                printf("  %-14s %5.1f   unstable\n", pols[i], ld[l]);
+                printf("  %-14s %5.1f   unstable\n", label[i], ld[l]);
             else {
                 double eps = (double)pt->sum.events / pt->sum.seconds;
-                printf("  %-14s %5.1f %10llu %12llu %14.0f %7.1fx %15zu\n", pols[i], ld[l],
+                printf("  %-14s %5.1f %10llu %12llu %14.0f %7.1fx %15zu\n", label[i], ld[l],
                        (unsigned long long)pt->sum.jobs[r.n_classes], (unsigned long long)pt->sum.events, eps,
                        eps / 1e6, pt->sum.max_in_flight);
             }

@@ -106,6 +106,14 @@ for d in 8 32 64; do
     figure docs/baselines.md "$(ot "$T/four-tasks-d$d.csv" nona-late "nona-late, d = $d")"
 done
 figure docs/baselines.md "$(ot "$T/four-tasks-d8.csv" fair "fair (central queue)")"
+# ... and both with probes (--late-bind probes): one row per d in each table.
+for f in one-task four-tasks; do
+    for d in 8 32; do
+        $C sim sweep data/counterexamples/$f.json --loads 0.1:0.9:0.2 --policies nona-late --root-choices $d \
+            --late-bind probes -o "$T/$f-probes-d$d.csv" >/dev/null || fail "sim sweep $f --late-bind probes"
+        figure docs/baselines.md "$(ot "$T/$f-probes-d$d.csv" nona-late "probes, d = $d")"
+    done
+done
 cell() { awk -F, -v p="$2" -v l="$3" -v c="$4" '$1 == p && $4 == "all" && $2 + 0 == l + 0 { printf "%.1f", 1000 * $c }' "$1"; }
 figure README.md "$(cell "$T/one-task-d8.csv" nona 0.9 5) ms against fair's $(cell "$T/one-task-d8.csv" fair 0.9 5) ms, its p99 at 0.7 $(cell "$T/one-task-d8.csv" nona 0.7 9) ms against $(cell "$T/one-task-d8.csv" fair 0.7 9) ms"
 

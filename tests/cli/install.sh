@@ -156,6 +156,11 @@ with Sampler(sys.argv[1], seed=4) as s:
         idle += s.bind(names, [5, 5, 5, 0, 5, 5, 5, 5]) == "n3"
     assert slots > 0, "no slot in 400 draws"
     assert 0.17 < idle / 400 < 0.30, idle  # least loaded of 2: 1 - (7/8)^2 = 0.234
+    # probes: d x m distinct servers (d = 2 here), all of them if fewer
+    pr = s.probes(names, parts=3)
+    assert len(pr) == 6 and len(set(pr)) == 6 and set(pr) <= set(names), pr
+    assert sorted(s.probes(names, parts=10)) == names
+    assert len(s.probes(8)) == 2 and all(0 <= v < 8 for v in s.probes(8))
 ' "$T/late.json" 2>"$T/err" || { cat "$T/err"; fail "the Python binding on a late table"; }
     PYTHONPATH="$PY" python3 -c '
 from contend_sampler import Sampler

@@ -86,6 +86,8 @@ if command -v curl >/dev/null 2>&1; then
     curl -s -X POST "$U/reload" >"$T/r.json" && ok service-reload-v1 "$T/r.json"
     curl -s -X POST "$U/bind" -d '{"servers": ["a", "b"], "queue_lengths": [3, 0]}' >"$T/b.json" &&
         ok service-bind-v1 "$T/b.json"
+    curl -s -X POST "$U/bind" -d '{"servers": ["a", "b", "c"], "rule": "probes", "parts": 2}' >"$T/bp.json" &&
+        grep -q '"probes": \[' "$T/bp.json" && ok service-bind-v1 "$T/bp.json" || fail "/bind with probes: $(cat "$T/bp.json")"
     kill $pid
     wait $pid 2>/dev/null
     # A table for late-bound parts: /place leaves the parts away from the root unbound.

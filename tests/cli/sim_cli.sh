@@ -235,6 +235,16 @@ $C sim data/scenarios/n-shape.json --policy nona-late --root-choices 8 --load 0.
     --jobs 20000 --json --late-bind first-input >"$T/lb0.json" || fail "sim --late-bind"
 awk -v a="$(mean_of "$T/lb0.json")" -v b="$(mean_of "$T/lb1.json")" 'BEGIN { exit !(b > 0 && b < 0.96 * a) }' ||
     fail "--late-bind ready-hold: mean JCT $(mean_of "$T/lb1.json") s, first-input $(mean_of "$T/lb0.json") s"
+# Probes (--late-bind probes): four tasks started together at load 0.7 with
+# d = 32; a part bound to the least loaded of d waits out the task its
+# server runs when all are busy (p99 about 20 ms), a part with
+# reservations takes the first server to free (about 13 ms, fair's 15).
+p99_of() { awk '{ match($0, /"p99_jct": [0-9.e-]+/); print substr($0, RSTART + 11, RLENGTH - 11); exit }' "$1"; }
+$C sim data/counterexamples/four-tasks.json --policy nona-late --root-choices 32 --load 0.7 --reps 1 --jobs 20000 \
+    --json >"$T/pb0.json" && $C sim data/counterexamples/four-tasks.json --policy nona-late --root-choices 32 \
+    --load 0.7 --reps 1 --jobs 20000 --json --late-bind probes >"$T/pb1.json" || fail "sim --late-bind probes"
+awk -v a="$(p99_of "$T/pb0.json")" -v b="$(p99_of "$T/pb1.json")" 'BEGIN { exit !(b > 0 && b < 0.8 * a) }' ||
+    fail "--late-bind probes: p99 JCT $(p99_of "$T/pb1.json") s, the least loaded of d $(p99_of "$T/pb0.json") s"
 # Fair with delay scheduling: a long locality wait keeps fig1 all local (22 ms, local's time).
 $C sim data/scenarios/fig1.json --policy fair-delay --locality-wait 5 --load 0.5 --reps 1 --jobs 2000 >"$T/fd.txt" ||
     fail "sim --policy fair-delay"

@@ -164,6 +164,110 @@ static void late_slots(void)
     CHECK_MSG(strstr(msg, "part_binding") != NULL, "%s", msg);
 }
 
+/* The least loaded of d draws, against a step-by-step reading of its rule
+ * with the same generator: past d = 2 on up to 4096 servers, four draws to
+ * an output (its 16-bit lanes, low lane first, each n * lane >> 16 unless
+ * its low half is below 2^16 mod n, then a whole bounded draw), else one
+ * bounded draw each; the first of the least loaded wins. Then the law: a
+ * draw on equal loads is uniform (3000 servers reject 4% of lanes), and a
+ * single idle server among 80 wins 1 - (79/80)^32 of d = 32 draws. */
+static uint32_t ref_least(ct_rng_t *rng, uint32_t n, const uint32_t *loads, uint32_t d)
+{
+    uint32_t cur = 0, best = 0, thresh = (65536 - n) % n;
+    uint64_t x = 0;
+    for (uint32_t i = 0; i < (d ? d : 1); i++) {
+        uint32_t v;
+        if (d > 2 && n <= 4096) {
+            if (i % 4 == 0)
+                x = ct_rng_next(rng);
+            uint32_t m = (uint32_t)((x >> (16 * (i % 4))) & 0xFFFF) * n;
+            v = (m & 0xFFFF) < thresh ? (uint32_t)ct_rng_below(rng, n) : m >> 16;
+        } else
+            v = (uint32_t)ct_rng_below(rng, n);
+        if (i == 0 || loads[v] < best) {
+            cur = v;
+            best = loads[v];
+        }
+    }
+    return cur;
+}
+
+static void least_loaded_draws(void)
+{
+    static const uint32_t ns[] = { 1, 5, 80, 3000, 4096, 4097, 9000 };
+    static uint32_t loads[9000];
+    ct_rng_t rng, ref, gen;
+    ct_rng_seed(&gen, 11);
+    int same = 1, calls = 0;
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
+        for (uint32_t d = 0; d <= 40; d++) {
+            uint32_t n = ns[k];
+            for (uint32_t v = 0; v < n; v++)
+                loads[v] = (uint32_t)ct_rng_below(&gen, d % 3 ? 4 : 0xFFFFFFFFu);
+            ct_rng_seed(&rng, 100 + d);
+            ct_rng_seed(&ref, 100 + d);
+            for (int t = 0; t < 200; t++, calls++)
+                same &= ct_sampler_least_loaded(n, loads, d, &rng) == ref_least(&ref, n, loads, d);
+            same &= ct_rng_next(&rng) == ct_rng_next(&ref); /* the same outputs consumed */
+        }
+    CHECK_MSG(same, "least loaded: the library and the rule read step by step differ (%d calls)", calls);
+    /* equal loads: the first draw, uniform; chi-square over 10 residues */
+    memset(loads, 0, sizeof loads);
+    uint32_t bins[10] = { 0 };
+    const int N = 200000;
+    ct_rng_seed(&rng, 12);
+    for (int t = 0; t < N; t++)
+        bins[ct_sampler_least_loaded(3000, loads, 7, &rng) % 10]++;
+    double chi = 0;
+    for (int b = 0; b < 10; b++)
+        chi += (bins[b] - N / 10.0) * (bins[b] - N / 10.0) / (N / 10.0);
+    CHECK_MSG(chi < 27.9, "least loaded of 7 on equal loads: chi-square %.1f over 9 degrees (p = 0.001 at 27.9)", chi);
+    for (uint32_t v = 0; v < 80; v++)
+        loads[v] = v == 37 ? 0 : 1 + v % 3;
+    int idle = 0;
+    for (int t = 0; t < N; t++)
+        idle += ct_sampler_least_loaded(80, loads, 32, &rng) == 37;
+    double p = 1 - pow(79.0 / 80.0, 32), sd = sqrt(p * (1 - p) / N);
+    CHECK_MSG(fabs((double)idle / N - p) < 4 * sd, "least loaded of 32: the idle server %d / %d times, expected %.4f", idle,
+              N, p);
+}
+
+/* Probe targets: k distinct servers, every server equally often (each is
+ * in a k-subset with probability k / n), perm still a permutation, and k
+ * above n gives every server. */
+static void probe_servers(void)
+{
+    enum { N = 80 };
+    uint32_t perm[N], hits[N] = { 0 }, seen[N];
+    ct_rng_t rng;
+    ct_rng_seed(&rng, 21);
+    ct_sampler_perm_init(N, perm);
+    int distinct = 1, is_perm = 1;
+    const int T = 20000;
+    for (int t = 0; t < T; t++) {
+        uint32_t k = ct_sampler_probe_servers(N, 12, perm, &rng);
+        CHECK(k == 12);
+        memset(seen, 0, sizeof seen);
+        for (uint32_t p = 0; p < k; p++) {
+            distinct &= perm[p] < N && !seen[perm[p]];
+            seen[perm[p]] = 1;
+            hits[perm[p]]++;
+        }
+    }
+    CHECK_MSG(distinct, "probe targets: a server drawn twice in one batch");
+    double chi = 0, e = T * 12.0 / N;
+    for (int v = 0; v < N; v++)
+        chi += (hits[v] - e) * (hits[v] - e) / e;
+    CHECK_MSG(chi < 124.8, "probe targets: chi-square %.1f over 79 degrees (p = 0.001 at 124.8)", chi);
+    CHECK(ct_sampler_probe_servers(N, 500, perm, &rng) == N);
+    memset(seen, 0, sizeof seen);
+    for (int v = 0; v < N; v++) {
+        is_perm &= perm[v] < N && !seen[perm[v]];
+        seen[perm[v]] = 1;
+    }
+    CHECK_MSG(is_perm, "probe targets: perm is no longer a permutation");
+}
+
 /* The placement program merges the tasks of fixed segments (one triplet of
  * one part) into the runs around them. Against a step-by-step reading of the
  * rules with the same generator: the same servers and choices for a seed,
@@ -299,6 +403,8 @@ int main(void)
     statistics_and_rules();
     distinct_servers();
     late_slots();
+    least_loaded_draws();
+    probe_servers();
     program_matches_rules();
     bad_files();
     return ct_test_end();

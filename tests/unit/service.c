@@ -624,6 +624,35 @@ static void late_parts(void)
     expect_answer(s, "POST", "/bind", "{\"servers\": 4, \"queue_lengths\": [1, 0, 3, 4], \"scenario\": 0}", 200,
                   "\"server\": ");
     expect_answer(s, "GET", "/bind", NULL, 405, NULL);
+    /* probes: d x m distinct servers of those named, all if fewer; no
+     * queue lengths needed; a bad rule or parts refused */
+    int each[4] = { 0 }, distinct = 1;
+    for (int k = 0; k < 400; k++) {
+        CHECK(call(s, "POST", "/bind", "{\"servers\": [\"a\", \"b\", \"c\", \"d\"], \"rule\": \"probes\"}", &o) == 200);
+        cJSON *a = cJSON_Parse(o);
+        const cJSON *pr = cJSON_GetObjectItemCaseSensitive(a, "probes");
+        CHECK_MSG(cJSON_GetArraySize(pr) == 2, "%s", o);
+        int seen[4] = { 0 };
+        for (const cJSON *x = pr ? pr->child : NULL; x; x = x->next)
+            if (cJSON_IsString(x) && x->valuestring[0] >= 'a' && x->valuestring[0] <= 'd' && !x->valuestring[1]) {
+                distinct &= !seen[x->valuestring[0] - 'a'];
+                seen[x->valuestring[0] - 'a'] = 1;
+                each[x->valuestring[0] - 'a']++;
+            } else {
+                distinct = 0;
+            }
+        cJSON_Delete(a);
+        free(o);
+    }
+    CHECK_MSG(distinct, "/bind probes: a repeated or unknown server");
+    for (int v = 0; v < 4; v++)
+        CHECK_MSG(each[v] > 400 / 2 - 60 && each[v] < 400 / 2 + 60, "/bind probes: server %d in %d of 400", v, each[v]);
+    expect_answer(s, "POST", "/bind", "{\"servers\": 4, \"rule\": \"probes\", \"parts\": 9}", 200,
+                  "\"probes\": [");
+    expect_answer(s, "POST", "/bind", "{\"servers\": 4, \"rule\": \"fastest\"}", 400, "rule: expected");
+    expect_answer(s, "POST", "/bind", "{\"servers\": 4, \"rule\": \"probes\", \"parts\": 0}", 400, "parts: expected");
+    expect_answer(s, "POST", "/bind", "{\"servers\": 4, \"parts\": 2, \"queue_lengths\": [1, 0, 3, 4]}", 400,
+                  "parts: expected");
 
     /* The extender binds a late part at its first pod, not at the job's,
      * among that pod's candidates: the job's root pod scores its drawn node

@@ -1042,6 +1042,84 @@ static void late_binding_hold(void)
     }
 }
 
+/* Probes (late_probes): a part leaves reservations on d servers and the
+ * first that frees takes it. Two servers; h (10 s) at 100 i, then two
+ * one-task jobs a at 100 i + 0.5 and + 1. The first a finds the other
+ * server idle (0.5-1.5); the second finds both busy, and the server that
+ * frees first takes it at 1.5: JCTs 1 and 1.5 s, mean 1.25 exactly. The
+ * least loaded of d sees two servers of one task each and half the time
+ * waits behind h (mean about 3.4 s). */
+static void late_binding_probes(void)
+{
+    for (int probes = 1; probes >= 0; probes--) {
+        late_rig_t g;
+        ct_error_t err;
+        size_t t;
+        ct_dag_init(&g.d[0]);
+        CHECK(ct_dag_add_task(&g.d[0], "a", 1, &t, &err) == CT_OK);
+        ct_dag_init(&g.d[1]);
+        CHECK(ct_dag_add_task(&g.d[1], "h", 10, &t, &err) == CT_OK);
+        late_rig(&g, 2);
+        ct_policy_set_late_bind(g.pol, probes ? CT_LATE_BIND_PROBES : CT_LATE_BIND_READY_HOLD);
+        ct_sim_t *sim;
+        CHECK(ct_sim_alloc(&g.cfg, &sim, &err) == CT_OK);
+        uint32_t late = CT_SAMPLER_LATE | 0;
+        for (int i = 0; i < 100; i++) {
+            CHECK(ct_sim_inject(sim, 1, 100.0 * i, &late, &err) == CT_OK);
+            CHECK(ct_sim_inject(sim, 0, 100.0 * i + 0.5, &late, &err) == CT_OK);
+            CHECK(ct_sim_inject(sim, 0, 100.0 * i + 1, &late, &err) == CT_OK);
+        }
+        CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+        ct_sim_result_t r;
+        ct_sim_result_get(sim, &r);
+        CHECK(r.jct[0].n == 200 && r.jct[1].n == 100);
+        CHECK_CLOSE(r.jct[1].mean, 10.0, 1e-9);
+        if (probes)
+            CHECK_CLOSE(r.jct[0].mean, 1.25, 1e-9);
+        else
+            CHECK_MSG(r.jct[0].mean > 2.0, "least loaded of d: mean %g s", r.jct[0].mean);
+        ct_sim_free(sim);
+        late_rig_free(&g);
+    }
+}
+
+/* With probes a part's task that is ready as the part's last task ends
+ * runs next, ahead of the queue: a part is one unit of work on its server.
+ * One server, FIFO queues; job p: r (1 s) then m (1 s), one part (the
+ * root's), at 100 i; job q (1 s) at 100 i + 0.5 reserves the server
+ * while r runs. m runs at 1 (p: 2 s), q after it (2.5 s); q's reservation
+ * taking the server between r and m would give 3 s and 1.5 s. */
+static void late_probes_continue(void)
+{
+    late_rig_t g;
+    ct_error_t err;
+    size_t r_, m, q;
+    ct_dag_init(&g.d[0]);
+    CHECK(ct_dag_add_task(&g.d[0], "r", 1, &r_, &err) == CT_OK);
+    CHECK(ct_dag_add_task(&g.d[0], "m", 1, &m, &err) == CT_OK);
+    CHECK(ct_dag_add_edge(&g.d[0], r_, m, 0, &err) == CT_OK);
+    ct_dag_init(&g.d[1]);
+    CHECK(ct_dag_add_task(&g.d[1], "q", 1, &q, &err) == CT_OK);
+    late_rig(&g, 1);
+    g.cfg.server_queue = CT_QUEUE_FIFO;
+    ct_policy_set_late_bind(g.pol, CT_LATE_BIND_PROBES);
+    ct_sim_t *sim;
+    CHECK(ct_sim_alloc(&g.cfg, &sim, &err) == CT_OK);
+    uint32_t pp[2] = { 0, 0 }, pq = 0;
+    for (int i = 0; i < 100; i++) {
+        CHECK(ct_sim_inject(sim, 0, 100.0 * i, pp, &err) == CT_OK);
+        CHECK(ct_sim_inject(sim, 1, 100.0 * i + 0.5, &pq, &err) == CT_OK);
+    }
+    CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+    ct_sim_result_t r;
+    ct_sim_result_get(sim, &r);
+    CHECK(r.jct[0].n == 100 && r.jct[1].n == 100);
+    CHECK_CLOSE(r.jct[0].mean, 2.0, 1e-9);
+    CHECK_CLOSE(r.jct[1].mean, 2.5, 1e-9);
+    ct_sim_free(sim);
+    late_rig_free(&g);
+}
+
 /* The loads a policy sees (least loaded of d reads them) follow the
  * tasks: a job of three 1 ms tasks on one uniform server; at 0.5 jobs/s
  * an arrival almost never meets another job (P about 0.3%), so the loads
@@ -1132,6 +1210,8 @@ int main(void)
     late_binding_order();
     late_binding_ready();
     late_binding_hold();
+    late_binding_probes();
+    late_probes_continue();
     determinism_and_memory();
     load_tracking();
     return ct_test_end();
