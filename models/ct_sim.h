@@ -84,10 +84,12 @@ typedef enum {
     CT_LATE_BIND_READY = 1,       /**< when one of its tasks has every input sent; counted until its first task */
     CT_LATE_BIND_READY_HOLD = 2,  /**< the same, and counted while it waits for a later task (the default) */
     CT_LATE_BIND_PROBES = 3       /**< Sparrow's late binding for the root and every part: when needed
-                                       (as READY), reservations on d distinct uniform servers; the first
+                                       (as READY), the m parts needed at once leave reservations on d x m
+                                       distinct uniform servers (ct_sampler_probe_servers); the first
                                        to reach the head of a free server's queue takes the part, the
-                                       server held until its first task runs; the others are dropped
-                                       (simulator only: no round trip is charged) */
+                                       server held until its first task runs; the others are dropped;
+                                       a server whose part waits for a later task asks last (no
+                                       round trip is charged) */
 } ct_late_bind_t;
 #define CT_SIM_LATE_BIND_DEFAULT CT_LATE_BIND_READY_HOLD
 

@@ -83,6 +83,8 @@ typedef struct {
     uint32_t cur_job, cur_task, fetching;
     uint32_t held_job, held_slot; /* late_probes: held (idle, taking nothing) for that job's part until its
                                      first task is ready (held_job NO_JOB: not held) */
+    uint32_t wait_job, wait_slot; /* late_probes: a part of wait_job ran here and waits for a later task (none
+                                     queued); parts_probe offers such a server a part last (NO_JOB: none) */
     double busy_since, busy_window;
 } server_t;
 
@@ -469,6 +471,8 @@ static void task_ready(ct_sim_t *s, uint32_t job, uint32_t task)
     }
     s->jobs[job].ready_at[task] = s->now;
     s->loads[sv]++;
+    if (x->wait_job == job && j->slot[task] == x->wait_slot)
+        x->wait_job = NO_JOB;
     if (x->held_job == job && j->slot[task] == x->held_slot) { /* the part that took the server: it runs now */
         x->held_job = NO_JOB;
         server_start(s, sv, job, task);
@@ -660,8 +664,15 @@ static void parts_probe(ct_sim_t *s, uint32_t job, uint32_t m)
         }
         j->probes_out++;
     }
+    /* idle servers ask at once (binding runs no task to its end: perm
+     * stays); one whose part waits for a later task asks last, so that
+     * part keeps its server unless every other probed one is busy */
     for (uint32_t p = 0; p < k && s->st == CT_OK; p++)
-        server_next(s, s->perm[p]); /* idle servers ask at once (binding runs no task to its end: perm stays) */
+        if (s->srv[s->perm[p]].wait_job == NO_JOB)
+            server_next(s, s->perm[p]);
+    for (uint32_t p = 0; p < k && s->st == CT_OK && j->n_ready > 0; p++)
+        if (s->srv[s->perm[p]].wait_job != NO_JOB)
+            server_next(s, s->perm[p]);
 }
 
 static void slot_flush(ct_sim_t *s, uint32_t job, uint32_t i);
@@ -714,6 +725,7 @@ static void probe_take(ct_sim_t *s, uint32_t sv, uint32_t job)
         slot_bind_to(s, j, first, sv);
         s->srv[sv].held_job = job;
         s->srv[sv].held_slot = i;
+        s->srv[sv].wait_job = NO_JOB; /* (its waiting part, if any, now waits behind this one) */
         /* a task of the part without inputs is ready now; the others get
          * their held inputs */
         for (uint32_t t = 0; t < c->n_tasks; t++)
@@ -878,9 +890,16 @@ static void on_task_done(ct_sim_t *s, uint32_t sv)
         x->held_job = job;
         x->held_slot = j->slot[task];
     }
+    uint32_t slot = cont ? j->slot[task] : 0;
     task_finished(s, sv, job, task);
-    if (cont && x->held_job == job)
+    if (cont && x->held_job == job) {
         x->held_job = NO_JOB; /* none was ready */
+        const job_t *jj = &s->jobs[job];
+        if (jj->slot_togo[slot] > 0 && jj->slot_on[slot] == 0) { /* the part waits for a later task */
+            x->wait_job = job;
+            x->wait_slot = slot;
+        }
+    }
     if (s->cfg.policy->kind == CT_POLICY_CENTRAL) {
         s->idle[s->n_idle++] = sv;
         central_dispatch(s);
@@ -1310,7 +1329,7 @@ ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t 
     s->idle = malloc(cfg->servers * sizeof(uint32_t));
     s->loads = calloc(cfg->servers, sizeof(uint32_t));
     for (size_t v = 0; s->srv && v < cfg->servers; v++)
-        s->srv[v].held_job = NO_JOB;
+        s->srv[v].held_job = s->srv[v].wait_job = NO_JOB;
     if (cfg->policy->kind == CT_POLICY_SAMPLE || cfg->policy->late_probes) {
         s->perm = malloc(cfg->servers * sizeof(uint32_t));
         s->perm_pos = malloc(cfg->servers * sizeof(uint32_t));

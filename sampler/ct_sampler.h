@@ -147,7 +147,10 @@ uint32_t ct_sampler_least_loaded(uint32_t n_servers, const uint32_t *loads, uint
  *  head of its queue while free asks for the job's earliest-needed part
  *  not taken yet, runs it from its first task to its last (a task of the
  *  part ready as the one before ends runs next, ahead of the queue), and
- *  drops the reservation if none is left. This draws the k servers: perm
+ *  drops the reservation if none is left. A server idle only because its
+ *  part waits for a later task (fed by another part) asks last, a round
+ *  trip late, so another idle server takes a new part first and the
+ *  waiting part keeps its server. This draws the k servers: perm
  *  holds a permutation of 0 .. n_servers - 1, kept by the caller between
  *  calls (ct_sampler_perm_init fills one); on return its first
  *  min(k, n_servers) entries are a uniform k-subset, in uniform order.

@@ -370,7 +370,9 @@ class Sampler:
         uniform servers (all if fewer; d the table's choices), returned
         here. Each server that reaches one at the head of its queue while
         free takes the job's earliest-needed part not taken yet and runs it
-        from its first task to its last; the rest are dropped."""
+        from its first task to its last; the rest are dropped. A server idle
+        only because its part waits for a later task asks a round trip
+        late, so another idle server takes a new part first."""
         n, names = self._servers(servers)
         m = _index(parts, "parts", 1, 1 << 20)
         perm = (ctypes.c_uint32 * n)(*range(n))

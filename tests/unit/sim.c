@@ -1083,6 +1083,29 @@ static void late_binding_probes(void)
     }
 }
 
+/* With probes a server whose part waits for a later task asks last: a
+ * reservation goes to another idle server first. Three servers; job 0: s
+ * (1 s), then parts {x (1 s), y (1 s)} and {b (5 s)}, y fed by x and b (no
+ * bytes); job 1 at t = 3: h (10 s). At 3 x's server waits for b (until 6)
+ * and s's server is idle: h takes the idle one and y runs at 6, JCT 7 s
+ * exactly. Asked in draw order, h took x's server half the time and y
+ * waited for it (14 s). */
+static void late_probes_ask_last(void)
+{
+    static const late_pair_t p = { { "s", "x", "b", "y" }, { 1, 1, 5, 1 }, { 0, 0, 1, 2 }, { 1, 2, 3, 3 },
+                                   { 0, 0, 0, 0 } };
+    late_rig_t g;
+    late_pair_dags(&g, &p);
+    late_rig(&g, 3);
+    ct_policy_set_late_bind(g.pol, CT_LATE_BIND_PROBES);
+    uint32_t p0[4] = { 0, 0, 0, 0 };
+    p0[tix(&g.cls[0], "x")] = CT_SAMPLER_LATE | 0;
+    p0[tix(&g.cls[0], "y")] = CT_SAMPLER_LATE | 0;
+    p0[tix(&g.cls[0], "b")] = CT_SAMPLER_LATE | 1;
+    late_pair_check(&g, p0, 1);
+    late_rig_free(&g);
+}
+
 /* With probes a part's task that is ready as the part's last task ends
  * runs next, ahead of the queue: a part is one unit of work on its server.
  * One server, FIFO queues; job p: r (1 s) then m (1 s), one part (the
@@ -1212,6 +1235,7 @@ int main(void)
     late_binding_hold();
     late_binding_probes();
     late_probes_continue();
+    late_probes_ask_last();
     determinism_and_memory();
     load_tracking();
     return ct_test_end();
