@@ -886,16 +886,15 @@ static void on_task_done(ct_sim_t *s, uint32_t sv)
      * server between the split and the model it keeps, p99 20.4 ms) */
     const job_t *j = &s->jobs[job];
     int cont = s->cfg.policy->late_probes && j->cls != BG_CLASS && j->slot && j->slot[task] != NO_SLOT;
+    uint32_t slot = cont ? j->slot[task] : 0;
     if (cont) {
         x->held_job = job;
-        x->held_slot = j->slot[task];
+        x->held_slot = slot;
     }
-    uint32_t slot = cont ? j->slot[task] : 0;
     task_finished(s, sv, job, task);
     if (cont && x->held_job == job) {
-        x->held_job = NO_JOB; /* none was ready */
-        const job_t *jj = &s->jobs[job];
-        if (jj->slot_togo[slot] > 0 && jj->slot_on[slot] == 0) { /* the part waits for a later task */
+        x->held_job = NO_JOB; /* none was ready; a part with tasks to come and none queued waits here */
+        if (j->slot_togo[slot] > 0 && j->slot_on[slot] == 0) {
             x->wait_job = job;
             x->wait_slot = slot;
         }
