@@ -431,6 +431,30 @@ static void server_start(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
     push(s, s->now + t, EV_TASK_DONE, sv, 0);
 }
 
+/* A job's entries' key in a server's queue: its arrival (job-first), its
+ * class (class priority; background last) or 0 (FIFO: readiness order). */
+static double queue_key(const ct_sim_t *s, const job_t *j)
+{
+    return s->cfg.server_queue == CT_QUEUE_JOB_FIRST        ? j->arrival
+           : s->cfg.server_queue == CT_QUEUE_CLASS_PRIORITY ? (j->cls == BG_CLASS ? INFINITY : (double)j->cls)
+                                                            : 0.0;
+}
+
+/* SAMPLE, late_probes: a reservation of job (entry RESERVATION or
+ * SLOT_PROBE) in the queues of servers perm[0 .. k). O(k log queue). */
+static void reserve(ct_sim_t *s, uint32_t job, uint32_t k, uint32_t entry)
+{
+    double key = queue_key(s, &s->jobs[job]);
+    for (uint32_t p = 0; p < k && s->st == CT_OK; p++) {
+        ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | entry };
+        if (ready_push(&s->srv[s->perm[p]], r) != 0) {
+            fail(s, CT_ENOMEM, "out of memory (server queue)");
+            return;
+        }
+        s->jobs[job].probes_out++;
+    }
+}
+
 static void sample_take(ct_sim_t *s, uint32_t sv, uint32_t job);
 static void sample_probe(ct_sim_t *s, uint32_t job, uint32_t m);
 static void probe_take(ct_sim_t *s, uint32_t sv, uint32_t job);
@@ -456,10 +480,7 @@ static void task_ready(ct_sim_t *s, uint32_t job, uint32_t task)
     uint32_t sv = s->jobs[job].server[task];
     server_t *x = &s->srv[sv];
     const job_t *j = &s->jobs[job];
-    double key = s->cfg.server_queue == CT_QUEUE_JOB_FIRST        ? j->arrival
-                 : s->cfg.server_queue == CT_QUEUE_CLASS_PRIORITY ? (j->cls == BG_CLASS ? INFINITY : (double)j->cls)
-                                                                  : 0.0;
-    ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | task };
+    ready_t r = { queue_key(s, j), s->ready_seq++, ((uint64_t)job << 32) | task };
     if (j->slot && j->cls != BG_CLASS && j->slot[task] != NO_SLOT) {
         uint32_t i = j->slot[task];
         if (j->slot_server[i] & SLOT_RESERVED) {
@@ -653,17 +674,7 @@ static void parts_probe(ct_sim_t *s, uint32_t job, uint32_t m)
     uint64_t want = (uint64_t)s->cfg.policy->late_choices * m;
     uint32_t k = ct_sampler_probe_servers((uint32_t)s->cfg.servers, want < UINT32_MAX ? (uint32_t)want : UINT32_MAX,
                                           s->perm, &s->rng);
-    double key = s->cfg.server_queue == CT_QUEUE_JOB_FIRST        ? j->arrival
-                 : s->cfg.server_queue == CT_QUEUE_CLASS_PRIORITY ? (double)j->cls
-                                                                  : 0.0;
-    for (uint32_t p = 0; p < k && s->st == CT_OK; p++) {
-        ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | SLOT_PROBE };
-        if (ready_push(&s->srv[s->perm[p]], r) != 0) {
-            fail(s, CT_ENOMEM, "out of memory (server queue)");
-            return;
-        }
-        j->probes_out++;
-    }
+    reserve(s, job, k, SLOT_PROBE);
     /* idle servers ask at once (binding runs no task to its end: perm
      * stays); one whose part waits for a later task asks last, so that
      * part keeps its server unless every other probed one is busy */
@@ -1014,9 +1025,6 @@ static void sample_probe(ct_sim_t *s, uint32_t job, uint32_t m)
     job_t *j = &s->jobs[job];
     uint64_t want = (uint64_t)s->cfg.policy->probes * m, n = s->cfg.servers;
     uint32_t k = (uint32_t)(want < n ? want : n), i = 0;
-    double key = s->cfg.server_queue == CT_QUEUE_JOB_FIRST        ? j->arrival
-                 : s->cfg.server_queue == CT_QUEUE_CLASS_PRIORITY ? (double)j->cls
-                                                                  : 0.0;
     for (uint32_t r = j->n_ready - m; s->cfg.policy->probe_inputs && r < j->n_ready && i < k; r++) {
         uint32_t v = input_holder(s, j, j->ready[r]);
         if (v != UINT32_MAX && s->perm_pos[v] >= i)
@@ -1024,15 +1032,7 @@ static void sample_probe(ct_sim_t *s, uint32_t job, uint32_t m)
     }
     for (; i < k; i++) /* a partial shuffle: the rest of the first k of a uniform permutation */
         perm_swap(s, i, i + (uint32_t)ct_rng_below(&s->rng, n - i));
-    for (uint32_t p = 0; p < k && s->st == CT_OK; p++) {
-        uint32_t sv = s->perm[p];
-        ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | RESERVATION };
-        if (ready_push(&s->srv[sv], r) != 0) {
-            fail(s, CT_ENOMEM, "out of memory (server queue)");
-            return;
-        }
-        j->probes_out++;
-    }
+    reserve(s, job, k, RESERVATION);
     for (uint32_t p = 0; p < k && s->st == CT_OK; p++)
         server_next(s, s->perm[p]); /* idle servers ask at once */
 }
