@@ -59,6 +59,11 @@ void sim_usage(FILE *out)
             "  --locality-wait X     fair-delay: the wait in mean task times (> 0; default 5)\n"
             "  --probes D            sparrow, sparrow-local: probes per ready task (1..64;\n"
             "                        default 2, Sparrow's)\n"
+            "  --rtt S               round trip scheduler <-> server, seconds (default 0): a sampled\n"
+            "                        root or part (queue lengths of D servers) is placed one\n"
+            "                        round trip later; a probe lands one later and the server\n"
+            "                        reaching it waits one more for its task; a central launch\n"
+            "                        (fair, fair-delay) one; stateless tables none\n"
             "  --exp-service         task times exponential with the class's time as the mean\n"
             "                        (queueing-theory checks; default: as given)\n"
             "  --fair-pick P         fair's idle server: recent (default, the most recently\n"
@@ -80,8 +85,8 @@ void sim_usage(FILE *out)
             "                        (first-input, the rule before 2026-11-29); probes: the\n"
             "                        root's part and the parts needed at once leave reservations\n"
             "                        on D servers each and the first free one takes a part\n"
-            "                        (Sparrow's late binding; no round trip charged; production:\n"
-            "                        contend serve's /bind with \"rule\": \"probes\")\n"
+            "                        (Sparrow's late binding; production: contend serve's /bind\n"
+            "                        with \"rule\": \"probes\")\n"
             "  --late-waits uniform|least-of-d\n"
             "                        nona-late tables: a late part waits with probability rho^D\n"
             "                        (least-of-d, default: all D sampled servers busy, and then\n"
@@ -130,7 +135,7 @@ void sim_usage(FILE *out)
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_BIND,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP };
+       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -144,7 +149,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "json", no_argument, NULL, OPT_JSON }, { "help", no_argument, NULL, 'h' },
         { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
         { "locality-wait", required_argument, NULL, OPT_LWAIT },
-        { "probes", required_argument, NULL, OPT_PROBES },
+        { "probes", required_argument, NULL, OPT_PROBES }, { "rtt", required_argument, NULL, OPT_RTT },
         { "exp-service", no_argument, NULL, OPT_EXP },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
         { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "generate", required_argument, NULL, OPT_GENERATE },
@@ -246,6 +251,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         }
         case OPT_EXP: o->ev.exp_service = 1; break;
+        case OPT_RTT:
+            if (cli_parse_double(optarg, &o->ev.rtt) || !(o->ev.rtt >= 0 && o->ev.rtt <= 10))
+                return cli_usage("sim", "--rtt: expected a round trip in seconds, 0 .. 10, got '%s'", optarg);
+            break;
         case OPT_PSPREAD: o->ev.price_spread = 1; break;
         case OPT_SGAP:
             if (cli_parse_double(optarg, &o->ev.spread_gap) || !(o->ev.spread_gap >= 0 && o->ev.spread_gap <= 1e9))

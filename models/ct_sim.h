@@ -148,6 +148,11 @@ typedef struct ct_policy {
      *  the part (CT_LATE_BIND_PROBES); 0: to the least loaded of
      *  late_choices. Set by ct_policy_set_late_bind. */
     int late_probes;
+    /** 1: place() reads the queue lengths of sampled servers (a table's
+     *  root on the least loaded of d > 1): with ct_sim_config_t.rtt the
+     *  job is placed one round trip after it arrives. Set by
+     *  ct_policy_table_d. */
+    int root_sampled;
 } ct_policy_t;
 
 /** Every task on a uniform server, independently. */
@@ -220,6 +225,19 @@ typedef struct {
     ct_fair_pick_t fair_pick;      /**< CENTRAL: idle-server choice (zero value: most recent) */
     int exp_service;               /**< 1: a task's time is exponential with its class's time as the mean,
                                         drawn when it starts (queueing-theory checks); zero value: as given */
+    /** Round trip between a scheduler and a server, s (spec baselines.md:
+     *  "a probe and a request each cost one round trip"). Charged to every
+     *  decision that waits for an answer: a sampled root (the d queue
+     *  lengths, ct_policy_t.root_sampled) and a late part bound to the least
+     *  loaded of d are placed one round trip later; a probe (Sparrow's, or a
+     *  part's) lands in its server's queue one round trip later, and a
+     *  server reaching it waits, idle, one more for its task or cancel; a
+     *  central launch (the freed server's status and the task) starts one
+     *  round trip after the decision. A stateless placement and the data a
+     *  finished task sends its successors cost none (the link carries
+     *  data). The queue lengths are read when the answer arrives. Zero
+     *  value: no cost, the figures before 2026-11-29. */
+    double rtt;
 } ct_sim_config_t;
 
 typedef struct ct_sim ct_sim_t;

@@ -233,6 +233,7 @@ ct_status_t ct_policy_table_d(const char *name, const ct_sampler_t *sampler, con
         ts->scenario = ct_sampler_nearest(sampler, r);
     }
     ts->root_choices = root_choices ? root_choices : ct_sampler_root_choices(sampler, ts->scenario);
+    p->root_sampled = ts->root_choices > 1;
     if (ct_sampler_late_parts(sampler, ts->scenario)) /* parts bind when needed, by the root's rule */
         p->late_choices = ts->root_choices;
     ct_policy_set_late_bind(p, CT_SIM_LATE_BIND_DEFAULT);

@@ -17,7 +17,11 @@
  * Events: a class arrival, a background compute or transfer arrival, a
  * server finishing its task, the link finishing a transfer. A stale PS
  * completion (the active set changed since it was scheduled) carries an
- * old generation number and is ignored.
+ * old generation number and is ignored. With a round trip (cfg.rtt) the
+ * answers a decision waits for are events too: a sampled root's or late
+ * part's queue lengths, a probe landing, the answer to a server's request
+ * (it idles meanwhile, `asking`), a central launch, a probing job's
+ * cancel (its reservations queued before it are dropped unasked).
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -28,7 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_ARRIVAL, EV_BG_COMPUTE, EV_BG_COMM, EV_TASK_DONE, EV_LINK_DONE, EV_DISPATCH };
+/* EV_PLACE .. EV_LAUNCH: the answers a decision waits for, one round trip
+ * (ct_sim_config_t.rtt) after it is taken */
+enum { EV_ARRIVAL, EV_BG_COMPUTE, EV_BG_COMM, EV_TASK_DONE, EV_LINK_DONE, EV_DISPATCH, EV_PLACE, EV_BIND, EV_LAND,
+       EV_ASK, EV_LAUNCH, EV_CANCEL };
 
 #define NO_JOB UINT32_MAX
 #define BG_CLASS UINT32_MAX
@@ -40,6 +47,7 @@ typedef struct {
     uint32_t n_ready;      /* CENTRAL: entries in ready[] */
     uint32_t next_free;
     uint32_t probes_out;   /* SAMPLE: its reservations still in servers' queues */
+    uint64_t cancel_seq;   /* late_probes with rtt: its reservations queued with a seq below this are cancelled */
     int counted, in_ready_list;
     double arrival, bg_time;
     double local_since;    /* CENTRAL with a locality wait: its last launch on a preferred server (or arrival) */
@@ -63,6 +71,7 @@ typedef struct {
 #define TASK_DONE 0x80000000u
 #define SLOT_PROBE (RESERVATION - 1) /* late_probes: a server-queue entry that is a reservation for a job's parts */
 #define SLOT_PROBING (NO_SLOT - 2) /* late_probes: slot_server while its reservations wait in queues */
+#define SLOT_ASKING (NO_SLOT - 3) /* rtt: slot_server while the d servers' queue lengths are on their way */
 
 typedef struct {
     uint32_t job, task;    /* job NO_JOB: a background transfer */
@@ -85,6 +94,7 @@ typedef struct {
                                      first task is ready (held_job NO_JOB: not held) */
     uint32_t wait_job, wait_slot; /* late_probes: a part of wait_job ran here and waits for a later task (none
                                      queued); parts_probe offers such a server a part last (NO_JOB: none) */
+    int asking;            /* rtt: a reservation reached the head; the server, idle, waits for its task or cancel */
     double busy_since, busy_window;
 } server_t;
 
@@ -440,19 +450,37 @@ static double queue_key(const ct_sim_t *s, const job_t *j)
                                                             : 0.0;
 }
 
+static void server_next(ct_sim_t *s, uint32_t sv);
+
 /* SAMPLE, late_probes: a reservation of job (entry RESERVATION or
  * SLOT_PROBE) in the queues of servers perm[0 .. k). O(k log queue). */
 static void reserve(ct_sim_t *s, uint32_t job, uint32_t k, uint32_t entry)
 {
     double key = queue_key(s, &s->jobs[job]);
     for (uint32_t p = 0; p < k && s->st == CT_OK; p++) {
+        s->jobs[job].probes_out++;
+        if (s->cfg.rtt > 0) { /* the probe lands a round trip later (EV_LAND) */
+            push(s, s->now + s->cfg.rtt, EV_LAND, s->perm[p], ((uint64_t)job << 32) | entry);
+            continue;
+        }
         ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | entry };
         if (ready_push(&s->srv[s->perm[p]], r) != 0) {
             fail(s, CT_ENOMEM, "out of memory (server queue)");
             return;
         }
-        s->jobs[job].probes_out++;
     }
+}
+
+/* rtt: a probe of job (entry RESERVATION or SLOT_PROBE) lands in sv's
+ * queue; an idle server asks at once. */
+static void probe_land(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t entry)
+{
+    ready_t r = { queue_key(s, &s->jobs[job]), s->ready_seq++, ((uint64_t)job << 32) | entry };
+    if (ready_push(&s->srv[sv], r) != 0) {
+        fail(s, CT_ENOMEM, "out of memory (server queue)");
+        return;
+    }
+    server_next(s, sv);
 }
 
 static void sample_take(ct_sim_t *s, uint32_t sv, uint32_t job);
@@ -460,12 +488,23 @@ static void sample_probe(ct_sim_t *s, uint32_t job, uint32_t m);
 static void probe_take(ct_sim_t *s, uint32_t sv, uint32_t job);
 static size_t central_pick(const ct_sim_t *s, const job_t *j, uint32_t sv, double *local);
 
+/* A server at the head of its queue. With rtt a reservation's request
+ * costs a round trip (the server idle, asking); the answer (EV_ASK) binds
+ * a task or cancels, then the server goes on. */
 static void server_next(ct_sim_t *s, uint32_t sv)
 {
     server_t *x = &s->srv[sv];
-    while (!x->busy && x->held_job == NO_JOB && x->n > 0) { /* (a cancelled reservation lets the next go) */
-        uint64_t v = ready_pop(x);
-        if ((uint32_t)v == RESERVATION)
+    while (!x->busy && !x->asking && x->held_job == NO_JOB && x->n > 0) { /* (a cancel lets the next go) */
+        uint64_t seq = x->q[0].seq, v = ready_pop(x);
+        if ((uint32_t)v == SLOT_PROBE && seq < s->jobs[v >> 32].cancel_seq) { /* cancelled ahead: no request */
+            job_t *j = &s->jobs[v >> 32];
+            if (--j->probes_out == 0 && j->remaining == 0)
+                slot_free(s, (uint32_t)(v >> 32));
+        } else if (s->cfg.rtt > 0 && ((uint32_t)v == RESERVATION || (uint32_t)v == SLOT_PROBE)) {
+            x->asking = 1; /* (a server whose part waits for a later task asks a round trip late: parts_probe's
+                              order in time) */
+            push(s, s->now + (x->wait_job != NO_JOB && (uint32_t)v == SLOT_PROBE ? 2 : 1) * s->cfg.rtt, EV_ASK, sv, v);
+        } else if ((uint32_t)v == RESERVATION)
             sample_take(s, sv, (uint32_t)(v >> 32));
         else if ((uint32_t)v == SLOT_PROBE)
             probe_take(s, sv, (uint32_t)(v >> 32));
@@ -706,15 +745,44 @@ static void slot_bind_to(ct_sim_t *s, job_t *j, uint32_t task, uint32_t sv)
         }
 }
 
+/* rtt: a late part bound to the least loaded of d > 1 waits a round trip
+ * for the d queue lengths (one uniform server needs none). */
+static int parts_ask(const ct_sim_t *s)
+{
+    return s->cfg.rtt > 0 && s->cfg.policy->late_choices > 1;
+}
+
 static void slot_bind(ct_sim_t *s, uint32_t job, uint32_t task)
 {
     job_t *j = &s->jobs[job];
     if (s->cfg.policy->late_probes) { /* probes after the event's others are needed too: parts_probe */
         j->slot_server[j->slot[task]] = SLOT_PROBING;
         j->ready[j->n_ready++] = j->slot[task];
+    } else if (parts_ask(s)) { /* the d queue lengths come back a round trip later (EV_BIND) */
+        j->slot_server[j->slot[task]] = SLOT_ASKING;
+        push(s, s->now + s->cfg.rtt, EV_BIND, job, j->slot[task]);
     } else {
         slot_bind_to(s, j, task, NO_SLOT);
     }
+}
+
+/* Late part i of job, needed since a while (its probe taken, or its
+ * queue lengths in: rtt), binds to sv (NO_SLOT: the least loaded of d):
+ * its tasks without inputs are ready, the inputs held for it at their
+ * senders go. O(tasks + edges). */
+static void part_bind(ct_sim_t *s, uint32_t job, uint32_t i, uint32_t sv)
+{
+    job_t *j = &s->jobs[job];
+    const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+    uint32_t first = NO_SLOT;
+    for (uint32_t t = 0; t < c->n_tasks && first == NO_SLOT; t++)
+        if (j->slot[t] == i)
+            first = t;
+    slot_bind_to(s, j, first, sv);
+    for (uint32_t t = 0; t < c->n_tasks; t++)
+        if (j->slot[t] == i && c->pred_start[t + 1] == c->pred_start[t])
+            task_ready(s, job, t);
+    slot_flush(s, job, i);
 }
 
 /* late_probes: a reservation of job reached the head of free server sv's
@@ -726,23 +794,15 @@ static void probe_take(ct_sim_t *s, uint32_t sv, uint32_t job)
     job_t *j = &s->jobs[job];
     j->probes_out--;
     if (j->n_ready > 0) {
-        const ct_sim_class_t *c = &s->cfg.classes[j->cls];
         uint32_t i = j->ready[0];
         memmove(j->ready, j->ready + 1, (size_t)--j->n_ready * sizeof(uint32_t));
-        uint32_t first = NO_SLOT;
-        for (uint32_t t = 0; t < c->n_tasks && first == NO_SLOT; t++)
-            if (j->slot[t] == i)
-                first = t;
-        slot_bind_to(s, j, first, sv);
         s->srv[sv].held_job = job;
         s->srv[sv].held_slot = i;
         s->srv[sv].wait_job = NO_JOB; /* (its waiting part, if any, now waits behind this one) */
-        /* a task of the part without inputs is ready now; the others get
-         * their held inputs */
-        for (uint32_t t = 0; t < c->n_tasks; t++)
-            if (j->slot[t] == i && c->pred_start[t + 1] == c->pred_start[t])
-                task_ready(s, job, t);
-        slot_flush(s, job, i);
+        if (j->n_ready == 0 && s->cfg.rtt > 0) /* every part needed so far is taken: cancel the rest, which
+                                                  have all landed (a part is taken a round trip after) */
+            push(s, s->now + s->cfg.rtt, EV_CANCEL, job, s->ready_seq);
+        part_bind(s, job, i, sv);
     } else if (j->remaining == 0 && j->probes_out == 0) {
         slot_free(s, job); /* ended earlier: flight_end ran then */
     }
@@ -830,11 +890,12 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
         if (j->slot)
             j->due[v]--;
         uint32_t vs = j->slot && j->slot[v] != NO_SLOT ? j->slot_server[j->slot[v]] : 0;
-        if (j->slot && j->slot[v] != NO_SLOT && (vs == NO_SLOT || vs == SLOT_DEFER || vs == SLOT_PROBING)) {
+        if (j->slot && j->slot[v] != NO_SLOT &&
+            (vs == NO_SLOT || vs == SLOT_DEFER || vs == SLOT_PROBING || vs == SLOT_ASKING)) {
             /* (bound when ready: a task of the part still due other inputs
              * holds this one at its sender until the part binds; so does a
-             * part whose reservations wait) */
-            if (vs != SLOT_PROBING && (!when_ready || (j->due[v] & ~TASK_DONE) == 0)) {
+             * part whose reservations or queue lengths are on their way) */
+            if (vs != SLOT_PROBING && vs != SLOT_ASKING && (!when_ready || (j->due[v] & ~TASK_DONE) == 0)) {
                 j->slot_server[j->slot[v]] = SLOT_DEFER;
                 deferred = 1;
             }
@@ -858,8 +919,8 @@ static void task_finished(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
         if (i == NO_SLOT || j->slot_server[i] != SLOT_DEFER)
             continue;
         slot_bind(s, job, c->succ[k]); /* the part is needed now */
-        if (s->cfg.policy->late_probes)
-            continue; /* its inputs go when a server takes it (probe_take) */
+        if (s->cfg.policy->late_probes || parts_ask(s))
+            continue; /* its inputs go when a server takes it (probe_take) or the lengths come (part_bind) */
         if (when_ready) {
             slot_flush(s, job, i);
             continue;
@@ -938,6 +999,15 @@ static void link_finish(ct_sim_t *s, const transfer_t *t)
 
 static void launch_on(ct_sim_t *s, uint32_t job, uint32_t task, uint32_t sv);
 
+/* CENTRAL: task of job starts on sv (a background job's runs at once). */
+static void central_start(ct_sim_t *s, uint32_t job, uint32_t task, uint32_t sv)
+{
+    if (s->jobs[job].cls == BG_CLASS)
+        server_start(s, sv, job, 0);
+    else
+        launch_on(s, job, task, sv);
+}
+
 /* CENTRAL: job ready_jobs[bi] starts its ready task ready[pick] on idle
  * server sv (popped from the idle list by the caller): it fetches the
  * inputs that are elsewhere over the link, then runs. */
@@ -945,22 +1015,25 @@ static void central_launch(ct_sim_t *s, size_t bi, uint32_t sv, size_t pick)
 {
     uint32_t job = s->ready_jobs[bi];
     job_t *j = &s->jobs[job];
+    uint32_t task = 0;
     if (j->cls == BG_CLASS) { /* a background job: one task, no inputs */
         j->n_ready = 0;
         j->in_ready_list = 0;
         s->ready_jobs[bi] = s->ready_jobs[--s->n_ready_jobs];
         j->running = 1;
-        server_start(s, sv, job, 0);
-        return;
+    } else {
+        task = j->ready[pick];
+        j->ready[pick] = j->ready[--j->n_ready];
+        if (j->n_ready == 0) {
+            j->in_ready_list = 0;
+            s->ready_jobs[bi] = s->ready_jobs[--s->n_ready_jobs];
+        }
+        j->running++;
     }
-    uint32_t task = j->ready[pick];
-    j->ready[pick] = j->ready[--j->n_ready];
-    if (j->n_ready == 0) {
-        j->in_ready_list = 0;
-        s->ready_jobs[bi] = s->ready_jobs[--s->n_ready_jobs];
-    }
-    j->running++;
-    launch_on(s, job, task, sv);
+    if (s->cfg.rtt > 0) /* the server's status and the launch: a round trip (EV_LAUNCH); sv stays off the idle list */
+        push(s, s->now + s->cfg.rtt, EV_LAUNCH, sv, ((uint64_t)job << 32) | task);
+    else
+        central_start(s, job, task, sv);
 }
 
 /* CENTRAL, SAMPLE: task of job starts on server sv, free until now: it
@@ -1226,6 +1299,8 @@ static void probe_root_parts(job_t *j, size_t n)
         j->slot_server[i] = NO_SLOT;
 }
 
+static ct_status_t job_place(ct_sim_t *s, uint32_t id, const uint32_t *servers);
+
 static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
 {
     uint32_t id = slot_alloc(s);
@@ -1240,6 +1315,7 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
     s->arrived += (uint64_t)j->counted;
     j->remaining = (uint32_t)c->n_tasks;
     j->probes_out = 0;
+    j->cancel_seq = 0;
     j->running = 0;
     j->n_ready = 0;
     j->in_ready_list = 0;
@@ -1267,6 +1343,20 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
         sample_probe(s, id, j->n_ready);
         return CT_OK;
     }
+    if (!servers && s->cfg.rtt > 0 && s->cfg.policy->root_sampled && !s->cfg.policy->late_probes) {
+        push(s, s->now + s->cfg.rtt, EV_PLACE, id, 0); /* the root's d queue lengths come back then */
+        return CT_OK;
+    }
+    return job_place(s, id, servers);
+}
+
+/* PLACE: job id (arrived) is placed (servers, or by its policy) and its
+ * tasks without inputs are ready. */
+static ct_status_t job_place(ct_sim_t *s, uint32_t id, const uint32_t *servers)
+{
+    job_t *j = &s->jobs[id];
+    size_t cls = j->cls;
+    const ct_sim_class_t *c = &s->cfg.classes[cls];
     if (servers)
         memcpy(j->server, servers, c->n_tasks * sizeof(uint32_t));
     else if (s->cfg.policy->place(s->cfg.policy, cls, c->n_tasks, (uint32_t)s->cfg.servers, s->loads, &s->rng,
@@ -1294,7 +1384,7 @@ static ct_status_t start_job(ct_sim_t *s, size_t cls, const uint32_t *servers)
                 continue;
             if (late && j->slot_server[j->slot[t]] == NO_SLOT)
                 slot_bind(s, id, (uint32_t)t); /* fed by the job's source: needed at once */
-            if (!late || !s->cfg.policy->late_probes) /* (a part that probes: ready when a server takes it) */
+            if (!late || (!s->cfg.policy->late_probes && !parts_ask(s))) /* (else ready in part_bind) */
                 task_ready(s, id, (uint32_t)t);
         }
     if (j->slot && s->cfg.policy->late_probes && j->n_ready > 0)
@@ -1513,6 +1603,33 @@ ct_status_t ct_sim_run(ct_sim_t *s, double t_max, ct_error_t *err)
             break;
         case EV_DISPATCH: /* delay scheduling: a job's locality wait ran out */
             central_dispatch(s);
+            break;
+        case EV_PLACE: { /* rtt: the root's queue lengths are in */
+            ct_status_t st = job_place(s, ev.a, NULL);
+            if (st != CT_OK && s->st == CT_OK)
+                s->st = st;
+            break;
+        }
+        case EV_BIND: /* rtt: a late part's queue lengths are in */
+            part_bind(s, ev.a, (uint32_t)ev.b, NO_SLOT);
+            break;
+        case EV_LAND: /* rtt: a probe reaches its server */
+            probe_land(s, ev.a, (uint32_t)(ev.b >> 32), (uint32_t)ev.b);
+            break;
+        case EV_ASK: /* rtt: the answer to a server's request for a reservation's task */
+            s->srv[ev.a].asking = 0;
+            if ((uint32_t)ev.b == RESERVATION)
+                sample_take(s, ev.a, (uint32_t)(ev.b >> 32));
+            else
+                probe_take(s, ev.a, (uint32_t)(ev.b >> 32));
+            server_next(s, ev.a);
+            break;
+        case EV_CANCEL: /* rtt: a job's cancel reaches the servers of its reservations queued before then */
+            if (s->jobs[ev.a].cancel_seq < ev.b) /* (a slot reused since holds only later ones) */
+                s->jobs[ev.a].cancel_seq = ev.b;
+            break;
+        case EV_LAUNCH: /* rtt: a central launch reaches its server */
+            central_start(s, (uint32_t)(ev.b >> 32), (uint32_t)ev.b, ev.a);
             break;
         }
     }

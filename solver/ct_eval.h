@@ -69,6 +69,7 @@ typedef struct {
                                    default 0: the wait LP alone) */
     size_t stall_lps;         /**< nona tables: the solver's stall rule (ct_nona_solve_params_t.stall_lps;
                                    default CT_NONA_STALL_LPS; 0: never) */
+    double rtt;               /**< the simulator's round trip, s (ct_sim_config_t.rtt; default 0) */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

@@ -391,6 +391,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
         cfg.server_queue = p->server_queue;
         cfg.fair_pick = p->fair_pick;
         cfg.exp_service = p->exp_service;
+        cfg.rtt = p->rtt;
         /* Replications at once need a policy object each (policies keep
          * scratch state): the same policy built again per replication. */
         size_t R = p->run.reps ? p->run.reps : 1;

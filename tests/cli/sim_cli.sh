@@ -66,6 +66,32 @@ $C sim data/counterexamples/one-task.json --policy fair --load 0.5 --reps 1 --jo
         >"$T/exp.json" || fail "sim one-task --exp-service"
 awk -v d="$(p99 "$T/det.json")" -v e="$(p99 "$T/exp.json")" 'BEGIN { exit !(d < 0.0105 && e > 0.035 && e < 0.06) }' ||
     fail "--exp-service: p99 $(p99 "$T/exp.json") s (as given $(p99 "$T/det.json") s), want about 0.046 (0.010)"
+# --rtt: fair's launch waits one round trip (the one-task job at load 0.1
+# takes 10 ms + 1 ms), a stateless table (uniform roots) none (the same
+# JSON as without); bad values refused in one line.
+mean() { sed -n 's/.*"name": "all", "mean_jct": \([-0-9.e+]*\).*/\1/p' "$1" | head -1; }
+$C sim data/counterexamples/one-task.json --policy fair --load 0.1 --reps 1 --jobs 2000 --rtt 0.001 --json \
+    >"$T/rtt.json" || fail "sim --rtt"
+awk -v m="$(mean "$T/rtt.json")" 'BEGIN { exit !(m > 0.0109 && m < 0.0112) }' ||
+    fail "--rtt 0.001: fair's mean $(mean "$T/rtt.json") s, want about 0.011"
+for r in 0 0.001; do
+    $C sim data/counterexamples/one-task.json --policy nona --root-choices 1 --load 0.5 --reps 1 --jobs 2000 \
+        --rtt $r --json | sed 's/"seconds": [^}]*//' >"$T/rtt$r.json" || fail "sim nona --rtt $r"
+done
+cmp -s "$T/rtt0.json" "$T/rtt0.001.json" || fail "--rtt changed a stateless table's run"
+# Probes under a round trip: a part's other reservations are cancelled once
+# it is taken, so a busy server does not ask for each stale one in turn
+# (asking cost 31 round trips a part with d = 32: unstable at load 0.9).
+for r in 0 0.0001; do
+    $C sim data/counterexamples/four-tasks.json --policy nona-late --late-bind probes --root-choices 32 --load 0.9 \
+        --reps 2 --jobs 5000 --rtt $r --json >"$T/pr$r.json" || fail "probes --rtt $r at load 0.9"
+done
+awk -v a="$(mean "$T/pr0.json")" -v b="$(mean "$T/pr0.0001.json")" 'BEGIN { exit !(b < 1.1 * a) }' ||
+    fail "probes with --rtt 0.0001: mean $(mean "$T/pr0.0001.json") s against $(mean "$T/pr0.json") s without"
+for bad in -1 x 11; do
+    $C sim data/counterexamples/one-task.json --rtt "$bad" 2>"$T/e" >/dev/null
+    [ $? -eq 2 ] && grep -q -- "--rtt" "$T/e" && [ "$(wc -l <"$T/e")" -eq 1 ] || fail "--rtt $bad: $(cat "$T/e")"
+done
 # --price-spread (docs/baselines.md, "Without queue lengths"): on the
 # generated layered-309 with uniform roots at load 0.5, column generation at
 # the all-local table's waits finds no split (no split pays alone there;

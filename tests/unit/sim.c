@@ -122,7 +122,7 @@ static void two_servers_by_hand(void)
     CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
     ct_policy_t *pol;
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
-    ct_sim_config_t cfg = { 2, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0 };
+    ct_sim_config_t cfg = { 2, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0, 0 };
     uint32_t pa[4] = { 0, 0, 0, 0 }, pb[4] = { 0, 0, 0, 0 };
     pa[tix(&cls[0], "det_sparse")] = 1;
     ct_sim_result_t r;
@@ -193,7 +193,7 @@ static void pk_link(ct_link_mode_t mode)
     ct_policy_t *pol;
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
     double S = 0.001, lambda = 500; /* rho = 0.5 */
-    ct_sim_config_t cfg = { 100, 1e6, mode, cls, nc, 0, 0, lambda, S * 1e6, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0 };
+    ct_sim_config_t cfg = { 100, 1e6, mode, cls, nc, 0, 0, lambda, S * 1e6, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0, 0 };
     ct_sim_run_params_t p;
     ct_sim_run_params_init(&p);
     p.reps = 10;
@@ -232,7 +232,7 @@ static void pk_inference(void)
     CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
     ct_policy_t *pol;
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
-    ct_sim_config_t cfg = { 2, 1e6, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 3, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0 };
+    ct_sim_config_t cfg = { 2, 1e6, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 3, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0, 0 };
     ct_sim_run_params_t p;
     ct_sim_run_params_init(&p);
     p.reps = 10;
@@ -270,7 +270,7 @@ static void theory_run(const ct_sim_class_t *cls, size_t nc, size_t servers, ct_
 {
     ct_error_t err;
     ct_sim_config_t cfg = { servers, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, seed, 0,
-                            q ? CT_QUEUE_JOB_FIRST : CT_QUEUE_FIFO, CT_FAIR_RECENT, 1 };
+                            q ? CT_QUEUE_JOB_FIRST : CT_QUEUE_FIFO, CT_FAIR_RECENT, 1, 0 };
     ct_sim_run_params_t p;
     ct_sim_run_params_init(&p);
     p.reps = 10;
@@ -365,7 +365,7 @@ static void cobham(void)
     CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
     ct_policy_t pol = { .name = "by-index", .kind = CT_POLICY_PLACE, .place = place_by_index };
     ct_sim_config_t cfg = { 1, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 11, 0, CT_QUEUE_CLASS_PRIORITY,
-                            CT_FAIR_RECENT, 1 };
+                            CT_FAIR_RECENT, 1, 0 };
     ct_sim_run_params_t p;
     ct_sim_run_params_init(&p);
     p.reps = 10;
@@ -679,7 +679,7 @@ static void delay_scheduling(void)
     for (int k = 0; k < 3; k++) {
         ct_policy_t *pol;
         CHECK((k ? ct_policy_fair_delay(waits[k], &pol, &err) : ct_policy_fair(&pol, &err)) == CT_OK);
-        ct_sim_config_t cfg = { 2, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0 };
+        ct_sim_config_t cfg = { 2, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0, 0 };
         ct_sim_result_t r;
         ct_sim_t *sim = run_two(&cfg, NULL, NULL, &r);
         CHECK_MSG(r.jct[0].n == 1 && fabs(r.jct[0].mean - want[k]) < 1e-12, "wait %g: JCT %g, want %g", waits[k],
@@ -750,7 +750,7 @@ static void sparrow(void)
         ct_policy_t *pol;
         CHECK((local ? ct_policy_sparrow_local(1, &pol, &err) : ct_policy_sparrow(1, &pol, &err)) == CT_OK);
         ct_sim_config_t cfg = { 3, 1.0, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 3, 0, CT_QUEUE_JOB_FIRST,
-                                CT_FAIR_RECENT, 0 };
+                                CT_FAIR_RECENT, 0, 0 };
         ct_sim_t *sim;
         CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
         for (int k = 0; k < 60; k++)
@@ -847,7 +847,7 @@ static void late_rig(late_rig_t *g, size_t servers)
     CHECK(ct_policy_random(&g->pol, &err) == CT_OK);
     g->pol->late_choices = 64;
     g->cfg = (ct_sim_config_t){ servers, 1.0, CT_LINK_FIFO, g->cls, g->nc, 0, 0, 0, 0, g->pol, 1, 0,
-                                CT_QUEUE_JOB_FIRST, CT_FAIR_RECENT, 0 };
+                                CT_QUEUE_JOB_FIRST, CT_FAIR_RECENT, 0, 0 };
 }
 
 static void late_rig_free(late_rig_t *g)
@@ -964,9 +964,9 @@ static void late_pair_dags(late_rig_t *g, const late_pair_t *p)
 }
 
 /* Runs 100 pairs, job 0 at 100 i placed by p0, job 1 at 100 i + 3 late;
- * fixed: job 0 takes 7 s and job 1 10 s exactly; else job 0 waits
- * behind job 1 in about half of them (7 or 14 s). */
-static void late_pair_check(late_rig_t *g, const uint32_t *p0, int fixed)
+ * want0 > 0: job 0 takes want0 s and job 1 want1 s exactly, every pair;
+ * else job 0 waits behind job 1 in about half of them (7 or 14 s). */
+static void late_pair_check(late_rig_t *g, const uint32_t *p0, double want0, double want1)
 {
     ct_error_t err;
     ct_sim_t *sim;
@@ -980,9 +980,10 @@ static void late_pair_check(late_rig_t *g, const uint32_t *p0, int fixed)
     ct_sim_result_t r;
     ct_sim_result_get(sim, &r);
     CHECK(r.jct[0].n == 100 && r.jct[1].n == 100);
-    if (fixed) {
-        CHECK_CLOSE(r.jct[0].mean, 7.0, 1e-9);
-        CHECK_CLOSE(r.jct[1].mean, 10.0, 1e-9);
+    if (want0 > 0) {
+        CHECK_MSG(fabs(r.jct[0].mean - want0) < 1e-9 && fabs(r.jct[0].max - want0) < 1e-9,
+                  "pair, rtt %g: job 0's JCT mean %g max %g, want %g", g->cfg.rtt, r.jct[0].mean, r.jct[0].max, want0);
+        CHECK_CLOSE(r.jct[1].mean, want1, 1e-9);
     } else {
         CHECK(r.jct[0].mean > 8.0 && r.jct[0].mean < 13.0);
     }
@@ -1011,7 +1012,7 @@ static void late_binding_ready(void)
         uint32_t p0[4] = { 0, 0, 0, 0 };
         p0[tix(&g.cls[0], "b")] = 1;
         p0[tix(&g.cls[0], "d")] = CT_SAMPLER_LATE | 0;
-        late_pair_check(&g, p0, ready);
+        late_pair_check(&g, p0, ready ? 7 : -1, ready ? 10 : -1);
         late_rig_free(&g);
     }
 }
@@ -1037,7 +1038,7 @@ static void late_binding_hold(void)
         uint32_t p0[4] = { 0, 0, 0, 0 };
         p0[tix(&g.cls[0], "x")] = CT_SAMPLER_LATE | 0;
         p0[tix(&g.cls[0], "y")] = CT_SAMPLER_LATE | 0;
-        late_pair_check(&g, p0, hold);
+        late_pair_check(&g, p0, hold ? 7 : -1, hold ? 10 : -1);
         late_rig_free(&g);
     }
 }
@@ -1102,7 +1103,15 @@ static void late_probes_ask_last(void)
     p0[tix(&g.cls[0], "x")] = CT_SAMPLER_LATE | 0;
     p0[tix(&g.cls[0], "y")] = CT_SAMPLER_LATE | 0;
     p0[tix(&g.cls[0], "b")] = CT_SAMPLER_LATE | 1;
-    late_pair_check(&g, p0, 1);
+    late_pair_check(&g, p0, 7, 10);
+    /* With a round trip R the waiting server answers h's reservation a
+     * round trip late: the root's part starts at 2 R (probe, request), x
+     * and b at 1 + 4 R, h at 3 + 2 R on s's server, y at 6 + 4 R: 7 + 4 R
+     * and 10 + 2 R exactly. Asking as fast as the others, x's server took
+     * h in about half of the pairs (y at 13 + 2 R). */
+    const double R = 0.01;
+    g.cfg.rtt = R;
+    late_pair_check(&g, p0, 7 + 4 * R, 10 + 2 * R);
     late_rig_free(&g);
 }
 
@@ -1154,6 +1163,63 @@ typedef struct {
     double sum;
 } load_seen_t;
 
+/* Round trips (ct_sim_config_t.rtt = R): one job at a time, a chain r
+ * (1 s) -> b (1 s) without bytes on three servers, so JCT = 2 s plus what
+ * the policy waits for: a stateless placement nothing, a sampled root (the
+ * d queue lengths) R, a late part bound to the least loaded of d R, fair
+ * one launch a task (2 R), Sparrow and probes a probe and a request a
+ * task or part (4 R); a late part on a uniform server (d = 1) nothing.
+ * Each is exact; with R = 0 all take 2 s. */
+static void round_trips(void)
+{
+    const double R = 0.25;
+    late_rig_t g;
+    ct_error_t err;
+    size_t r, b;
+    ct_dag_init(&g.d[0]);
+    CHECK(ct_dag_add_task(&g.d[0], "r", 1, &r, &err) == CT_OK);
+    CHECK(ct_dag_add_task(&g.d[0], "b", 1, &b, &err) == CT_OK);
+    CHECK(ct_dag_add_edge(&g.d[0], r, b, 0, &err) == CT_OK);
+    ct_dag_init(&g.d[1]);
+    CHECK(ct_dag_add_task(&g.d[1], "h", 10, &r, &err) == CT_OK);
+    late_rig(&g, 3);
+    static const char *const what[] = { "stateless", "sampled root", "late part, least loaded", "late part, probes",
+                                        "fair", "sparrow", "late part, uniform" };
+    static const double trips[] = { 0, 1, 1, 4, 2, 4, 0 };
+    for (int k = 0; k < 7; k++) {
+        for (int on = 0; on < 2; on++) {
+            ct_policy_t *pol = g.pol;
+            if (k == 4)
+                CHECK(ct_policy_fair(&pol, &err) == CT_OK);
+            else if (k == 5)
+                CHECK(ct_policy_sparrow(2, &pol, &err) == CT_OK);
+            g.pol->root_sampled = k == 1;
+            g.pol->late_choices = k == 6 ? 1 : 64;
+            ct_policy_set_late_bind(g.pol, k == 3 ? CT_LATE_BIND_PROBES : CT_LATE_BIND_READY_HOLD);
+            ct_sim_config_t cfg = g.cfg;
+            cfg.policy = pol;
+            cfg.rtt = on ? R : 0;
+            ct_sim_t *sim;
+            CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
+            uint32_t late[2] = { 0, CT_SAMPLER_LATE | 0 };
+            for (int i = 0; i < 20; i++)
+                CHECK(ct_sim_inject(sim, 0, 100.0 * i, k == 2 || k == 3 || k == 6 ? late : NULL, &err) == CT_OK);
+            CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+            ct_sim_result_t res;
+            ct_sim_result_get(sim, &res);
+            double want = 2 + (on ? trips[k] * R : 0);
+            CHECK(res.jct[0].n == 20);
+            CHECK_MSG(fabs(res.jct[0].mean - want) < 1e-9 && fabs(res.jct[0].max - want) < 1e-9,
+                      "round trips, %s, rtt %g: mean JCT %g s, max %g, want %g", what[k], cfg.rtt, res.jct[0].mean,
+                      res.jct[0].max, want);
+            ct_sim_free(sim);
+            if (pol != g.pol)
+                ct_policy_free(pol);
+        }
+    }
+    late_rig_free(&g);
+}
+
 static int place_recording(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_t n_servers, const uint32_t *loads,
                            ct_rng_t *rng, uint32_t *servers)
 {
@@ -1192,7 +1258,7 @@ static void load_tracking(void)
         CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
         load_seen_t ls = { 0, 0, 0 };
         ct_policy_t pol = { .name = "recording", .kind = CT_POLICY_PLACE, .place = place_recording, .state = &ls };
-        ct_sim_config_t cfg = { 4, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 11, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0 };
+        ct_sim_config_t cfg = { 4, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 11, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0, 0 };
         ct_sim_run_params_t p;
         ct_sim_run_params_init(&p);
         p.reps = 1;
@@ -1236,6 +1302,7 @@ int main(void)
     late_binding_probes();
     late_probes_continue();
     late_probes_ask_last();
+    round_trips();
     determinism_and_memory();
     load_tracking();
     return ct_test_end();
