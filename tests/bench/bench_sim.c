@@ -24,11 +24,12 @@ int main(void)
      * DAGs that saturates the servers (fetching) even at 10x the link, so
      * its rows run on n-shape (a 4-task segment) beside nona's. */
     const char *pols[] = { "nona", "nona-late", "fair", "fair-delay", "opportunistic", "nona", "sparrow",
-                           "sparrow-local", "nona-late", "nona-late" };
-    /* the last two: late parts bound by the least loaded of d = 32 and by
-     * probes on 32 servers a part (contend sim --late-bind probes) */
+                           "sparrow-local", "nona-late", "nona-late", "fair", "nona-late" };
+    /* then: late parts bound by the least loaded of d = 32 and by probes on
+     * 32 servers a part (contend sim --late-bind probes); the last two with
+     * a 0.1 ms round trip (contend sim --rtt: more events a job) */
     const char *label[] = { "nona", "nona-late", "fair", "fair-delay", "opportunistic", "nona", "sparrow",
-                            "sparrow-local", "late, d = 32", "late probes 32" };
+                            "sparrow-local", "late, d = 32", "late probes 32", "fair, rtt", "probes 32, rtt" };
     double loads[] = { 0.5, 0.9 }, loads_n[] = { 0.1, 0.5 };
     ct_scenario_t n_shape;
     ct_scenario_init(&n_shape);
@@ -36,7 +37,7 @@ int main(void)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    for (size_t i = 0; i < 10; i++)
+    for (size_t i = 0; i < 12; i++)
         for (size_t l = 0; l < 2; l++) {
             ct_eval_params_t p;
             ct_eval_result_t r;
@@ -44,10 +45,12 @@ int main(void)
             p.run.reps = 1;
             p.run.jobs = 100000;
             p.locality_wait = 5; /* fair-delay: stable at both loads (1 saturates the link here) */
-            if (i >= 8) {
+            if (i >= 8 && i != 10) {
                 p.root_choices = 32;
-                p.late_bind = i == 9 ? CT_LATE_BIND_PROBES : CT_SIM_LATE_BIND_DEFAULT;
+                p.late_bind = i == 9 || i == 11 ? CT_LATE_BIND_PROBES : CT_SIM_LATE_BIND_DEFAULT;
             }
+            if (i >= 10)
+                p.rtt = 1e-4;
             if (i == 5 && l == 0)
                 printf("  n-shape (4 inner tasks, 80 servers, 10 Gbps):\n");
             const double *ld = i >= 5 ? loads_n : loads;
