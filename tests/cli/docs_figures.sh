@@ -114,6 +114,21 @@ for f in one-task four-tasks; do
         figure docs/baselines.md "$(ot "$T/$f-probes-d$d.csv" nona-late "probes, d = $d")"
     done
 done
+# ... and with a round trip charged (--rtt; "Round trips"): four tasks at
+# 0.7 and 0.9, mean / p99 in ms or "unstable".
+mp() {
+    awk -F, -v p="$2" -v l="$3" '$1 == p && $4 == "all" && $2 + 0 == l + 0 {
+        if ($14 == "ok") printf "%.1f / %.1f", 1000 * $5, 1000 * $9; else printf "unstable" }' "$1"
+}
+for r in 0.0001:0.1 0.0005:0.5; do
+    R=${r%%:*} ms=${r##*:}
+    $C sim sweep data/counterexamples/four-tasks.json --loads 0.7:0.9:0.2 --policies nona-late,fair --root-choices 32 \
+        --rtt "$R" -o "$T/rtt$R.csv" >/dev/null &&
+        $C sim sweep data/counterexamples/four-tasks.json --loads 0.7:0.9:0.2 --policies nona-late --root-choices 32 \
+            --late-bind probes --rtt "$R" -o "$T/rttp$R.csv" >/dev/null || fail "sim sweep four-tasks --rtt $R"
+    a=$T/rtt$R.csv b=$T/rttp$R.csv
+    figure docs/baselines.md "| $ms ms | $(mp "$a" nona-late 0.7) | $(mp "$a" fair 0.7) | $(mp "$b" nona-late 0.7) | $(mp "$a" nona-late 0.9) | $(mp "$a" fair 0.9) | $(mp "$b" nona-late 0.9) |"
+done
 cell() { awk -F, -v p="$2" -v l="$3" -v c="$4" '$1 == p && $4 == "all" && $2 + 0 == l + 0 { printf "%.1f", 1000 * $c }' "$1"; }
 figure README.md "$(cell "$T/one-task-d8.csv" nona 0.9 5) ms against fair's $(cell "$T/one-task-d8.csv" fair 0.9 5) ms, its p99 at 0.7 $(cell "$T/one-task-d8.csv" nona 0.7 9) ms against $(cell "$T/one-task-d8.csv" fair 0.7 9) ms"
 
