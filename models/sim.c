@@ -452,22 +452,25 @@ static double queue_key(const ct_sim_t *s, const job_t *j)
 
 static void server_next(ct_sim_t *s, uint32_t sv);
 
-/* SAMPLE, late_probes: a reservation of job (entry RESERVATION or
- * SLOT_PROBE) in the queues of servers perm[0 .. k). O(k log queue). */
+/* A reservation of job (entry RESERVATION or SLOT_PROBE) joins sv's queue,
+ * ordered as a task of the job would be. O(log queue). */
+static void reservation_queue(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t entry)
+{
+    ready_t r = { queue_key(s, &s->jobs[job]), s->ready_seq++, ((uint64_t)job << 32) | entry };
+    if (ready_push(&s->srv[sv], r) != 0)
+        fail(s, CT_ENOMEM, "out of memory (server queue)");
+}
+
+/* SAMPLE, late_probes: a reservation of job in the queues of servers
+ * perm[0 .. k) (with rtt: landing a round trip later). O(k log queue). */
 static void reserve(ct_sim_t *s, uint32_t job, uint32_t k, uint32_t entry)
 {
-    double key = queue_key(s, &s->jobs[job]);
     for (uint32_t p = 0; p < k && s->st == CT_OK; p++) {
         s->jobs[job].probes_out++;
-        if (s->cfg.rtt > 0) { /* the probe lands a round trip later (EV_LAND) */
+        if (s->cfg.rtt > 0) /* the probe lands a round trip later (EV_LAND) */
             push(s, s->now + s->cfg.rtt, EV_LAND, s->perm[p], ((uint64_t)job << 32) | entry);
-            continue;
-        }
-        ready_t r = { key, s->ready_seq++, ((uint64_t)job << 32) | entry };
-        if (ready_push(&s->srv[s->perm[p]], r) != 0) {
-            fail(s, CT_ENOMEM, "out of memory (server queue)");
-            return;
-        }
+        else
+            reservation_queue(s, s->perm[p], job, entry);
     }
 }
 
@@ -475,11 +478,7 @@ static void reserve(ct_sim_t *s, uint32_t job, uint32_t k, uint32_t entry)
  * queue; an idle server asks at once. */
 static void probe_land(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t entry)
 {
-    ready_t r = { queue_key(s, &s->jobs[job]), s->ready_seq++, ((uint64_t)job << 32) | entry };
-    if (ready_push(&s->srv[sv], r) != 0) {
-        fail(s, CT_ENOMEM, "out of memory (server queue)");
-        return;
-    }
+    reservation_queue(s, sv, job, entry);
     server_next(s, sv);
 }
 
