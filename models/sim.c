@@ -487,28 +487,37 @@ static void sample_probe(ct_sim_t *s, uint32_t job, uint32_t m);
 static void probe_take(ct_sim_t *s, uint32_t sv, uint32_t job);
 static size_t central_pick(const ct_sim_t *s, const job_t *j, uint32_t sv, double *local);
 
+/* Free server sv takes reservation v (job << 32 | RESERVATION or
+ * SLOT_PROBE): a task (Sparrow) or a part (probes) of the job, or nothing. */
+static void reservation_take(ct_sim_t *s, uint32_t sv, uint64_t v)
+{
+    if ((uint32_t)v == RESERVATION)
+        sample_take(s, sv, (uint32_t)(v >> 32));
+    else
+        probe_take(s, sv, (uint32_t)(v >> 32));
+}
+
 /* A server at the head of its queue. With rtt a reservation's request
- * costs a round trip (the server idle, asking); the answer (EV_ASK) binds
- * a task or cancels, then the server goes on. */
+ * costs a round trip (the server idle, asking); the answer (EV_ASK) takes
+ * it, then the server goes on. */
 static void server_next(ct_sim_t *s, uint32_t sv)
 {
     server_t *x = &s->srv[sv];
     while (!x->busy && !x->asking && x->held_job == NO_JOB && x->n > 0) { /* (a cancel lets the next go) */
         uint64_t seq = x->q[0].seq, v = ready_pop(x);
-        if ((uint32_t)v == SLOT_PROBE && seq < s->jobs[v >> 32].cancel_seq) { /* cancelled ahead: no request */
-            job_t *j = &s->jobs[v >> 32];
-            if (--j->probes_out == 0 && j->remaining == 0)
-                slot_free(s, (uint32_t)(v >> 32));
-        } else if (s->cfg.rtt > 0 && ((uint32_t)v == RESERVATION || (uint32_t)v == SLOT_PROBE)) {
+        uint32_t job = (uint32_t)(v >> 32), e = (uint32_t)v;
+        if (e == SLOT_PROBE && seq < s->jobs[job].cancel_seq) { /* cancelled ahead: no request */
+            if (--s->jobs[job].probes_out == 0 && s->jobs[job].remaining == 0)
+                slot_free(s, job);
+        } else if (e != RESERVATION && e != SLOT_PROBE) {
+            server_start(s, sv, job, e);
+        } else if (s->cfg.rtt > 0) {
             x->asking = 1; /* (a server whose part waits for a later task asks a round trip late: parts_probe's
                               order in time) */
-            push(s, s->now + (x->wait_job != NO_JOB && (uint32_t)v == SLOT_PROBE ? 2 : 1) * s->cfg.rtt, EV_ASK, sv, v);
-        } else if ((uint32_t)v == RESERVATION)
-            sample_take(s, sv, (uint32_t)(v >> 32));
-        else if ((uint32_t)v == SLOT_PROBE)
-            probe_take(s, sv, (uint32_t)(v >> 32));
-        else
-            server_start(s, sv, (uint32_t)(v >> 32), (uint32_t)v);
+            push(s, s->now + (x->wait_job != NO_JOB && e == SLOT_PROBE ? 2 : 1) * s->cfg.rtt, EV_ASK, sv, v);
+        } else {
+            reservation_take(s, sv, v);
+        }
     }
 }
 
@@ -1617,10 +1626,7 @@ ct_status_t ct_sim_run(ct_sim_t *s, double t_max, ct_error_t *err)
             break;
         case EV_ASK: /* rtt: the answer to a server's request for a reservation's task */
             s->srv[ev.a].asking = 0;
-            if ((uint32_t)ev.b == RESERVATION)
-                sample_take(s, ev.a, (uint32_t)(ev.b >> 32));
-            else
-                probe_take(s, ev.a, (uint32_t)(ev.b >> 32));
+            reservation_take(s, ev.a, ev.b);
             server_next(s, ev.a);
             break;
         case EV_CANCEL: /* rtt: a job's cancel reaches the servers of its reservations queued before then */
