@@ -179,6 +179,13 @@ int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d)
     return 0;
 }
 
+int cli_parse_rtt(const char *cmd, const char *opt, const char *s, double *rtt)
+{
+    if (cli_parse_double(s, rtt) || !(*rtt >= 0 && *rtt <= 10))
+        return cli_usage(cmd, "%s: expected a round trip in seconds, 0 .. 10, got '%s'", opt, s);
+    return 0;
+}
+
 int cli_parse_range(const char *s, double **vals, size_t *n)
 {
     double a, b, step;

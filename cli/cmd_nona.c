@@ -70,6 +70,10 @@ static void nona_usage(FILE *out)
             "                          busy, and then longer (least-of-d, default since 2026-11-28),\n"
             "                          or with probability rho as on a uniform server (uniform, the\n"
             "                          earlier default); the mean wait is the same\n"
+            "  --rtt S                 the round trip scheduler <-> servers, seconds (default 0):\n"
+            "                          with D > 1 a root starts one later (the queue lengths come\n"
+            "                          back first), with --binding late so does each part bound\n"
+            "                          away from its source; the table records it (round_trip)\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
             "  -j, --threads N         sweep: scales solved at once (default: the cores; the output\n"
             "                          does not depend on it)\n"
@@ -130,7 +134,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_SGAP };
+       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_SGAP, OPT_RTT };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -146,6 +150,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
         { "search", required_argument, NULL, OPT_SEARCH }, { "binding", required_argument, NULL, OPT_BINDING },
         { "late-waits", required_argument, NULL, OPT_LATE_WAITS },
+        { "rtt", required_argument, NULL, OPT_RTT },
         { "server-row", required_argument, NULL, OPT_ROW }, { "stall", required_argument, NULL, OPT_STALL },
         { "bound", required_argument, NULL, OPT_BOUND },
         { "time-limit", required_argument, NULL, OPT_TLIMIT },
@@ -244,6 +249,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 return cli_usage("nona", "--binding: expected early or late, got '%s'", optarg);
             o->model.late_parts = !strcmp(optarg, "late");
             break;
+        case OPT_RTT:
+            if (cli_parse_rtt("nona", "--rtt", optarg, &o->model.rtt))
+                return 2;
+            break;
         case OPT_LATE_WAITS:
             if (cli_parse_late_waits("nona", optarg, &o->model.late_waits))
                 return 2;
@@ -297,9 +306,12 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
     printf("scenario %s (inputs %s): %zu classes, %.6g jobs/s, %zu servers, link %.6g bytes/s\n", s->path, hash,
            m->n_classes, beta_sum, m->servers, m->bandwidth);
     printf("method %s: mean JCT %.6g s (all-local %.6g s), link rho %.4f phi %.6g s, servers rho %.4f W %.6g s "
-           "(root %.6g s, d = %u), %zu %s, %.3f ms",
+           "(root %.6g s, d = %u%s), %zu %s, %.3f ms",
            ct_nona_method_name(sol->method), sol->eval.mean_jct, sol->J_local / beta_sum, sol->eval.rho,
-           sol->eval.phi, sol->eval.rho_s, sol->eval.W, sol->eval.W_root, m->root_choices, sol->lp_solves,
+           sol->eval.phi, sol->eval.rho_s, sol->eval.W, sol->eval.W_root, m->root_choices,
+           m->rtt_root > 0 ? (m->rtt_part > 0 ? ", a round trip a root and a late part" : ", a round trip a root")
+                           : "",
+           sol->lp_solves,
            sol->method == CT_NONA_PENALTY ? "evaluations" : "LPs", 1e3 * sol->seconds);
     if (isfinite(sol->gap))
         printf(", certified gap %.2g%s%s", sol->gap, sol->stalled ? " (the gap stopped closing: --stall)" : "",
@@ -370,6 +382,8 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
     ct_json_add_number(r, "server_wait", sol->eval.W);
     ct_json_add_number(r, "root_wait", sol->eval.W_root);
     ct_json_add_number(r, "root_choices", m->root_choices);
+    if (m->rtt_root > 0)
+        ct_json_add_number(r, "round_trip", m->rtt_root);
     cJSON_AddStringToObject(r, "binding", m->late_parts ? "late" : "early");
     if (m->late_parts)
         cJSON_AddStringToObject(r, "late_waits", m->late_waits ? "least-of-d" : "uniform");

@@ -63,7 +63,10 @@ void sim_usage(FILE *out)
             "                        root or part (queue lengths of D servers) is placed one\n"
             "                        round trip later; a probe lands one later and the server\n"
             "                        reaching it waits one more for its task; a central launch\n"
-            "                        (fair, fair-delay) one; stateless tables none\n"
+            "                        (fair, fair-delay) one; stateless tables none. Nona tables\n"
+            "                        are solved for it (a sampled root and part start one later)\n"
+            "  --table-rtt S         nona tables: the round trip they are solved for (default: the\n"
+            "                        --rtt simulated; 0: none, the tables before 2026-11-29)\n"
             "  --exp-service         task times exponential with the class's time as the mean\n"
             "                        (queueing-theory checks; default: as given)\n"
             "  --fair-pick P         fair's idle server: recent (default, the most recently\n"
@@ -135,7 +138,7 @@ void sim_usage(FILE *out)
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_BIND,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT };
+       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -150,6 +153,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
         { "locality-wait", required_argument, NULL, OPT_LWAIT },
         { "probes", required_argument, NULL, OPT_PROBES }, { "rtt", required_argument, NULL, OPT_RTT },
+        { "table-rtt", required_argument, NULL, OPT_TABLE_RTT },
         { "exp-service", no_argument, NULL, OPT_EXP },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
         { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "generate", required_argument, NULL, OPT_GENERATE },
@@ -252,8 +256,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         }
         case OPT_EXP: o->ev.exp_service = 1; break;
         case OPT_RTT:
-            if (cli_parse_double(optarg, &o->ev.rtt) || !(o->ev.rtt >= 0 && o->ev.rtt <= 10))
-                return cli_usage("sim", "--rtt: expected a round trip in seconds, 0 .. 10, got '%s'", optarg);
+        case OPT_TABLE_RTT:
+            if (cli_parse_rtt("sim", c == OPT_RTT ? "--rtt" : "--table-rtt", optarg,
+                              c == OPT_RTT ? &o->ev.rtt : &o->ev.table_rtt))
+                return 2;
             break;
         case OPT_PSPREAD: o->ev.price_spread = 1; break;
         case OPT_SGAP:

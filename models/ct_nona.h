@@ -265,6 +265,10 @@ typedef struct {
     unsigned root_choices;  /**< d of the root rule (1: uniform) */
     int late_parts;         /**< 1: parts away from their source bind when first needed, by the root
                                  rule (see above); 0: when the job arrives, uniformly (the paper) */
+    double rtt_root;        /**< round trip a sampled root pays before it starts, s (params' rtt when
+                                 root_choices > 1, else 0); in every class's base */
+    double rtt_part;        /**< round trip a late part pays on each path into its first task, s (rtt
+                                 with late_parts and root_choices > 1, else 0); in its branches' a */
     int late_waits;         /**< late parts' wait X: 1, least-of-d: it waits with probability rho_s^d
                                  (mean field: every sampled server busy; params' default
                                  CT_NONA_LATE_WAITS_DEFAULT), else uniform (rho_s) */
@@ -321,6 +325,10 @@ typedef struct {
                                  mean-field chance that all d sampled servers are busy, and longer
                                  (default, CT_NONA_LATE_WAITS_DEFAULT); 0, uniform: with probability
                                  rho_s, as on a uniform server (the default before 2026-11-28) */
+    double rtt;             /**< the round trip between scheduler and servers, s (default 0, the paper:
+                                 none): a root on the least loaded of root_choices > 1 starts one later
+                                 (the queue lengths come back first), and with late_parts so does each
+                                 part bound away from its source (0 .. 10) */
     int large;              /**< segments over partition.max_triplets: 1 (default) start from a few
                                  triplets, the solver generates the rest (column generation);
                                  0: refuse them (CT_ELIMIT) */

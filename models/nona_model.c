@@ -245,7 +245,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
     uint8_t *n_part = n_paths + n;
     uint8_t started[256] = { 0 }, to_sink[256] = { 0 }; /* per part: a task placed; a re-entry into the sink */
     for (size_t p = 0; p < q; p++) {
-        part[p * CT_NONA_PATHS] = (ct_branch_t){ 0.0, 0.0, p != k, 0.0, 0.0 };
+        part[p * CT_NONA_PATHS] = (ct_branch_t){ p != k ? m->rtt_part : 0.0, 0.0, p != k, 0.0, 0.0 };
         n_part[p] = 1;
     }
     uint8_t seen[256] = { 0 };
@@ -273,7 +273,8 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                 if (bytes <= 0)
                     continue;
                 if (lf == CT_SEG_SOURCE) {
-                    direct = (ct_branch_t){ c + reentry_wait_at(m, b, seg->sink), 1.0, 0, 0.0, 0.0 };
+                    /* (to part l, away from the source: bound first) */
+                    direct = (ct_branch_t){ m->rtt_part + c + reentry_wait_at(m, b, seg->sink), 1.0, 0, 0.0, 0.0 };
                     has_direct = 1;
                 } else {
                     paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], c, 1.0, 0.0);
@@ -289,6 +290,8 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
             if (lf != CT_SEG_SOURCE) /* wait for the upstream task */
                 for (size_t i = 0; i < n_paths[lf]; i++) {
                     ct_branch_t x = paths[lf * CT_NONA_PATHS + i];
+                    if (pt != k && !started[pt]) /* the part is bound first */
+                        x.a += m->rtt_part;
                     if (m->reentry && pt != k && !started[pt]) { /* the part's first task then waits X */
                         if (x.remote)
                             x.w += 1.0;
@@ -555,6 +558,9 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
             }
         ti->q = sq - work * work;
     }
+    for (size_t i = 0; i < q; i++) /* (after the pieces: a round trip is not server work) */
+        if (i != k)
+            br[i].a += m->rtt_part;
     ti->a1 = ti->a2 = 0.0;
     ti->n_crossing = 0;
     uint8_t sink_wait[256 + 2] = { 0 }; /* per branch: the sink's re-entry wait added */
@@ -576,7 +582,7 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
         double S = bytes / m->bandwidth;
         size_t from = lf == CT_SEG_SOURCE ? seg->n_inner : lf;
         if (lf == CT_SEG_SOURCE && lt == CT_SEG_SINK) {
-            br[nb] = (ct_branch_t){ 0.0, 0.0, 0, 0.0, 0.0 };
+            br[nb] = (ct_branch_t){ m->rtt_part, 0.0, 0, 0.0, 0.0 }; /* to part l != k: bound first */
             branch = nb++;
         } else if (lt == CT_SEG_SINK) {
             branch = ct_assign_part(assign, k, l, lf);
@@ -998,6 +1004,10 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     m->link_batches = m->server_model; /* the paper's link model: one transfer at a time */
     m->dependent_parts = p->dependent_parts != 0;
     m->root_choices = p->root_choices;
+    if (!(p->rtt >= 0 && p->rtt <= 10)) {
+        ct_nona_model_free(m);
+        return ct_error_set(err, CT_EINPUT, "%s: round trip: expected 0 .. 10 s (got %g)", label, p->rtt);
+    }
     m->rho_s = s->rho_bg_s + compute_load / (double)s->servers;
     m->m2_bg_s = s->m2_bg_s;
     m->m2s_local = s->m2_bg_s;
@@ -1008,6 +1018,13 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     m->reentry = m->server_model && p->reentry_waits;
     m->late_parts = m->server_model && p->late_parts;
     m->late_waits = m->late_parts && p->late_waits;
+    /* Round trips: what a sampled placement hears back before its task can
+     * start (the simulator's --rtt). Constants on the paths that pass
+     * through the placement: every job's root, every late part's first task. */
+    m->rtt_root = m->root_choices > 1 ? p->rtt : 0.0;
+    m->rtt_part = m->late_parts && m->root_choices > 1 ? p->rtt : 0.0;
+    for (size_t j = 0; j < m->n_classes; j++)
+        m->classes[j].base += m->rtt_root;
     m->reentry_stretched = m->reentry && p->reentry_waits == 2;
     m->m2s_task = s->m2_bg_s;
     for (size_t j = 0; j < s->n_classes; j++) {
@@ -1550,7 +1567,7 @@ void ct_nona_segment_ends(const ct_nona_model_t *m, const double *theta, double 
     for (size_t j = 0; j < m->n_classes; j++) {
         const ct_model_class_t *mc = &m->classes[j];
         const ct_split_t *sp = &mc->split;
-        double t = sp->dag.time[sp->bottlenecks[0]] / m->speed + e.W_root;
+        double t = sp->dag.time[sp->bottlenecks[0]] / m->speed + m->rtt_root + e.W_root;
         for (size_t i = 0; i < mc->n_blocks; i++) {
             const ct_block_t *b = &m->blocks[mc->block_start + i];
             for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)

@@ -70,6 +70,8 @@ typedef struct {
     size_t stall_lps;         /**< nona tables: the solver's stall rule (ct_nona_solve_params_t.stall_lps;
                                    default CT_NONA_STALL_LPS; 0: never) */
     double rtt;               /**< the simulator's round trip, s (ct_sim_config_t.rtt; default 0) */
+    double table_rtt;         /**< nona tables: the round trip they are solved for, s
+                                   (ct_nona_model_params_t.rtt); < 0 (default): rtt, the one simulated */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);

@@ -76,7 +76,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
                              .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
                              .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS,
                              .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .spread_gap = CT_NONA_SPREAD_GAP,
-                             .late_bind = CT_SIM_LATE_BIND_DEFAULT };
+                             .late_bind = CT_SIM_LATE_BIND_DEFAULT, .table_rtt = -1 };
     ct_sim_run_params_init(&p->run);
 }
 
@@ -253,6 +253,7 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
     mp.reentry_waits = p->job_first_waits;
     mp.late_parts = late_parts;
     mp.late_waits = p->late_waits;
+    mp.rtt = p->table_rtt >= 0 ? p->table_rtt : p->rtt;
     if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)
         ct_scenario_destroy(sx);
     return st;

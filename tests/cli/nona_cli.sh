@@ -219,4 +219,22 @@ jd=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/ld.out")
     fail "least-of-d's mean JCT '$jd' not above uniform's '$ju'"
 $C sample "$T/ld.json" --class ensemble --servers 8 --count 5 >/dev/null 2>&1 || fail "sample of a least-of-d table"
 expect_error 2 "--late-waits: expected least-of-d or uniform" -- $C nona solve data/scenarios/ensemble.json --late-waits x -o "$T/out.json"
+# --rtt: a sampled root and each late part start a round trip later. fig1's
+# split saves under 7 ms: with 10 ms a part the table keeps every job on
+# its root's server (its mean JCT is the all-local one, root trip included),
+# with 1 ms it still splits; the table records the round trip, tables
+# without one do not
+$C nona solve data/scenarios/fig1.json --binding late --rtt 0.01 -o "$T/rt.json" --json >"$T/rt.out" ||
+    fail "late solve, --rtt 0.01"
+$C nona solve data/scenarios/fig1.json --binding late --rtt 0.001 --json >"$T/rt1.out" || fail "late solve, --rtt 0.001"
+grep -q '"round_trip":	0.01,' "$T/rt.json" || fail "--rtt not recorded in the table"
+grep -q '"round_trip"' "$T/ld.json" && fail "a table without --rtt records a round trip"
+jr=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/rt.out")
+lr=$(sed -n 's/^	"local_mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/rt.out")
+j1=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/rt1.out")
+l1=$(sed -n 's/^	"local_mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/rt1.out")
+[ -n "$jr" ] && awk -v j="$jr" -v l="$lr" -v j1="$j1" -v l1="$l1" \
+    'BEGIN { exit !(j > l * (1 - 1e-9) && j < l * (1 + 1e-9) && l > l1 + 0.0089 && j1 < l1 * 0.95) }' ||
+    fail "--rtt: fig1 at 10 ms should be all local ($jr vs $lr), split at 1 ms ($j1 vs $l1)"
+expect_error 2 "--rtt: expected a round trip in seconds, 0 .. 10" -- $C nona solve data/scenarios/fig1.json --rtt -1 -o "$T/out.json"
 finish

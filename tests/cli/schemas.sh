@@ -22,7 +22,7 @@ $C nona sweep data/scenarios/fig1.json --scale 0.5:1.5:0.5 -o "$T/lookup.json" -
 # Every variant of the solve summary, and a summary inside the sweep's is checked against the solve's schema.
 $C nona solve data/scenarios/ensemble-large.json --binding late --waits job-first-merged --late-waits uniform \
     --json >"$T/s1.json" &&
-    $C nona solve data/scenarios/ensemble.json --binding late --json >"$T/s4.json" &&
+    $C nona solve data/scenarios/ensemble.json --binding late --rtt 0.0005 --json >"$T/s4.json" &&
     $C nona solve data/scenarios/fig1.json --model link --method grid --json >"$T/s2.json" &&
     $C nona solve data/scenarios/fig1.json --method penalty --json >"$T/s3.json" &&
     ok nona-solve-json-v1 "$T/s1.json" "$T/s2.json" "$T/s3.json" "$T/s4.json"
@@ -71,7 +71,8 @@ $C export "$T/lookup.json" --format csv -o "$T/export.csv" && ok export-csv-v1 "
 # A table solved for late-bound parts: sample prints their tasks as null.
 $C nona solve data/scenarios/ensemble.json --binding late --late-waits uniform -o "$T/ld.json" >/dev/null &&
     ok contend-table-1 "$T/ld.json" || fail "a uniform late table"
-$C nona solve data/scenarios/ensemble.json --binding late -o "$T/late.json" >/dev/null &&
+$C nona solve data/scenarios/ensemble.json --binding late --rtt 0.0005 -o "$T/late.json" >/dev/null &&
+    ok contend-table-1 "$T/late.json" &&
     $C sample "$T/late.json" --class ensemble --servers 8 --count 3 --json >"$T/ls.json" &&
     grep -q 'null' "$T/ls.json" && ok sample-json-v1 "$T/ls.json" || fail "sample of a late table: $(cat "$T/ls.json")"
 # The service's answers (without a socket: contend serve is tested in serve_cli.sh).

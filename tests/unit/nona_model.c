@@ -321,6 +321,32 @@ static void fig1_by_hand(void)
     CHECK_CLOSE(m.r_part, sr / L1 / (1 - rho_s * Ls), 1e-12);
     ct_nona_evaluate(&m, theta, &e, &tau);
     CHECK_CLOSE(tau, 0.002 + m.r_root * W + 0.5 * 0.020 + 0.5 * (0.010 + S + So + 2 * phi + R + m.r_part * W), 1e-12);
+    ct_nona_model_free(&m);
+    /* Round trips (--rtt): the sampled root starts one later, and so does
+     * the late part (its branch is the longer one: exactly rt more on it);
+     * nothing else moves (phi, W and their factors do not see it). With
+     * uniform roots and parts (d = 1) nothing is charged; with early parts
+     * only the root. */
+    const double rt = 0.003, tau0 = tau;
+    late.rtt = rt;
+    CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_OK);
+    ct_nona_model_set_later_share(&m, Ls);
+    CHECK(m.rtt_root == rt && m.rtt_part == rt);
+    ct_nona_evaluate(&m, theta, &e, &tau);
+    CHECK_CLOSE(tau, tau0 + rt + 0.5 * rt, 1e-12);
+    ct_nona_model_free(&m);
+    late.root_choices = 1;
+    CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_OK);
+    CHECK(m.rtt_root == 0 && m.rtt_part == 0);
+    ct_nona_model_free(&m);
+    jf.rtt = rt;
+    CHECK(ct_nona_model_build(&s, &jf, &m, &err) == CT_OK);
+    CHECK(m.rtt_root == rt && m.rtt_part == 0);
+    ct_nona_model_free(&m);
+    late.rtt = -1e-3;
+    CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_EINPUT && strstr(err.msg, "round trip"));
+    late.rtt = NAN;
+    CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_EINPUT);
     free(theta);
     ct_nona_model_free(&m);
     ct_scenario_destroy(&s);
@@ -657,6 +683,56 @@ static void server_model_vs_exhaustive(void)
     }
     CHECK(cases == 12 && worst_gap <= 1e-4);
     printf("server model vs exhaustive: %d random scenarios, worst certified gap %.2g\n", cases, worst_gap);
+}
+
+/* Round trips (--rtt) in the certified solve: late parts on the least
+ * loaded of 2, random forks, round trips 0, 1 and 4 ms. The solve matches
+ * the exhaustive search of each model; the optimum grows with the round
+ * trip, by at most the root's and a part per path's (one each here). */
+static void round_trips_vs_exhaustive(void)
+{
+    unsigned long long st = 4242;
+    int cases = 0, moved = 0;
+    for (int rep = 0; rep < 6; rep++) {
+        size_t w = 2 + (size_t)rep % 2, width[1] = { w }, servers = (size_t)4 << (rep % 2);
+        ct_dag_t d[1];
+        ct_scenario_t s;
+        fork_scenario(&st, 1, width, servers, 0.2, 0.5, 0, d, &s);
+        static const double rts[] = { 0, 0.001, 0.004 };
+        double prev = 0, prev_rt = 0;
+        for (size_t i = 0; i < 3; i++) {
+            ct_nona_model_t m;
+            ct_error_t err;
+            ct_nona_model_params_t mp;
+            ct_nona_model_params_init(&mp);
+            mp.late_parts = 1;
+            mp.rtt = rts[i];
+            CHECK(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK);
+            ct_nona_solution_t sol;
+            ct_nona_solve_params_t p;
+            ct_nona_solve_params_init(&p);
+            p.max_lps = 3000;
+            CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_OK);
+            double want = exhaustive2(&m), B = m.beta[0];
+            CHECK_MSG(sol.eval.J <= want * (1 + fmax(1e-9, sol.gap)) && sol.eval.J >= want * (1 - 1e-7),
+                      "round trips %d, %g s: exact J %.12g, exhaustive %.12g", rep, rts[i], sol.eval.J, want);
+            if (i > 0) {
+                double dr = rts[i] - prev_rt;
+                CHECK_MSG(want >= prev * (1 - 1e-9) && want <= prev + 2 * B * dr * (1 + 1e-9),
+                          "round trips %d: J %.12g at %g s after %.12g at %g s", rep, want, rts[i], prev, prev_rt);
+                moved += want > prev + 1.01 * B * dr; /* a split's trip charged too */
+            }
+            prev = want;
+            prev_rt = rts[i];
+            ct_nona_solution_free(&sol);
+            ct_nona_model_free(&m);
+            cases++;
+        }
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d[0]);
+    }
+    CHECK(cases == 18 && moved > 0);
+    printf("round trips vs exhaustive: %d solves, %d steps where a split paid the part's trip too\n", cases, moved);
 }
 
 /* E[max] of branches with server waits, against a direct numerical
@@ -2321,6 +2397,7 @@ int main(void)
     two_classes_by_hand();
     solvers_vs_exhaustive();
     server_model_vs_exhaustive();
+    round_trips_vs_exhaustive();
     for (int late = 0; late < 3; late++) {
         expected_max(3, 2, late);
         expected_max(8, 5, late);
