@@ -179,6 +179,13 @@ int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d)
     return 0;
 }
 
+int cli_parse_spread_gap(const char *cmd, const char *s, double *gap)
+{
+    if (cli_parse_double(s, gap) || !(*gap >= 0 && *gap <= 1e9))
+        return cli_usage(cmd, "--spread-gap: expected a share of J >= 0, got '%s'", s);
+    return 0;
+}
+
 int cli_parse_rtt(const char *cmd, const char *opt, const char *s, double *rtt)
 {
     if (cli_parse_double(s, rtt) || !(*rtt >= 0 && *rtt <= 10))

@@ -55,6 +55,8 @@ int cli_parse_bound(const char *cmd, const char *s, int *class_dual);
  *  (1|3|4|5|2|0, ct_nona_model_params_t.reentry_waits); 2 (usage printed) on a bad value. */
 int cli_parse_waits(const char *cmd, const char *s, int *job_first);
 int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d);
+/** --spread-gap G (a share of J, 0 .. 1e9); 2 (usage printed) on a bad value. */
+int cli_parse_spread_gap(const char *cmd, const char *s, double *gap);
 /** A round trip in seconds (0 .. 10) for option opt (e.g. "--rtt"); 2 (usage printed) on a bad value. */
 int cli_parse_rtt(const char *cmd, const char *opt, const char *s, double *rtt);
 

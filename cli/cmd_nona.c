@@ -219,8 +219,8 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             break;
         case OPT_PSPREAD: o->solve.price_spread = 1; break;
         case OPT_SGAP:
-            if (cli_parse_double(optarg, &o->solve.spread_gap) || !(o->solve.spread_gap >= 0 && o->solve.spread_gap <= 1e9))
-                return cli_usage("nona", "--spread-gap: expected a share of J >= 0, got '%s'", optarg);
+            if (cli_parse_spread_gap("nona", optarg, &o->solve.spread_gap))
+                return 2;
             break;
         case OPT_LARGE:
             if (!strcmp(optarg, "generate") || !strcmp(optarg, "refuse"))
@@ -386,7 +386,7 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
         ct_json_add_number(r, "round_trip", m->rtt_root);
     cJSON_AddStringToObject(r, "binding", m->late_parts ? "late" : "early");
     if (m->late_parts)
-        cJSON_AddStringToObject(r, "late_waits", m->late_waits ? "least-of-d" : "uniform");
+        cJSON_AddStringToObject(r, "late_waits", ct_nona_late_waits_name(m));
     cJSON_AddStringToObject(r, "model", m->server_model ? "servers" : "link");
     cJSON_AddStringToObject(r, "parts", m->dependent_parts ? "dependent" : "independent");
     if (m->server_model)

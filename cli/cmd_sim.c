@@ -263,8 +263,8 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         case OPT_PSPREAD: o->ev.price_spread = 1; break;
         case OPT_SGAP:
-            if (cli_parse_double(optarg, &o->ev.spread_gap) || !(o->ev.spread_gap >= 0 && o->ev.spread_gap <= 1e9))
-                return cli_usage("sim", "--spread-gap: expected a share of J >= 0, got '%s'", optarg);
+            if (cli_parse_spread_gap("sim", optarg, &o->ev.spread_gap))
+                return 2;
             break;
         case OPT_FAIR:
             if (!strcmp(optarg, "recent"))

@@ -480,6 +480,9 @@ double ct_nona_later_share(const ct_nona_model_t *m, const double *theta);
 /** The wait model's name as tables and --waits spell it: "job-first",
  *  "stretched" or "pieces". */
 const char *ct_nona_waits_name(const ct_nona_model_t *m);
+/** The late parts' wait shape the model was built with, as --late-waits names it: "least-of-d" or
+ *  "uniform" (static). */
+const char *ct_nona_late_waits_name(const ct_nona_model_t *m);
 /** Sets later_share (clamped to [0, 1]) and recomputes the wait factors. */
 void ct_nona_model_set_later_share(ct_nona_model_t *m, double s);
 /** Sets a (root_share, clamped to [0, 1]) and recomputes the wait factors. */

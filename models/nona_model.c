@@ -498,6 +498,11 @@ const char *ct_nona_waits_name(const ct_nona_model_t *m)
                                     : "job-first";
 }
 
+const char *ct_nona_late_waits_name(const ct_nona_model_t *m)
+{
+    return m->late_waits ? "least-of-d" : "uniform";
+}
+
 double ct_nona_later_share(const ct_nona_model_t *m, const double *theta)
 {
     double early = 0, all = 0;

@@ -142,7 +142,7 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
     if (m->late_parts) /* written only when late: early tables stay as they were */
         bad |= ct_json_put(model, "part_binding", cJSON_CreateString("late"));
     if (m->late_parts) /* the shape the table was solved with (absent in early tables and before 2026-11-28: uniform) */
-        bad |= ct_json_put(model, "late_waits", cJSON_CreateString(m->late_waits ? "least-of-d" : "uniform"));
+        bad |= ct_json_put(model, "late_waits", cJSON_CreateString(ct_nona_late_waits_name(m)));
     if (m->rtt_root > 0) /* written only when charged: tables without a round trip stay as they were */
         bad |= put_num(model, "round_trip", m->rtt_root);
     if (m->server_model) {
