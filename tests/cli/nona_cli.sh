@@ -237,4 +237,6 @@ l1=$(sed -n 's/^	"local_mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/rt1.out")
     'BEGIN { exit !(j > l * (1 - 1e-9) && j < l * (1 + 1e-9) && l > l1 + 0.0089 && j1 < l1 * 0.95) }' ||
     fail "--rtt: fig1 at 10 ms should be all local ($jr vs $lr), split at 1 ms ($j1 vs $l1)"
 expect_error 2 "--rtt: expected a round trip in seconds, 0 .. 10" -- $C nona solve data/scenarios/fig1.json --rtt -1 -o "$T/out.json"
+expect_error 2 "--spread-gap: expected a share of J >= 0" -- $C nona solve data/scenarios/fig1.json --spread-gap -1 -o "$T/out.json"
+expect_error 2 "--spread-gap: expected a share of J >= 0" -- $C sim data/scenarios/fig1.json --spread-gap x
 finish
