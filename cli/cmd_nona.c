@@ -74,6 +74,12 @@ static void nona_usage(FILE *out)
             "                          with D > 1 a root starts one later (the queue lengths come\n"
             "                          back first), with --binding late so does each part bound\n"
             "                          away from its source; the table records it (round_trip)\n"
+            "  --late-bind ready-hold|ready|first-input|probes\n"
+            "                          --binding late: how the scheduler binds (contend sim --help);\n"
+            "                          probes: by reservations on D servers, the first free takes\n"
+            "                          the part (two round trips a root and a part with --rtt); the\n"
+            "                          table records probes (late_bind); the others bind to the\n"
+            "                          least loaded of D (the default)\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
             "  -j, --threads N         sweep: scales solved at once (default: the cores; the output\n"
             "                          does not depend on it)\n"
@@ -134,7 +140,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_SGAP, OPT_RTT };
+       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_SGAP, OPT_RTT, OPT_LATE_BIND };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -151,6 +157,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "search", required_argument, NULL, OPT_SEARCH }, { "binding", required_argument, NULL, OPT_BINDING },
         { "late-waits", required_argument, NULL, OPT_LATE_WAITS },
         { "rtt", required_argument, NULL, OPT_RTT },
+        { "late-bind", required_argument, NULL, OPT_LATE_BIND },
         { "server-row", required_argument, NULL, OPT_ROW }, { "stall", required_argument, NULL, OPT_STALL },
         { "bound", required_argument, NULL, OPT_BOUND },
         { "time-limit", required_argument, NULL, OPT_TLIMIT },
@@ -253,6 +260,13 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             if (cli_parse_rtt("nona", "--rtt", optarg, &o->model.rtt))
                 return 2;
             break;
+        case OPT_LATE_BIND: {
+            ct_late_bind_t rule;
+            if (cli_parse_late_bind("nona", optarg, &rule))
+                return 2;
+            o->model.late_probes = rule == CT_LATE_BIND_PROBES;
+            break;
+        }
         case OPT_LATE_WAITS:
             if (cli_parse_late_waits("nona", optarg, &o->model.late_waits))
                 return 2;
@@ -292,6 +306,8 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         default: return cli_usage("nona", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
+    if (o->model.late_probes && !o->model.late_parts)
+        return cli_usage("nona", "--late-bind probes: the parts bind late only with --binding late");
     return 0;
 }
 
@@ -309,8 +325,10 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
            "(root %.6g s, d = %u%s), %zu %s, %.3f ms",
            ct_nona_method_name(sol->method), sol->eval.mean_jct, sol->J_local / beta_sum, sol->eval.rho,
            sol->eval.phi, sol->eval.rho_s, sol->eval.W, sol->eval.W_root, m->root_choices,
-           m->rtt_root > 0 ? (m->rtt_part > 0 ? ", a round trip a root and a late part" : ", a round trip a root")
-                           : "",
+           m->rtt_root <= 0   ? ""
+           : m->late_probes   ? ", probes: two round trips a root and a late part"
+           : m->rtt_part > 0  ? ", a round trip a root and a late part"
+                              : ", a round trip a root",
            sol->lp_solves,
            sol->method == CT_NONA_PENALTY ? "evaluations" : "LPs", 1e3 * sol->seconds);
     if (isfinite(sol->gap))
@@ -382,8 +400,10 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
     ct_json_add_number(r, "server_wait", sol->eval.W);
     ct_json_add_number(r, "root_wait", sol->eval.W_root);
     ct_json_add_number(r, "root_choices", m->root_choices);
+    if (m->late_probes)
+        cJSON_AddStringToObject(r, "late_bind", "probes");
     if (m->rtt_root > 0)
-        ct_json_add_number(r, "round_trip", m->rtt_root);
+        ct_json_add_number(r, "round_trip", m->rtt_root / (m->late_probes ? 2.0 : 1.0));
     cJSON_AddStringToObject(r, "binding", m->late_parts ? "late" : "early");
     if (m->late_parts)
         cJSON_AddStringToObject(r, "late_waits", ct_nona_late_waits_name(m));

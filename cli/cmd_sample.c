@@ -180,7 +180,10 @@ int cmd_sample(int argc, char **argv)
     else
         printf("# class %s, scenario %zu (scale %g), %zu servers%s\n", cls, scenario,
                ct_sampler_scenario_scale(s, scenario), servers,
-               late ? "; late:i = late-bound part i, bound when needed to the least loaded of the table's d" : "");
+               !late ? ""
+               : ct_sampler_late_probes(s, scenario)
+                   ? "; late:i = late-bound part i, bound when needed by probes on the table's d servers a part"
+                   : "; late:i = late-bound part i, bound when needed to the least loaded of the table's d");
     for (size_t k = 0; k < count; k++) {
         if ((late ? ct_sampler_place_late : ct_sampler_place_loaded)(s, scenario, (size_t)ci, (uint32_t)servers, loads,
                                                                      ct_sampler_root_choices(s, scenario), &rng, place,

@@ -265,10 +265,12 @@ typedef struct {
     unsigned root_choices;  /**< d of the root rule (1: uniform) */
     int late_parts;         /**< 1: parts away from their source bind when first needed, by the root
                                  rule (see above); 0: when the job arrives, uniformly (the paper) */
-    double rtt_root;        /**< round trip a sampled root pays before it starts, s (params' rtt when
-                                 root_choices > 1, else 0); in every class's base */
-    double rtt_part;        /**< round trip a late part pays on each path into its first task, s (rtt
-                                 with late_parts and root_choices > 1, else 0); in its branches' a */
+    int late_probes;        /**< 1 (with late_parts): roots and late parts are placed by probes
+                                 (Sparrow's late binding) instead of the least loaded of d */
+    double rtt_root;        /**< round trips a sampled root pays before it starts, s (params' rtt when
+                                 root_choices > 1, twice with late_probes, else 0); in every class's base */
+    double rtt_part;        /**< round trips a late part pays on each path into its first task, s (as
+                                 rtt_root with late_parts, else 0); in its branches' a */
     int late_waits;         /**< late parts' wait X: 1, least-of-d: it waits with probability rho_s^d
                                  (mean field: every sampled server busy; params' default
                                  CT_NONA_LATE_WAITS_DEFAULT), else uniform (rho_s) */
@@ -329,6 +331,11 @@ typedef struct {
                                  none): a root on the least loaded of root_choices > 1 starts one later
                                  (the queue lengths come back first), and with late_parts so does each
                                  part bound away from its source (0 .. 10) */
+    int late_probes;        /**< with late_parts: the scheduler places roots and late parts by probes
+                                 (reservations on d servers, the first free takes it; contend sim
+                                 --late-bind probes), so each pays two round trips (the probe lands,
+                                 the server asks); the waits keep the least-of-d shape (default 0:
+                                 the least loaded of d, one round trip). The table records it */
     int large;              /**< segments over partition.max_triplets: 1 (default) start from a few
                                  triplets, the solver generates the rest (column generation);
                                  0: refuse them (CT_ELIMIT) */

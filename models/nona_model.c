@@ -1025,9 +1025,12 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     m->late_waits = m->late_parts && p->late_waits;
     /* Round trips: what a sampled placement hears back before its task can
      * start (the simulator's --rtt). Constants on the paths that pass
-     * through the placement: every job's root, every late part's first task. */
-    m->rtt_root = m->root_choices > 1 ? p->rtt : 0.0;
-    m->rtt_part = m->late_parts && m->root_choices > 1 ? p->rtt : 0.0;
+     * through the placement: every job's root, every late part's first task;
+     * one for the d queue lengths, two for a probe. */
+    m->late_probes = m->late_parts && p->late_probes;
+    double trips = m->late_probes ? 2.0 : 1.0; /* a probe lands, then its server asks */
+    m->rtt_root = m->root_choices > 1 ? trips * p->rtt : 0.0;
+    m->rtt_part = m->late_parts && m->root_choices > 1 ? trips * p->rtt : 0.0;
     for (size_t j = 0; j < m->n_classes; j++)
         m->classes[j].base += m->rtt_root;
     m->reentry_stretched = m->reentry && p->reentry_waits == 2;

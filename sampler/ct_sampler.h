@@ -166,6 +166,11 @@ void ct_sampler_perm_init(uint32_t n_servers, uint32_t *perm);
  *  job arrives, the paper's rule). */
 uint32_t ct_sampler_late_parts(const ct_sampler_t *s, size_t scenario);
 
+/** 1 when a scenario's late parts were priced as placed by probes
+ *  (model.late_bind "probes": ct_sampler_probe_servers, two round trips a
+ *  part), else 0 (the least loaded of d: ct_sampler_least_loaded). */
+uint32_t ct_sampler_late_probes(const ct_sampler_t *s, size_t scenario);
+
 /** The root rule a scenario was solved for: d of "least loaded of d" (the
  *  table's model.root_choices; 1 when absent). */
 uint32_t ct_sampler_root_choices(const ct_sampler_t *s, size_t scenario);

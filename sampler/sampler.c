@@ -140,6 +140,7 @@ typedef struct {
     double scale;
     uint32_t root_choices;  /* d >= 1: model.root_choices (absent: 1, the paper's uniform root) */
     uint32_t late_parts;    /* 1: model.part_binding "late" (parts bind when ready); 0: "early" or absent */
+    uint32_t late_probes;   /* 1: model.late_bind "probes" (late parts placed by probes); 0: absent */
     uint32_t max_parts;     /* the most parts of any triplet: placement needs that many servers */
     class_table_t *classes; /* n_classes */
 } scenario_t;
@@ -774,6 +775,16 @@ int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sam
             }
             sc->late_parts = !strcmp(v, "late");
         }
+        const cJSON *lbj = model ? get(model, "late_bind") : NULL;
+        sc->late_probes = 0;
+        if (lbj) {
+            const char *v = cJSON_IsString(lbj) ? cJSON_GetStringValue(lbj) : NULL;
+            if (!v || strcmp(v, "probes") || !sc->late_parts) {
+                rc = fail(&L, "%s.model.late_bind: expected \"probes\", with part_binding \"late\"", where);
+                break;
+            }
+            sc->late_probes = 1;
+        }
         sc->classes = arena_alloc(s, s->n_classes * sizeof(class_table_t));
         if (!sc->classes) {
             rc = fail(&L, "out of memory");
@@ -1155,4 +1166,9 @@ void ct_sampler_perm_init(uint32_t n_servers, uint32_t *perm)
 uint32_t ct_sampler_late_parts(const ct_sampler_t *s, size_t sc)
 {
     return s->scenarios[sc].late_parts;
+}
+
+uint32_t ct_sampler_late_probes(const ct_sampler_t *s, size_t sc)
+{
+    return s->scenarios[sc].late_probes;
 }

@@ -861,9 +861,10 @@ done:
 /* POST /bind: a late-bound part is needed now: the least loaded of d
  * uniform servers under the queue lengths of this moment, d the table's
  * choices (the scenario's, as /place gave it; the rule the table was
- * solved for); or, with "rule": "probes", the d x m distinct uniform
- * servers the m parts needed now leave reservations on (Sparrow's late
- * binding: ct_sampler_probe_servers). */
+ * solved for); or, with "rule": "probes" (the default for a table solved
+ * for probes, model.late_bind), the d x m distinct uniform servers the m
+ * parts needed now leave reservations on (Sparrow's late binding:
+ * ct_sampler_probe_servers). */
 static int handle_bind(ct_service_t *s, const cJSON *req, buf_t *o)
 {
     if (!cJSON_IsObject(req))
@@ -879,12 +880,7 @@ static int handle_bind(ct_service_t *s, const cJSON *req, buf_t *o)
         return bad;
     int probes = rule && cJSON_IsString(rule) && !strcmp(rule->valuestring, "probes");
     if (rule && !probes && !(cJSON_IsString(rule) && !strcmp(rule->valuestring, "least-loaded")))
-        return error_reply(o, 400, "rule: expected \"least-loaded\" (the default) or \"probes\"");
-    if (parts && (!probes || !cJSON_IsNumber(parts) || !(parts->valuedouble >= 1 && parts->valuedouble <= 65536) ||
-                  parts->valuedouble != floor(parts->valuedouble)))
-        return error_reply(o, 400, "parts: expected a whole number 1 .. 65536, with \"rule\": \"probes\"");
-    if (!ql && !probes)
-        return error_reply(o, 400, "queue_lengths: required (one number per server: binding picks the least loaded)");
+        return error_reply(o, 400, "rule: expected \"least-loaded\" or \"probes\" (default: the table's)");
     unsigned epoch;
     snap_t *sn = snap_enter(s, &epoch);
     size_t scen = 0;
@@ -897,6 +893,17 @@ static int handle_bind(ct_service_t *s, const cJSON *req, buf_t *o)
     }
     if (sc)
         scen = (size_t)sc->valuedouble;
+    if (!rule) /* the rule the table was solved for */
+        probes = ct_sampler_late_probes(sn->smp, scen) != 0;
+    if (parts && (!probes || !cJSON_IsNumber(parts) || !(parts->valuedouble >= 1 && parts->valuedouble <= 65536) ||
+                  parts->valuedouble != floor(parts->valuedouble))) {
+        status = error_reply(o, 400, "parts: expected a whole number 1 .. 65536, with the rule probes");
+        goto done;
+    }
+    if (!ql && !probes) {
+        status = error_reply(o, 400, "queue_lengths: required (one number per server: binding picks the least loaded)");
+        goto done;
+    }
     if (probes) {
         uint32_t d = ct_sampler_root_choices(sn->smp, scen), m = parts ? (uint32_t)parts->valuedouble : 1;
         if (!(loads = malloc((size_t)n * sizeof(uint32_t)))) { /* (the permutation the probes are drawn from) */

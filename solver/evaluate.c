@@ -254,6 +254,7 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
     mp.late_parts = late_parts;
     mp.late_waits = p->late_waits;
     mp.rtt = p->table_rtt >= 0 ? p->table_rtt : p->rtt;
+    mp.late_probes = p->late_bind == CT_LATE_BIND_PROBES;
     if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)
         ct_scenario_destroy(sx);
     return st;

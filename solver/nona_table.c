@@ -143,8 +143,10 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
         bad |= ct_json_put(model, "part_binding", cJSON_CreateString("late"));
     if (m->late_parts) /* the shape the table was solved with (absent in early tables and before 2026-11-28: uniform) */
         bad |= ct_json_put(model, "late_waits", cJSON_CreateString(ct_nona_late_waits_name(m)));
+    if (m->late_probes) /* written only for probes: least-of-d tables stay as they were */
+        bad |= ct_json_put(model, "late_bind", cJSON_CreateString("probes"));
     if (m->rtt_root > 0) /* written only when charged: tables without a round trip stay as they were */
-        bad |= put_num(model, "round_trip", m->rtt_root);
+        bad |= put_num(model, "round_trip", m->rtt_root / (m->late_probes ? 2.0 : 1.0));
     if (m->server_model) {
         bad |= ct_json_put(model, "waits", cJSON_CreateString(ct_nona_waits_name(m)));
         bad |= put_num(model, "rho_servers", sol->eval.rho_s);

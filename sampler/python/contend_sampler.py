@@ -97,6 +97,7 @@ def _library():
                 "ct_sampler_place_late": (I, [P, S, S, U32, ctypes.POINTER(U32), U32, ctypes.POINTER(_Rng),
                                               ctypes.POINTER(U32), ctypes.POINTER(U32)]),
                 "ct_sampler_late_parts": (U32, [P, S]),
+                "ct_sampler_late_probes": (U32, [P, S]),
                 "ct_sampler_least_loaded": (U32, [U32, ctypes.POINTER(U32), U32, ctypes.POINTER(_Rng)]),
                 "ct_sampler_probe_servers": (U32, [U32, U32, ctypes.POINTER(U32), ctypes.POINTER(_Rng)]),
                 "ct_sampler_root_choices": (U32, [P, S]),
@@ -210,6 +211,7 @@ class Sampler:
             pos = {t: i for i, t in enumerate(ids)}
             self._cls[name] = (c, ids, pos, (ctypes.c_uint32 * max(nt, 1))(), 4 * nt)
         self._late = [bool(lib.ct_sampler_late_parts(handle, k)) for k in range(self.scenarios)]
+        self._probes = [bool(lib.ct_sampler_late_probes(handle, k)) for k in range(self.scenarios)]
         self._d = [lib.ct_sampler_root_choices(handle, k) for k in range(self.scenarios)]
 
     def close(self) -> None:
@@ -348,6 +350,12 @@ class Sampler:
         """True when the scenario's table was solved for late-bound parts."""
         self._live()
         return self._late[self._scenario(scenario)]
+
+    def late_probes(self, scenario: int = 0) -> bool:
+        """True when the scenario's table was solved for late parts placed by
+        probes (model.late_bind "probes": use probes(), not bind())."""
+        self._live()
+        return self._probes[self._scenario(scenario)]
 
     def bind(self, servers: Servers, queue_lengths: Sequence[int], scenario: int = 0) -> Union[int, str]:
         """Binds a late part now: the least loaded of the d servers the table

@@ -142,11 +142,15 @@ with Sampler(sys.argv[1], seed=9) as s:
     # A table for late-bound parts: slots for the parts away from the root, bound by the root's rule.
     LD_LIBRARY_PATH="$T/root/usr/lib" "$T/root/usr/bin/contend" nona solve data/scenarios/ensemble.json --binding late \
         -o "$T/late.json" >/dev/null || fail "installed contend nona solve --binding late"
+    LD_LIBRARY_PATH="$T/root/usr/lib" "$T/root/usr/bin/contend" nona solve data/scenarios/ensemble.json --binding late \
+        --late-bind probes -o "$T/probes.json" >/dev/null || fail "installed contend nona solve --late-bind probes"
     PYTHONPATH="$PY" python3 -c '
 import sys
 from contend_sampler import Sampler
 with Sampler(sys.argv[1], seed=4) as s:
-    assert s.late_parts()
+    assert s.late_parts() and not s.late_probes()
+    with Sampler(sys.argv[2]) as p:
+        assert p.late_parts() and p.late_probes()
     names = ["n%d" % i for i in range(8)]
     slots = idle = 0
     for i in range(400):
@@ -161,7 +165,7 @@ with Sampler(sys.argv[1], seed=4) as s:
     assert len(pr) == 6 and len(set(pr)) == 6 and set(pr) <= set(names), pr
     assert sorted(s.probes(names, parts=10)) == names
     assert len(s.probes(8)) == 2 and all(0 <= v < 8 for v in s.probes(8))
-' "$T/late.json" 2>"$T/err" || { cat "$T/err"; fail "the Python binding on a late table"; }
+' "$T/late.json" "$T/probes.json" 2>"$T/err" || { cat "$T/err"; fail "the Python binding on a late table"; }
     PYTHONPATH="$PY" python3 -c '
 from contend_sampler import Sampler
 try:

@@ -238,5 +238,17 @@ l1=$(sed -n 's/^	"local_mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/rt1.out")
     fail "--rtt: fig1 at 10 ms should be all local ($jr vs $lr), split at 1 ms ($j1 vs $l1)"
 expect_error 2 "--rtt: expected a round trip in seconds, 0 .. 10" -- $C nona solve data/scenarios/fig1.json --rtt -1 -o "$T/out.json"
 expect_error 2 "--spread-gap: expected a share of J >= 0" -- $C nona solve data/scenarios/fig1.json --spread-gap -1 -o "$T/out.json"
+# --late-bind probes: the table records it (late_bind) and its round trips
+# are two a root and a part: fig1 with 1 ms, predicted at least 1 ms above
+# the least loaded of d's table (one each); early binding refuses it
+$C nona solve data/scenarios/fig1.json --binding late --late-bind probes --rtt 0.001 -o "$T/pb.json" --json \
+    >"$T/pb.out" || fail "late solve, --late-bind probes"
+grep -q '"late_bind":	"probes"' "$T/pb.json" || fail "--late-bind probes not recorded in the table"
+grep -q '"late_bind"' "$T/rt.json" && fail "a least-of-d table records late_bind"
+jp=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/pb.out")
+[ -n "$jp" ] && awk -v p="$jp" -v l="$j1" 'BEGIN { exit !(p >= l + 0.001 - 1e-9) }' ||
+    fail "--late-bind probes: predicted $jp, not 1 ms above least-of-d's $j1"
+$C sample "$T/pb.json" --class fig1 --servers 8 --count 2 >/dev/null 2>&1 || fail "sample of a probes table"
+expect_error 2 "--late-bind probes: the parts bind late only with --binding late" -- $C nona solve data/scenarios/fig1.json --late-bind probes -o "$T/out.json"
 expect_error 2 "--spread-gap: expected a share of J >= 0" -- $C sim data/scenarios/fig1.json --spread-gap x
 finish

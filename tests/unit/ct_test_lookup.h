@@ -18,7 +18,8 @@ static inline char *make_lookup_of(const char *path, const double *rates, size_t
     ct_scenario_t base;
     ct_nona_model_params_t mp;
     ct_nona_model_params_init(&mp);
-    mp.late_parts = late;
+    mp.late_parts = late != 0;
+    mp.late_probes = late == 2; /* (2: late parts placed by probes) */
     ct_scenario_init(&base);
     if (ct_scenario_load(&base, path, &err) != CT_OK) {
         fprintf(stderr, "%s\n", err.msg);

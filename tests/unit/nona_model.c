@@ -335,6 +335,13 @@ static void fig1_by_hand(void)
     ct_nona_evaluate(&m, theta, &e, &tau);
     CHECK_CLOSE(tau, tau0 + rt + 0.5 * rt, 1e-12);
     ct_nona_model_free(&m);
+    late.late_probes = 1; /* probes: two round trips each (the probe lands, the server asks) */
+    CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_OK);
+    ct_nona_model_set_later_share(&m, Ls);
+    ct_nona_evaluate(&m, theta, &e, &tau);
+    CHECK_CLOSE(tau, tau0 + 2 * rt + 0.5 * 2 * rt, 1e-12);
+    ct_nona_model_free(&m);
+    late.late_probes = 0;
     late.root_choices = 1;
     CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_OK);
     CHECK(m.rtt_root == 0 && m.rtt_part == 0);

@@ -137,7 +137,7 @@ static void late_slots(void)
     ct_sampler_t *s;
     char msg[256];
     CHECK(ct_sampler_load_text(t, strlen(t), "late", &s, msg, sizeof msg) == 0);
-    CHECK(ct_sampler_late_parts(s, 0) == 1 && ct_sampler_root_choices(s, 0) == 2);
+    CHECK(ct_sampler_late_parts(s, 0) == 1 && ct_sampler_root_choices(s, 0) == 2 && ct_sampler_late_probes(s, 0) == 0);
     ct_rng_t rng;
     ct_rng_seed(&rng, 5);
     uint32_t p[5], loads[4] = { 3, 3, 0, 3 };
@@ -162,6 +162,24 @@ static void late_slots(void)
     CHECK(ct_sampler_load_text(bad, strlen(bad), "bad", &s, msg, sizeof msg) != 0);
     CHECK_MSG(strstr(bad, "\"later\"") != NULL, "%s", bad);
     CHECK_MSG(strstr(msg, "part_binding") != NULL, "%s", msg);
+    /* A table solved for probes says so (model.late_bind); only "probes",
+     * only with late parts */
+    static const char *const lb[] = { "\"probes\"", "\"least-loaded\"", "1" };
+    for (int i = 0; i < 3; i++) {
+        const char *m = strstr(t, "\"part_binding\"");
+        snprintf(bad, sizeof bad, "%.*s\"late_bind\": %s, %s", (int)(m - t), t, lb[i], m);
+        int rc = ct_sampler_load_text(bad, strlen(bad), "probes", &s, msg, sizeof msg);
+        CHECK_MSG(i == 0 ? rc == 0 : rc != 0 && strstr(msg, "late_bind") != NULL, "%s: %s", lb[i], msg);
+        if (i == 0) {
+            CHECK(ct_sampler_late_probes(s, 0) == 1 && ct_sampler_late_parts(s, 0) == 1);
+            ct_sampler_free(s);
+        }
+    }
+    const char *m = strstr(t, "\"part_binding\"");
+    snprintf(bad, sizeof bad, "%.*s\"late_bind\": \"probes\", \"part_binding\": \"early\"%s", (int)(m - t), t,
+             m + strlen("\"part_binding\": \"late\""));
+    CHECK_MSG(ct_sampler_load_text(bad, strlen(bad), "early", &s, msg, sizeof msg) != 0 && strstr(msg, "late_bind"),
+              "probes on an early table: %s", msg);
 }
 
 /* The least loaded of d draws, against a step-by-step reading of its rule

@@ -653,6 +653,22 @@ static void late_parts(void)
     expect_answer(s, "POST", "/bind", "{\"servers\": 4, \"rule\": \"probes\", \"parts\": 0}", 400, "parts: expected");
     expect_answer(s, "POST", "/bind", "{\"servers\": 4, \"parts\": 2, \"queue_lengths\": [1, 0, 3, 4]}", 400,
                   "parts: expected");
+    /* A table solved for probes (model.late_bind): /bind answers probes by
+     * default, the least loaded of d when asked for it */
+    char ppath[64];
+    snprintf(ppath, sizeof ppath, "/tmp/ct-service-probes-%d.json", (int)getpid());
+    write_text(ppath, make_lookup_of("data/scenarios/ensemble.json", &rate, 1, 2));
+    ct_service_t *sp;
+    CHECK(ct_service_open(ppath, NULL, &sp, msg, sizeof msg) == 0);
+    expect_answer(sp, "POST", "/bind", "{\"servers\": 4, \"parts\": 2}", 200, "\"probes\": [");
+    expect_answer(sp, "POST", "/bind", "{\"servers\": 4, \"queue_lengths\": [1, 0, 3, 4]}", 200, "\"probes\": [");
+    expect_answer(sp, "POST", "/bind",
+                  "{\"servers\": 4, \"rule\": \"least-loaded\", \"queue_lengths\": [1, 0, 3, 4]}", 200,
+                  "\"server\": ");
+    expect_answer(sp, "POST", "/bind", "{\"servers\": 4, \"rule\": \"least-loaded\"}", 400,
+                  "queue_lengths: required");
+    ct_service_free(sp);
+    unlink(ppath);
 
     /* The extender binds a late part at its first pod, not at the job's,
      * among that pod's candidates: the job's root pod scores its drawn node
