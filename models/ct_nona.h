@@ -268,7 +268,8 @@ typedef struct {
     int late_probes;        /**< 1 (with late_parts): roots and late parts are placed by probes
                                  (Sparrow's late binding) instead of the least loaded of d */
     double rtt_root;        /**< round trips a sampled root pays before it starts, s (params' rtt when
-                                 root_choices > 1, twice with late_probes, else 0); in every class's base */
+                                 root_choices > 1, twice with late_probes whatever d, else 0); in every
+                                 class's base */
     double rtt_part;        /**< round trips a late part pays on each path into its first task, s (as
                                  rtt_root with late_parts, else 0); in its branches' a */
     int late_waits;         /**< late parts' wait X: 1, least-of-d: it waits with probability rho_s^d

@@ -1029,8 +1029,9 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
      * one for the d queue lengths, two for a probe. */
     m->late_probes = m->late_parts && p->late_probes;
     double trips = m->late_probes ? 2.0 : 1.0; /* a probe lands, then its server asks */
-    m->rtt_root = m->root_choices > 1 ? trips * p->rtt : 0.0;
-    m->rtt_part = m->late_parts && m->root_choices > 1 ? trips * p->rtt : 0.0;
+    int sampled = m->root_choices > 1 || m->late_probes; /* (a probe goes out whatever d) */
+    m->rtt_root = sampled ? trips * p->rtt : 0.0;
+    m->rtt_part = m->late_parts && sampled ? trips * p->rtt : 0.0;
     for (size_t j = 0; j < m->n_classes; j++)
         m->classes[j].base += m->rtt_root;
     m->reentry_stretched = m->reentry && p->reentry_waits == 2;

@@ -341,6 +341,11 @@ static void fig1_by_hand(void)
     ct_nona_evaluate(&m, theta, &e, &tau);
     CHECK_CLOSE(tau, tau0 + 2 * rt + 0.5 * 2 * rt, 1e-12);
     ct_nona_model_free(&m);
+    late.root_choices = 1; /* a probe goes out whatever d */
+    CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_OK);
+    CHECK(m.rtt_root == 2 * rt && m.rtt_part == 2 * rt);
+    ct_nona_model_free(&m);
+    late.root_choices = 2;
     late.late_probes = 0;
     late.root_choices = 1;
     CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_OK);
