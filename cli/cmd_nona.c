@@ -403,7 +403,7 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
     if (m->late_probes)
         cJSON_AddStringToObject(r, "late_bind", "probes");
     if (m->rtt_root > 0)
-        ct_json_add_number(r, "round_trip", m->rtt_root / (m->late_probes ? 2.0 : 1.0));
+        ct_json_add_number(r, "round_trip", m->rtt);
     cJSON_AddStringToObject(r, "binding", m->late_parts ? "late" : "early");
     if (m->late_parts)
         cJSON_AddStringToObject(r, "late_waits", ct_nona_late_waits_name(m));

@@ -297,8 +297,12 @@ int cmd_sim_check(int argc, char **argv)
         rc = cli_fail(&err);
         goto done;
     }
-    printf("%-6s %6s %9s %13s %13s %8s %9s   (simulated / predicted mean JCT, nona tables)\n", "load", "points",
+    double trip = ct_eval_table_rtt(&o.ev); /* what the tables were solved for */
+    printf("%-6s %6s %9s %13s %13s %8s %9s   (simulated / predicted mean JCT, nona tables", "load", "points",
            "median", "within 10%", "within 20%", "worst", "unstable");
+    if (o.ev.rtt > 0 || trip > 0)
+        printf("; round trip %g s simulated, %g s in the tables", o.ev.rtt, trip);
+    printf(")\n");
     for (size_t l = 0; l < ctx.n_loads; l++)
         summary_line(texts, n, ctx.loads[l], scratch, scratch + n);
     if (ctx.n_loads > 1)

@@ -267,6 +267,8 @@ typedef struct {
                                  rule (see above); 0: when the job arrives, uniformly (the paper) */
     int late_probes;        /**< 1 (with late_parts): roots and late parts are placed by probes
                                  (Sparrow's late binding) instead of the least loaded of d */
+    double rtt;             /**< the round trip the model was built for, s (params' rtt); charged as
+                                 rtt_root and rtt_part */
     double rtt_root;        /**< round trips a sampled root pays before it starts, s (params' rtt when
                                  root_choices > 1, twice with late_probes whatever d, else 0); in every
                                  class's base */

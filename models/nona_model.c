@@ -1029,6 +1029,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
      * one for the d queue lengths, two for a probe. */
     m->late_probes = m->late_parts && p->late_probes;
     double trips = m->late_probes ? 2.0 : 1.0; /* a probe lands, then its server asks */
+    m->rtt = p->rtt;
     int sampled = m->root_choices > 1 || m->late_probes; /* (a probe goes out whatever d) */
     m->rtt_root = sampled ? trips * p->rtt : 0.0;
     m->rtt_part = m->late_parts && sampled ? trips * p->rtt : 0.0;

@@ -76,6 +76,9 @@ typedef struct {
 
 void ct_eval_params_init(ct_eval_params_t *p);
 
+/** The round trip p's nona tables are solved for, s: table_rtt, or rtt when it is < 0. O(1). */
+double ct_eval_table_rtt(const ct_eval_params_t *p);
+
 /** One simulated point. unstable: the run did not settle (summary empty). */
 typedef struct {
     const char *policy;       /**< static name */

@@ -130,6 +130,11 @@ static void solve_params(const ct_eval_params_t *p, ct_nona_solve_params_t *sp)
     sp->stall_lps = p->stall_lps;
 }
 
+double ct_eval_table_rtt(const ct_eval_params_t *p)
+{
+    return p->table_rtt >= 0 ? p->table_rtt : p->rtt;
+}
+
 double ct_eval_scale_for_load(const ct_scenario_t *s, double load)
 {
     double busy = 0; /* servers' worth of compute at scale 1 */
@@ -253,7 +258,7 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
     mp.reentry_waits = p->job_first_waits;
     mp.late_parts = late_parts;
     mp.late_waits = p->late_waits;
-    mp.rtt = p->table_rtt >= 0 ? p->table_rtt : p->rtt;
+    mp.rtt = ct_eval_table_rtt(p);
     mp.late_probes = p->late_bind == CT_LATE_BIND_PROBES;
     if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)
         ct_scenario_destroy(sx);

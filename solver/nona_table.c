@@ -146,7 +146,7 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
     if (m->late_probes) /* written only for probes: least-of-d tables stay as they were */
         bad |= ct_json_put(model, "late_bind", cJSON_CreateString("probes"));
     if (m->rtt_root > 0) /* written only when charged: tables without a round trip stay as they were */
-        bad |= put_num(model, "round_trip", m->rtt_root / (m->late_probes ? 2.0 : 1.0));
+        bad |= put_num(model, "round_trip", m->rtt);
     if (m->server_model) {
         bad |= ct_json_put(model, "waits", cJSON_CreateString(ct_nona_waits_name(m)));
         bad |= put_num(model, "rho_servers", sol->eval.rho_s);
