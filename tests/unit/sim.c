@@ -850,6 +850,21 @@ static void late_rig(late_rig_t *g, size_t servers)
                                 CT_QUEUE_JOB_FIRST, CT_FAIR_RECENT, 0, 0 };
 }
 
+/* late_rig on two classes: a chain "r" -> b (1 s each, a free edge) and
+ * one task h of h_time seconds. */
+static void chain_rig(late_rig_t *g, const char *b, const char *h, double h_time, size_t servers)
+{
+    ct_error_t err;
+    size_t r, v;
+    ct_dag_init(&g->d[0]);
+    CHECK(ct_dag_add_task(&g->d[0], "r", 1, &r, &err) == CT_OK);
+    CHECK(ct_dag_add_task(&g->d[0], b, 1, &v, &err) == CT_OK);
+    CHECK(ct_dag_add_edge(&g->d[0], r, v, 0, &err) == CT_OK);
+    ct_dag_init(&g->d[1]);
+    CHECK(ct_dag_add_task(&g->d[1], h, h_time, &v, &err) == CT_OK);
+    late_rig(g, servers);
+}
+
 static void late_rig_free(late_rig_t *g)
 {
     ct_policy_free(g->pol);
@@ -1125,14 +1140,7 @@ static void late_probes_continue(void)
 {
     late_rig_t g;
     ct_error_t err;
-    size_t r_, m, q;
-    ct_dag_init(&g.d[0]);
-    CHECK(ct_dag_add_task(&g.d[0], "r", 1, &r_, &err) == CT_OK);
-    CHECK(ct_dag_add_task(&g.d[0], "m", 1, &m, &err) == CT_OK);
-    CHECK(ct_dag_add_edge(&g.d[0], r_, m, 0, &err) == CT_OK);
-    ct_dag_init(&g.d[1]);
-    CHECK(ct_dag_add_task(&g.d[1], "q", 1, &q, &err) == CT_OK);
-    late_rig(&g, 1);
+    chain_rig(&g, "m", "q", 1, 1);
     g.cfg.server_queue = CT_QUEUE_FIFO;
     ct_policy_set_late_bind(g.pol, CT_LATE_BIND_PROBES);
     ct_sim_t *sim;
@@ -1175,14 +1183,7 @@ static void round_trips(void)
     const double R = 0.25;
     late_rig_t g;
     ct_error_t err;
-    size_t r, b;
-    ct_dag_init(&g.d[0]);
-    CHECK(ct_dag_add_task(&g.d[0], "r", 1, &r, &err) == CT_OK);
-    CHECK(ct_dag_add_task(&g.d[0], "b", 1, &b, &err) == CT_OK);
-    CHECK(ct_dag_add_edge(&g.d[0], r, b, 0, &err) == CT_OK);
-    ct_dag_init(&g.d[1]);
-    CHECK(ct_dag_add_task(&g.d[1], "h", 10, &r, &err) == CT_OK);
-    late_rig(&g, 3);
+    chain_rig(&g, "b", "h", 10, 3);
     static const char *const what[] = { "stateless", "sampled root", "late part, least loaded", "late part, probes",
                                         "fair", "sparrow", "late part, uniform" };
     static const double trips[] = { 0, 1, 1, 4, 2, 4, 0 };
