@@ -114,6 +114,19 @@ int cli_parse_late_waits(const char *cmd, const char *s, int *least_of_d)
     return parse_switch(cmd, "--late-waits", s, "least-of-d", "uniform", least_of_d);
 }
 
+int cli_parse_sampling(const char *cmd, const char *s, int *finite)
+{
+    if (!strcmp(s, "auto")) {
+        *finite = CT_NONA_SAMPLING_AUTO;
+        return 0;
+    }
+    if (!strcmp(s, "finite") || !strcmp(s, "mean-field")) {
+        *finite = !strcmp(s, "finite");
+        return 0;
+    }
+    return cli_usage(cmd, "--sampling: expected auto, finite or mean-field, got '%s'", s);
+}
+
 int cli_parse_late_bind(const char *cmd, const char *s, ct_late_bind_t *rule)
 {
     static const char *const names[] = { "first-input", "ready", "ready-hold", "probes" };

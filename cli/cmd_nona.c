@@ -64,6 +64,15 @@ static void nona_usage(FILE *out)
             "                          default, the paper's rule), or bound when first needed to\n"
             "                          the least loaded of D sampled servers (late: the scheduler\n"
             "                          binds them, see ct_sampler_place_late); the table records it\n"
+            "  --sampling auto|finite|mean-field\n"
+            "                          --binding late, D > 1: the chance that all D sampled servers\n"
+            "                          are busy, from the busy count's spread among the N servers\n"
+            "                          (finite: a job's parallel parts keep several busy at once, a\n"
+            "                          part's server held for it counts busy, and the solver prices\n"
+            "                          both), or rho^D as for infinitely many servers (mean-field, the\n"
+            "                          model before 2026-11-30; early tables always); auto (default):\n"
+            "                          finite from D = 8 (least loaded), mean-field below and for\n"
+            "                          probes\n"
             "  --late-waits uniform|least-of-d\n"
             "                          --binding late: a late part waits for its server with\n"
             "                          probability rho^D, the chance that all D sampled servers are\n"
@@ -79,7 +88,9 @@ static void nona_usage(FILE *out)
             "                          probes: by reservations on D servers, the first free takes\n"
             "                          the part (two round trips a root and a part with --rtt); the\n"
             "                          table records probes (late_bind); the others bind to the\n"
-            "                          least loaded of D (the default)\n"
+            "                          least loaded of D (the default); ready-hold (default) and\n"
+            "                          probes hold a part's server between its tasks, which\n"
+            "                          --sampling finite models\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
             "  -j, --threads N         sweep: scales solved at once (default: the cores; the output\n"
             "                          does not depend on it)\n"
@@ -140,7 +151,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_SGAP, OPT_RTT, OPT_LATE_BIND };
+       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -158,6 +169,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "late-waits", required_argument, NULL, OPT_LATE_WAITS },
         { "rtt", required_argument, NULL, OPT_RTT },
         { "late-bind", required_argument, NULL, OPT_LATE_BIND },
+        { "sampling", required_argument, NULL, OPT_SAMPLING },
         { "server-row", required_argument, NULL, OPT_ROW }, { "stall", required_argument, NULL, OPT_STALL },
         { "bound", required_argument, NULL, OPT_BOUND },
         { "time-limit", required_argument, NULL, OPT_TLIMIT },
@@ -265,8 +277,13 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             if (cli_parse_late_bind("nona", optarg, &rule))
                 return 2;
             o->model.late_probes = rule == CT_LATE_BIND_PROBES;
+            o->model.late_hold = rule == CT_LATE_BIND_PROBES || rule == CT_LATE_BIND_READY_HOLD;
             break;
         }
+        case OPT_SAMPLING:
+            if (cli_parse_sampling("nona", optarg, &o->model.finite_servers))
+                return 2;
+            break;
         case OPT_LATE_WAITS:
             if (cli_parse_late_waits("nona", optarg, &o->model.late_waits))
                 return 2;
@@ -338,6 +355,10 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
         printf(" (shares not settled: the searches' table of least J at its own shares, with the bound at root "
                "share 1, later share 0)");
     printf("%s\n", m->server_model ? "" : " [link-only model]");
+    if (m->finite_servers && m->root_choices > 1)
+        printf("sampling finite: all %u sampled servers busy with probability %.4g (the busy count's dispersion "
+               "%.3g, %.3g%% of the servers held for late parts)\n",
+               m->root_choices, m->p_busy, m->dispersion, 100.0 * m->held_share);
     if (sol->segment_gap)
         printf("column generation: %zu triplets generated in %zu rounds; at the solution's waits the missing "
                "triplets could lower J by at most %.2g (relative)\n",
@@ -407,6 +428,14 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
     cJSON_AddStringToObject(r, "binding", m->late_parts ? "late" : "early");
     if (m->late_parts)
         cJSON_AddStringToObject(r, "late_waits", ct_nona_late_waits_name(m));
+    if (m->late_parts && m->root_choices > 1) {
+        cJSON_AddStringToObject(r, "sampling", ct_nona_sampling_name(m));
+        ct_json_add_number(r, "all_sampled_busy", m->p_busy);
+    }
+    if (m->finite_servers && m->root_choices > 1) {
+        ct_json_add_number(r, "busy_dispersion", m->dispersion);
+        ct_json_add_number(r, "held_share", m->held_share);
+    }
     cJSON_AddStringToObject(r, "model", m->server_model ? "servers" : "link");
     cJSON_AddStringToObject(r, "parts", m->dependent_parts ? "dependent" : "independent");
     if (m->server_model)

@@ -90,6 +90,12 @@ void sim_usage(FILE *out)
             "                        on D servers each and the first free one takes a part\n"
             "                        (Sparrow's late binding; production: contend serve's /bind\n"
             "                        with \"rule\": \"probes\")\n"
+            "  --sampling auto|finite|mean-field\n"
+            "                        nona-late tables: the chance that all D sampled servers are busy\n"
+            "                        from the busy count's spread among the N servers and the\n"
+            "                        servers held for late parts (finite) or rho^D (mean-field, the\n"
+            "                        model before 2026-11-30); auto (default): finite from D = 8,\n"
+            "                        not for probes\n"
             "  --late-waits uniform|least-of-d\n"
             "                        nona-late tables: a late part waits with probability rho^D\n"
             "                        (least-of-d, default: all D sampled servers busy, and then\n"
@@ -136,7 +142,7 @@ void sim_usage(FILE *out)
 }
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_BIND,
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_BIND, OPT_SAMPLING,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
        OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT };
 
@@ -156,7 +162,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "table-rtt", required_argument, NULL, OPT_TABLE_RTT },
         { "exp-service", no_argument, NULL, OPT_EXP },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
-        { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "generate", required_argument, NULL, OPT_GENERATE },
+        { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "sampling", required_argument, NULL, OPT_SAMPLING }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
         { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
@@ -288,6 +294,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         case OPT_LATE_BIND:
             if (cli_parse_late_bind("sim", optarg, &o->ev.late_bind))
+                return 2;
+            break;
+        case OPT_SAMPLING:
+            if (cli_parse_sampling("sim", optarg, &o->ev.finite_servers))
                 return 2;
             break;
         case OPT_LATE_WAITS:

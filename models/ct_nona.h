@@ -150,6 +150,25 @@
  * scales the waits: r_root = sum_i s_i^d / L1, r_part = sum_i s_i / L1,
  * L1 = rho / (1 - rho); both are 1 at d = 1. ct_nona_solve sets a to the
  * share of its own solution (a fixed point, a few solves).
+ * Finite servers (params.finite_servers, --sampling finite, the default
+ * for late parts since 2026-11-30): the mean field's rho^d says d sampled servers are
+ * all busy almost never once d is large, but N servers are few and a job's
+ * parallel parts keep several busy at once, so the busy count spreads
+ * wider than Poisson and the d rule fails in the moments when hardly one
+ * is idle (a generated ensemble at load 0.7, d = 32: rho^d 1.5e-5, the
+ * simulator's late parts found all d busy at 5% of their bindings). The
+ * busy count B is taken Normal with mean u N (u = rho_s + the held share h)
+ * and variance D rho_s N, D the dispersion of the parts' overlaps
+ * (ct_nona_dispersion), and p_busy = E[min(1, B/N)^d] replaces rho^d:
+ * r_root scales by p_busy / rho^d and late parts' X waits with p_busy.
+ * With late parts held between their tasks (late_hold: the simulator's
+ * ready-hold and probes) a re-entry into a late part's server waits
+ * hold_factor of its wait, and the held time (ct_tripinfo_t.hold) is the
+ * share h of servers the d rule sees busy. D and h are shares of the
+ * solver's fixed point, and their marginal costs price each triplet's
+ * overlap and hold in the search (price_overlap, price_hold). Within 10%
+ * of the simulator at load 0.9 at most generated points where the mean
+ * field was 15-30% optimistic (docs/model-checks.md, "Finite servers").
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -165,6 +184,14 @@ extern "C" {
 
 /** Most branches a part contributes with dependent parts (see above). */
 #define CT_NONA_PATHS 4
+
+/** --sampling auto (ct_nona_model_params_t.finite_servers 2, the default):
+ *  finite sampling for late parts on the least loaded of this many choices
+ *  or more, the mean field below and for probes (at d = 2 the mean field is
+ *  as close to the simulator; probes' finite tables met the p99 bar less
+ *  often: docs/model-checks.md, "Finite servers"). */
+#define CT_NONA_SAMPLING_AUTO 2
+#define CT_NONA_FINITE_D 8
 
 /** The default waits of the server model (params.reentry_waits): 5, aged
  *  waits (--waits job-first-aged), the one that meets issue #32's bar on
@@ -200,6 +227,15 @@ typedef struct {
     double q;               /**< server pieces: sum of squares - W_j^2 (s^2, <= 0) */
     size_t n_remote;        /**< branches with remote = 1 */
     double remote_work;     /**< compute of the parts placed away from the source, s */
+    double hold;            /**< late_hold: time its late parts hold their servers idle per job, s: from
+                                 binding to their first task's inputs in, and between their tasks
+                                 while an input from another part is on its way (at the branches'
+                                 constant times) */
+    double overlap;         /**< its parts' compute side by side, 2 sum over pairs of parts of the time
+                                 both run (each part's compute spread over its span from its first
+                                 task's start to its last one's end at the branches' constant
+                                 times), s (0 for one part; 0 without finite_servers): what the
+                                 triplet adds to the variance of the busy servers' count beyond its work */
     int vh_close;           /**< job-first waits (nona_model.c, visit_pieces): the triplet closes the job's
                                  open piece after vh_head; else the piece takes vh_head and goes on */
     double vh_head;         /**< work the open piece takes, s */
@@ -300,6 +336,30 @@ typedef struct {
                                  started (not its root piece, not first-segment parts fed by the source;
                                  default 0) */
     double r_root, r_part;  /**< wait factors of the root rule */
+    int finite_servers;     /**< 1: the d rule finds every sampled server busy with the chance p_busy of
+                                 N servers whose busy count spreads with the jobs' parallel parts
+                                 and counts the held ones (--sampling finite); 0: rho_s^d (mean
+                                 field, infinitely many servers) */
+    double dispersion;      /**< D >= 1: variance / mean of the busy servers' count (1: Poisson, every
+                                 job on one server at a time; ct_nona_dispersion) */
+    double held_share;      /**< late_hold with finite_servers: the share of servers held idle for late
+                                 parts (ct_nona_held_share) */
+    double p_busy;          /**< the chance that all d sampled servers are busy (or held): rho_s^d, or with
+                                 finite_servers E[min(1, B/N)^d], B ~ Normal(u N, D u N), u = rho_s +
+                                 held_share */
+    double price_hold;      /**< finite_servers: what a second of a triplet's hold costs the other jobs'
+                                 waits (dJ/dh / N, set by the solver's fixed point; 0 otherwise): added
+                                 to its time with price_overlap x overlap (the search's objective;
+                                 ct_nona_evaluate reports J with them, solvers report it without) */
+    double price_overlap;   /**< finite_servers: the same per second of overlap (dJ/dD / (rho_s N)) */
+    int late_hold;          /**< 1 (with late_parts and finite_servers): a late part's server counts it
+                                 busy from its binding to its first task and between its tasks, so a
+                                 re-entry into it waits only behind what the d rule put there
+                                 meanwhile (hold_factor of its wait), and the held time is taken from
+                                 the servers the d rule sees idle (held_share) */
+    double hold_factor;     /**< share of a re-entry's wait left in a held late part's server:
+                                 min(1, p_busy / rho_s) at dispersion 1 with late_hold, else 1 (set
+                                 by the build: the branches keep it) */
     int server_cut;         /**< 1: the wait LP's server row is the pieces cut (qr, m2s_row); 0: q, m2s_local */
     double m2s_row;         /**< the server row's constant, s (m2s_local, or the cut's) */
     void *gl;               /**< Gauss-Legendre table (private) */
@@ -334,6 +394,17 @@ typedef struct {
                                  none): a root on the least loaded of root_choices > 1 starts one later
                                  (the queue lengths come back first), and with late_parts so does each
                                  part bound away from its source (0 .. 10) */
+    int finite_servers;     /**< with late_parts and root_choices > 1: the chance that all d sampled
+                                 servers are busy from the spread of the busy servers' count among N,
+                                 with the held share and the prices of both (1, --sampling finite),
+                                 or rho_s^d as for infinitely many servers (0, --sampling mean-field:
+                                 the model before 2026-11-30; early parts always); 2, auto (the
+                                 default, CT_NONA_SAMPLING_AUTO): finite from d = CT_NONA_FINITE_D,
+                                 not for probes */
+    int late_hold;          /**< with late_parts and finite_servers: a late part's server is held for
+                                 it between its tasks (1, default: the simulator's --late-bind
+                                 ready-hold and probes), or not (0: ready, first-input); see
+                                 ct_nona_model_t.late_hold */
     int late_probes;        /**< with late_parts: the scheduler places roots and late parts by probes
                                  (reservations on d servers, the first free takes it; contend sim
                                  --late-bind probes), so each pays two round trips (the probe lands,
@@ -490,9 +561,22 @@ double ct_nona_later_share(const ct_nona_model_t *m, const double *theta);
 /** The wait model's name as tables and --waits spell it: "job-first",
  *  "stretched" or "pieces". */
 const char *ct_nona_waits_name(const ct_nona_model_t *m);
+/** The sampled placements' busy chance, as --sampling names it: "finite" or "mean-field" (static). */
+const char *ct_nona_sampling_name(const ct_nona_model_t *m);
 /** The late parts' wait shape the model was built with, as --late-waits names it: "least-of-d" or
  *  "uniform" (static). */
 const char *ct_nona_late_waits_name(const ct_nona_model_t *m);
+/** The busy servers' dispersion under theta (finite_servers): variance / mean
+ *  of their count, with every job's parts started together and the count
+ *  unbounded (M^X/G/inf): (sum_j beta_j (W_j + sum_w theta_w overlap_w) +
+ *  background) / (rho_s N), >= 1. O(n_vars). */
+double ct_nona_dispersion(const ct_nona_model_t *m, const double *theta);
+/** The share of servers held idle for late parts under theta (late_hold):
+ *  sum_j beta_j sum_w theta_w hold_w / N, in [0, 1 - rho_s]. O(n_vars). */
+double ct_nona_held_share(const ct_nona_model_t *m, const double *theta);
+/** Sets the dispersion (at least 1) and the held share (clamped to [0, 1 -
+ *  rho_s]) and recomputes the wait factors. */
+void ct_nona_model_set_busy(ct_nona_model_t *m, double D, double h);
 /** Sets later_share (clamped to [0, 1]) and recomputes the wait factors. */
 void ct_nona_model_set_later_share(ct_nona_model_t *m, double s);
 /** Sets a (root_share, clamped to [0, 1]) and recomputes the wait factors. */

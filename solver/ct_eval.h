@@ -49,6 +49,9 @@ typedef struct {
                                    (default CT_NONA_WAITS_DEFAULT, aged; 1: job-first; 0: pieces) */
     ct_late_bind_t late_bind; /**< nona-late: when a part binds and how (CT_LATE_BIND_PROBES: by probes), how long its server counts it
                                    (default CT_SIM_LATE_BIND_DEFAULT; ct_policy_set_late_bind) */
+    int finite_servers;       /**< nona tables: ct_nona_model_params_t.finite_servers (default
+                                   CT_NONA_SAMPLING_AUTO; 1 finite, 0 mean field, the model before
+                                   2026-11-30); late_hold follows late_bind */
     int late_waits;           /**< nona-late tables: ct_nona_model_params_t.late_waits (default
                                    CT_NONA_LATE_WAITS_DEFAULT, least-of-d; 0: uniform) */
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */

@@ -157,11 +157,17 @@ typedef struct {
     double gap;             /**< exact: proven relative gap (J - bound) / J; NAN for the others */
     int stalled;            /**< exact: a search stopped at params.stall_lps's rule (the gap had stopped closing) */
     int time_limited;       /**< exact: params.time_limit ran out (the gap is what was proven by then) */
-    int shares_unsettled;   /**< server model: the root and later shares' fixed point did not settle in
+    int shares_unsettled;   /**< server model: the shares' fixed point (root, later; with finite sampling
+                                 the busy count's dispersion and the held share) did not settle in
                                  its eight moves (two shares whose solutions send each other back): the
                                  solution is the searches' one with the least J at its own shares (the
                                  model is left at them), and the bound is the first search's, at root
                                  share 1 and later share 0, where every wait is least */
+    double price_hold;      /**< finite sampling: the prices the last search ran with (its objective adds
+                                 price_hold x hold + price_overlap x overlap to every triplet's time;
+                                 the model is left with them at 0, eval and gap are the table's J, the
+                                 bound the search's less its table's price); 0 otherwise */
+    double price_overlap;
     double J_local;         /**< J with every job entirely local */
     size_t lp_solves;       /**< exact: LPs solved; penalty: function evaluations */
     double seconds;         /**< wall time of the solve */
@@ -193,7 +199,10 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
  *  moves, from the second reversal on with half the step;
  *  sol->shares_unsettled says when they did not, and then the solution
  *  is the one of least J at its own shares); the model
- *  keeps them. The certificate is at those shares: where two fixed
+ *  keeps them. With finite sampling the dispersion and the held share are
+ *  shares too (ct_nona_dispersion, ct_nona_held_share), and each search
+ *  after the first minimises J plus their prices (sol->price_hold,
+ *  price_overlap): its certificate is for that objective. The certificate is at those shares: where two fixed
  *  points exist the search finds one, not necessarily the one whose J is
  *  lower (docs/nona-model.md, "Certified solver", gives a case). The exact method also leaves the model's server row
  *  (ct_nona_model_set_server_row) as its last search tuned it (every

@@ -76,7 +76,8 @@ void ct_eval_params_init(ct_eval_params_t *p)
                              .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
                              .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS,
                              .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .spread_gap = CT_NONA_SPREAD_GAP,
-                             .late_bind = CT_SIM_LATE_BIND_DEFAULT, .table_rtt = -1 };
+                             .late_bind = CT_SIM_LATE_BIND_DEFAULT, .table_rtt = -1,
+                             .finite_servers = CT_NONA_SAMPLING_AUTO };
     ct_sim_run_params_init(&p->run);
 }
 
@@ -260,6 +261,8 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
     mp.late_waits = p->late_waits;
     mp.rtt = ct_eval_table_rtt(p);
     mp.late_probes = p->late_bind == CT_LATE_BIND_PROBES;
+    mp.finite_servers = p->finite_servers;
+    mp.late_hold = p->late_bind == CT_LATE_BIND_PROBES || p->late_bind == CT_LATE_BIND_READY_HOLD;
     if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)
         ct_scenario_destroy(sx);
     return st;
@@ -362,6 +365,8 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
             ct_nona_eval_t e;
             ct_nona_model_set_root_share(&m, ct_nona_root_share(&m, ec->star_sol.theta));
             ct_nona_model_set_later_share(&m, ct_nona_later_share(&m, ec->star_sol.theta));
+            ct_nona_model_set_busy(&m, ct_nona_dispersion(&m, ec->star_sol.theta),
+                                   ct_nona_held_share(&m, ec->star_sol.theta));
             ct_nona_evaluate(&m, ec->star_sol.theta, &e, NULL);
             pt->model_mean_jct = e.mean_jct;
         }

@@ -1468,18 +1468,59 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
     return CT_OK;
 }
 
-/* The solution's J under root share a and later share L. Leaves the
- * model's shares as they were. */
-static double J_at_shares(ct_nona_model_t *m, const ct_nona_solution_t *sol, double a, double L)
+/* The shares the model's waits depend on: root share a, later share L, the
+ * busy servers' dispersion D and the held share h. */
+static void set_shares(ct_nona_model_t *m, double a, double L, double D, double h)
 {
-    double a0 = m->root_share, L0 = m->later_share;
-    ct_nona_eval_t e;
     ct_nona_model_set_root_share(m, a);
     ct_nona_model_set_later_share(m, L);
+    ct_nona_model_set_busy(m, D, h);
+}
+
+/* The solution's J under shares a, L, D and h. Leaves the model's shares
+ * as they were. */
+static double J_at_shares(ct_nona_model_t *m, const ct_nona_solution_t *sol, double a, double L, double D, double h)
+{
+    double a0 = m->root_share, L0 = m->later_share, D0 = m->dispersion, h0 = m->held_share;
+    double ph = m->price_hold, po = m->price_overlap;
+    ct_nona_eval_t e;
+    m->price_hold = m->price_overlap = 0;
+    set_shares(m, a, L, D, h);
     ct_nona_evaluate(m, sol->theta, &e, NULL);
-    ct_nona_model_set_root_share(m, a0);
-    ct_nona_model_set_later_share(m, L0);
+    set_shares(m, a0, L0, D0, h0);
+    m->price_hold = ph;
+    m->price_overlap = po;
     return e.J;
+}
+
+/* Finite servers: what a triplet's hold and overlap cost the other jobs.
+ * The held share and the dispersion are shares of the fixed point: a
+ * search takes them as given, so a table that holds servers idle (a sink
+ * on a part that ends early) or runs wide splits at once would not see
+ * what that costs everyone's sampled waits (on the generated layered
+ * families at load 0.7 such tables simulated 1.11x slower, geometric
+ * mean). Their marginal costs at the current shares and theta, dJ/dh / N
+ * and dJ/dD / (rho_s N), price each triplet's hold and overlap
+ * (busy_price in nona_model.c); the reported J is without them. */
+static void set_prices(ct_nona_model_t *m, const double *theta)
+{
+    m->price_hold = m->price_overlap = 0;
+    if (!m->finite_servers || m->root_choices < 2 || !(m->rho_s > 0))
+        return;
+    double D = m->dispersion, h = m->held_share, N = (double)m->servers, eh = 1e-3, eD = 1e-3 * D;
+    ct_nona_eval_t e0, e1, e2;
+    ct_nona_evaluate(m, theta, &e0, NULL);
+    if (h + eh > 1.0 - m->rho_s)
+        eh = -eh;
+    ct_nona_model_set_busy(m, D, h + eh);
+    ct_nona_evaluate(m, theta, &e1, NULL);
+    ct_nona_model_set_busy(m, D + eD, h);
+    ct_nona_evaluate(m, theta, &e2, NULL);
+    ct_nona_model_set_busy(m, D, h);
+    if (isfinite(e0.J) && isfinite(e1.J) && isfinite(e2.J)) {
+        m->price_hold = fmax(0.0, (e1.J - e0.J) / eh / N);
+        m->price_overlap = fmax(0.0, (e2.J - e0.J) / eD / (m->rho_s * N));
+    }
 }
 
 static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
@@ -1492,8 +1533,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     }
     /* Start the fixed point from the same share every time, so a solve does
      * not depend on what was evaluated on the model before it. */
-    ct_nona_model_set_root_share(m, 1.0);
-    ct_nona_model_set_later_share(m, 0.0);
+    set_shares(m, 1.0, 0.0, 1.0, 0.0);
     size_t searches = 0; /* (params.progress numbers them) */
     int fixed_point = m->server_model && (m->root_choices > 1 || m->reentry);
     /* While the share may still move, the exact search gets a tenth of
@@ -1521,13 +1561,13 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
      * reported at those shares, with the first search's bound: at root
      * share 1 and later share 0 every wait is least, so no table's J at its
      * own shares is below that bound. */
-    double total = sol->seconds, last_da = 0, last_dL = 0, step = 1, bound0 = sol->lower_bound;
+    double total = sol->seconds, last_da = 0, last_dL = 0, last_dD = 0, last_dh = 0, step = 1, bound0 = sol->lower_bound;
     /* (bound0 holds for the columns there were then; once more are
      * generated, a table may use them and cost less than it: then the
      * least bound any search proved stands in) */
     double bound_min = sol->lower_bound;
     size_t vars0 = m->n_vars;
-    double best_J = INFINITY, best_a = 1.0, best_L = 0.0;
+    double best_J = INFINITY, best_a = 1.0, best_L = 0.0, best_D = 1.0, best_h = 0.0;
     ct_nona_solution_t best = { 0 }; /* (the least J at its own shares so far; owned) */
     /* (each block's first variable when best was solved, and the variables
      * then: columns generated later come after each block's old ones) */
@@ -1538,8 +1578,12 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     size_t lps = sol->lp_solves, rounds = sol->cg_rounds, added = sol->columns_added;
     for (int moves = 0;;) {
         double a = m->root_choices > 1 ? ct_nona_root_share(m, sol->theta) : m->root_share,
-               L = m->reentry ? ct_nona_later_share(m, sol->theta) : m->later_share;
-        double da = a - m->root_share, dL = L - m->later_share, own = J_at_shares(m, sol, a, L);
+               L = m->reentry ? ct_nona_later_share(m, sol->theta) : m->later_share,
+               D = m->finite_servers && m->root_choices > 1 ? ct_nona_dispersion(m, sol->theta) : m->dispersion,
+               h = m->finite_servers && m->root_choices > 1 ? ct_nona_held_share(m, sol->theta) : m->held_share;
+        /* (D is >= 1 and unbounded: its moves count relative to it) */
+        double da = a - m->root_share, dL = L - m->later_share, dD = (D - m->dispersion) / D, dh = h - m->held_share,
+               own = J_at_shares(m, sol, a, L, D, h);
         /* (a search that left its gap open cannot tell small moves whose
          * effect on J is inside that gap; up to 1e-3 of J they count as
          * settled, and below 1e-4 of J, far below what the model can tell,
@@ -1548,8 +1592,8 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
          * table's shares may cost as little there and still lead to a
          * worse fixed point) */
         int open = gap_open(sol, p) && isfinite(sol->gap);
-        int near = fabs(da) < 1e-3 && fabs(dL) < 1e-3;
-        int inside = !near && open && fabs(da) < 0.05 && fabs(dL) < 0.05 &&
+        int near = fabs(da) < 1e-3 && fabs(dL) < 1e-3 && fabs(dD) < 1e-3 && fabs(dh) < 1e-3;
+        int inside = !near && open && fabs(da) < 0.05 && fabs(dL) < 0.05 && fabs(dD) < 0.05 && fabs(dh) < 0.05 &&
                      fabs(own - sol->eval.J) <= fmin(fmax(sol->gap, 1e-4), 1e-3) * sol->eval.J;
         int far = !near && !inside, move = far && moves < 8;
         int is_best = own < best_J;
@@ -1557,6 +1601,8 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             best_J = own;
             best_a = a;
             best_L = L;
+            best_D = D;
+            best_h = h;
         }
         /* (a search of a tenth its budget stopped with the gap open) */
         int short_ = !full && cut_short(sol, &tenth);
@@ -1581,13 +1627,11 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
                 ct_nona_solution_free(sol);
                 *sol = best;
                 memset(&best, 0, sizeof best);
-                ct_nona_model_set_root_share(m, best_a);
-                ct_nona_model_set_later_share(m, best_L);
+                set_shares(m, best_a, best_L, best_D, best_h);
                 ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
                 rebound = 1;
             } else if (unsettled) {
-                ct_nona_model_set_root_share(m, a);
-                ct_nona_model_set_later_share(m, L);
+                set_shares(m, a, L, D, h);
                 ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
             }
             if (rebound) {
@@ -1608,18 +1652,24 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         if (inside && short_ && moves < 8)
             move = 1;
         if (move) {
-            int reverses = da * last_da < 0 || dL * last_dL < 0;
+            int reverses = da * last_da < 0 || dL * last_dL < 0 || dD * last_dD < 0 || dh * last_dh < 0;
             reversals += reverses;
             if (reverses && reversals > 1)
                 step /= 2;
             da *= step;
             dL *= step;
+            dD *= step;
+            dh *= step;
             a = m->root_share + da;
             L = m->later_share + dL;
+            D = m->dispersion + dD * D;
+            h = m->held_share + dh;
             last_da = da;
             last_dL = dL;
-            ct_nona_model_set_root_share(m, a);
-            ct_nona_model_set_later_share(m, L);
+            last_dD = dD;
+            last_dh = dh;
+            set_shares(m, a, L, D, h);
+            set_prices(m, sol->theta);
             moves++;
         }
         full = full || !move || inside;
@@ -1645,6 +1695,14 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     if (st != CT_OK) {
         ct_nona_solution_free(sol);
         return st;
+    }
+    sol->price_hold = m->price_hold;
+    sol->price_overlap = m->price_overlap;
+    if (m->price_hold != 0 || m->price_overlap != 0) { /* (reported: the model's J, without the prices) */
+        double Jp = sol->eval.J;
+        m->price_hold = m->price_overlap = 0;
+        ct_nona_evaluate(m, sol->theta, &sol->eval, sol->tau);
+        sol->lower_bound -= Jp - sol->eval.J;
     }
     sol->seconds = total;
     sol->lp_solves = lps;

@@ -145,6 +145,11 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
         bad |= ct_json_put(model, "late_waits", cJSON_CreateString(ct_nona_late_waits_name(m)));
     if (m->late_probes) /* written only for probes: least-of-d tables stay as they were */
         bad |= ct_json_put(model, "late_bind", cJSON_CreateString("probes"));
+    if (m->finite_servers && m->root_choices > 1) { /* (absent: the mean field, tables before 2026-11-30) */
+        bad |= ct_json_put(model, "sampling", cJSON_CreateString("finite"));
+        bad |= put_num(model, "busy_dispersion", m->dispersion);
+        bad |= put_num(model, "held_share", m->held_share);
+    }
     if (m->rtt_root > 0) /* written only when charged: tables without a round trip stay as they were */
         bad |= put_num(model, "round_trip", m->rtt);
     if (m->server_model) {

@@ -250,5 +250,23 @@ jp=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/pb.out")
     fail "--late-bind probes: predicted $jp, not 1 ms above least-of-d's $j1"
 $C sample "$T/pb.json" --class fig1 --servers 8 --count 2 >/dev/null 2>&1 || fail "sample of a probes table"
 expect_error 2 "--late-bind probes: the parts bind late only with --binding late" -- $C nona solve data/scenarios/fig1.json --late-bind probes -o "$T/out.json"
+# --sampling: late tables on the least loaded of d record finite sampling
+# (the default) with the busy count's dispersion and the held share, whose
+# chance that all 32 samples are busy is above rho^32; mean-field tables and
+# early ones record none (they are as before 2026-11-30)
+$C nona solve data/scenarios/ensemble.json --binding late --root-choices 32 -o "$T/fs.json" --json >"$T/fs.out" ||
+    fail "late solve, finite sampling"
+grep -q '"sampling":	"finite"' "$T/fs.json" && grep -q '"busy_dispersion"' "$T/fs.json" &&
+    grep -q '"held_share"' "$T/fs.json" || fail "a late table does not record its finite sampling"
+awk -v p="$(sed -n 's/^	"all_sampled_busy":	\([0-9.e+-]*\),*$/\1/p' "$T/fs.out")" \
+    -v r="$(sed -n 's/^	"rho_servers":	\([0-9.e+-]*\),*$/\1/p' "$T/fs.out")" 'BEGIN { exit !(p > r ^ 32 && p < 1) }' ||
+    fail "finite sampling: all 32 busy with probability $(grep all_sampled_busy "$T/fs.out")"
+$C nona solve data/scenarios/ensemble.json --binding late --root-choices 32 --sampling mean-field -o "$T/mf.json" ||
+    fail "late solve, --sampling mean-field"
+$C nona solve data/scenarios/ensemble.json --root-choices 32 -o "$T/ef.json" || fail "early solve, d = 32"
+grep -q '"sampling"' "$T/mf.json" "$T/ef.json" && fail "a mean-field or early table records sampling"
+expect_error 2 "--sampling: expected auto, finite or mean-field" -- $C nona solve data/scenarios/fig1.json --sampling x -o "$T/out.json"
+$C nona solve data/scenarios/ensemble.json --binding late -o "$T/f2.json" || fail "late solve, d = 2"
+grep -q '"sampling"' "$T/f2.json" && fail "auto sampling: a d = 2 table records finite sampling"
 expect_error 2 "--spread-gap: expected a share of J >= 0" -- $C sim data/scenarios/fig1.json --spread-gap x
 finish

@@ -107,6 +107,19 @@ done
 awk -v s="$(mean "$T/tr0.001.json")" -v a="$(model "$T/tr0.001.json")" -v b="$(model "$T/tr0.json")" \
     'BEGIN { exit !(a > 0.97 * s && a < 1.03 * s && b < 0.93 * s) }' ||
     fail "--rtt 0.001: simulated $(mean "$T/tr0.001.json"), predicted $(model "$T/tr0.001.json") (--table-rtt 0: $(model "$T/tr0.json"))"
+# --sampling (docs/model-checks.md, "Finite servers"): five-models-cpu
+# late-bound on the least loaded of 32 at load 0.9 simulates the same table
+# either way; finite sampling predicts it within 10% (the busy count
+# spreads: 32 samples all find busy servers at times), the mean field's
+# rho^32 more than 15% short.
+for sm in finite mean-field; do
+    $C sim data/scenarios/five-models-cpu.json --policy nona-late --root-choices 32 --load 0.9 --reps 1 --jobs 5000 \
+        --sampling $sm --json >"$T/sm-$sm.json" || fail "sim --sampling $sm"
+done
+awk -v s="$(mean "$T/sm-finite.json")" -v f="$(model "$T/sm-finite.json")" -v s2="$(mean "$T/sm-mean-field.json")" \
+    -v m="$(model "$T/sm-mean-field.json")" 'BEGIN { exit !(s == s2 && f > 0.9 * s && f < 1.1 * s && m < 0.85 * s) }' ||
+    fail "--sampling at 0.9: simulated $(mean "$T/sm-finite.json"), predicted $(model "$T/sm-finite.json") finite, $(model "$T/sm-mean-field.json") mean-field"
+expect_error 2 "--sampling: expected auto, finite or mean-field" -- $C sim data/scenarios/fig1.json --sampling uniform
 # --price-spread (docs/baselines.md, "Without queue lengths"): on the
 # generated layered-309 with uniform roots at load 0.5, column generation at
 # the all-local table's waits finds no split (no split pays alone there;
@@ -269,11 +282,13 @@ grep -q ",ok$" "$T/lc.csv" || fail "sim check nona-late: $(cat "$T/lc.csv")"
 # A late part fed twice binds when its last input is sent (the default,
 # --late-bind ready-hold): binding at its first input (the rule before) holds
 # an idle server between a's and b's outputs on n-shape, and the d rule
-# then sees fewer idle servers (d = 8, load 0.7: 26.0 ms against 23.8 ms).
+# then sees fewer idle servers (d = 8, load 0.7: 26.0 ms against 23.8 ms;
+# the same table, the mean field's: finite sampling solves one for each).
 mean_of() { awk '{ match($0, /"mean_jct": [0-9.e-]+/); print substr($0, RSTART + 12, RLENGTH - 12); exit }' "$1"; }
 $C sim data/scenarios/n-shape.json --policy nona-late --root-choices 8 --load 0.7 --reps 1 --jobs 20000 --json \
-    >"$T/lb1.json" && $C sim data/scenarios/n-shape.json --policy nona-late --root-choices 8 --load 0.7 --reps 1 \
-    --jobs 20000 --json --late-bind first-input >"$T/lb0.json" || fail "sim --late-bind"
+    --sampling mean-field >"$T/lb1.json" && $C sim data/scenarios/n-shape.json --policy nona-late --root-choices 8 \
+    --load 0.7 --reps 1 --jobs 20000 --json --late-bind first-input --sampling mean-field >"$T/lb0.json" ||
+    fail "sim --late-bind"
 awk -v a="$(mean_of "$T/lb0.json")" -v b="$(mean_of "$T/lb1.json")" 'BEGIN { exit !(b > 0 && b < 0.96 * a) }' ||
     fail "--late-bind ready-hold: mean JCT $(mean_of "$T/lb1.json") s, first-input $(mean_of "$T/lb0.json") s"
 # Probes (--late-bind probes): four tasks started together at load 0.7 with

@@ -160,6 +160,7 @@ static void fig1_by_hand(void)
     scenario(&s, &d, &rate, 1, 1e10, 0.1, 1e-5);
     ct_nona_model_params_t link_only;
     ct_nona_model_params_init(&link_only);
+    link_only.finite_servers = 0; /* (the mean field by hand) */
     link_only.server_model = 0;
     CHECK(ct_nona_model_build(&s, &link_only, &m, &err) == CT_OK);
     double *theta = calloc(m.n_vars, sizeof(double));
@@ -182,6 +183,7 @@ static void fig1_by_hand(void)
      * and waits X, whose mean is W. */
     ct_nona_model_params_t uniform;
     ct_nona_model_params_init(&uniform);
+    uniform.finite_servers = 0; /* (the mean field by hand) */
     uniform.root_choices = 1; /* d = 1: both wait factors are 1 */
     uniform.reentry_waits = 0;
     CHECK(ct_nona_model_build(&s, &uniform, &m, &err) == CT_OK);
@@ -298,6 +300,7 @@ static void fig1_by_hand(void)
     ct_nona_model_free(&m);
     ct_nona_model_params_t jf;
     ct_nona_model_params_init(&jf);
+    jf.finite_servers = 0; /* (the mean field by hand) */
     jf.reentry_waits = 1; /* d = 2 (the default), job-first */
     CHECK(ct_nona_model_build(&s, &jf, &m, &err) == CT_OK);
     ct_nona_model_set_later_share(&m, Ls);
@@ -311,6 +314,7 @@ static void fig1_by_hand(void)
      * the later visits as before. */
     ct_nona_model_params_t late;
     ct_nona_model_params_init(&late);
+    late.finite_servers = 0; /* (the mean field by hand) */
     late.late_parts = 1;
     late.reentry_waits = 1;
     CHECK(ct_nona_model_build(&s, &late, &m, &err) == CT_OK);
@@ -657,6 +661,7 @@ static void server_model_vs_exhaustive(void)
         ct_error_t err;
         ct_nona_model_params_t mp;
         ct_nona_model_params_init(&mp);
+        mp.finite_servers = 0; /* (the fixed-share optimum: finite sampling prices its shares) */
         mp.root_choices = rep % 4 == 3 ? 2 : 1;
         CHECK(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK);
         ct_nona_solution_t sol;
@@ -697,6 +702,14 @@ static void server_model_vs_exhaustive(void)
     printf("server model vs exhaustive: %d random scenarios, worst certified gap %.2g\n", cases, worst_gap);
 }
 
+/* One class, a fork of 2 + rep % 2 random tasks on servers at a random
+ * load from rho_lo to rho_lo + 0.5, into *d, *s (the caller frees them). */
+static void rep_fork(unsigned long long *st, int rep, size_t servers, double rho_lo, ct_dag_t *d, ct_scenario_t *s)
+{
+    size_t width[1] = { 2 + (size_t)rep % 2 };
+    fork_scenario(st, 1, width, servers, rho_lo, 0.5, 0, d, s);
+}
+
 /* Round trips (--rtt) in the certified solve: late parts on the least
  * loaded of 2, random forks, round trips 0, 1 and 4 ms. The solve matches
  * the exhaustive search of each model; the optimum grows with the round
@@ -706,10 +719,9 @@ static void round_trips_vs_exhaustive(void)
     unsigned long long st = 4242;
     int cases = 0, moved = 0;
     for (int rep = 0; rep < 6; rep++) {
-        size_t w = 2 + (size_t)rep % 2, width[1] = { w }, servers = (size_t)4 << (rep % 2);
         ct_dag_t d[1];
         ct_scenario_t s;
-        fork_scenario(&st, 1, width, servers, 0.2, 0.5, 0, d, &s);
+        rep_fork(&st, rep, (size_t)4 << (rep % 2), 0.2, d, &s);
         static const double rts[] = { 0, 0.001, 0.004 };
         double prev = 0, prev_rt = 0;
         for (size_t i = 0; i < 3; i++) {
@@ -717,6 +729,7 @@ static void round_trips_vs_exhaustive(void)
             ct_error_t err;
             ct_nona_model_params_t mp;
             ct_nona_model_params_init(&mp);
+            mp.finite_servers = 0; /* (the fixed-share optimum: finite sampling prices its shares) */
             mp.late_parts = 1;
             mp.rtt = rts[i];
             CHECK(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK);
@@ -747,6 +760,55 @@ static void round_trips_vs_exhaustive(void)
     printf("round trips vs exhaustive: %d solves, %d steps where a split paid the part's trip too\n", cases, moved);
 }
 
+/* Finite sampling (auto's from d = 8) in the certified solve: random forks on 8
+ * to 32 servers at loads 0.4-0.9, late parts on the least loaded of 4 or
+ * 16. Each search after the first minimises J plus the prices of the
+ * triplets' overlap and hold; the solve's certificate is for that
+ * objective at the shares it settled at (the exhaustive search of the
+ * model with the solve's prices put back), and it reports the table's J
+ * without them. */
+static void finite_sampling_vs_exhaustive(void)
+{
+    unsigned long long st = 777;
+    int cases = 0, priced = 0;
+    for (int rep = 0; rep < 8; rep++) {
+        size_t servers = (size_t)8 << (rep % 3);
+        ct_dag_t d[1];
+        ct_scenario_t s;
+        rep_fork(&st, rep, servers, 0.4, d, &s);
+        ct_nona_model_t m;
+        ct_error_t err;
+        ct_nona_model_params_t mp;
+        ct_nona_model_params_init(&mp);
+        mp.late_parts = 1;
+        mp.root_choices = rep % 2 ? 16 : 4;
+        mp.finite_servers = 1; /* (auto: finite from d = 8 only) */
+        CHECK(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK && m.finite_servers && m.late_hold);
+        ct_nona_solution_t sol;
+        ct_nona_solve_params_t p;
+        ct_nona_solve_params_init(&p);
+        p.max_lps = 3000;
+        CHECK(ct_nona_solve(&m, &p, &sol, &err) == CT_OK);
+        CHECK(m.price_hold == 0 && m.price_overlap == 0 && sol.price_hold >= 0 && sol.price_overlap >= 0);
+        ct_nona_eval_t e;
+        ct_nona_evaluate(&m, sol.theta, &e, NULL);
+        CHECK_CLOSE(e.J, sol.eval.J, 1e-12 * e.J); /* the table's own J */
+        m.price_hold = sol.price_hold;
+        m.price_overlap = sol.price_overlap;
+        double want = exhaustive2(&m), Jp = J_at(&m, sol.theta);
+        CHECK_MSG(Jp <= want * (1 + fmax(1e-9, sol.gap)) && Jp >= want * (1 - 1e-7),
+                  "finite %d (%zu servers, rho_s %.2f, d %u): priced J %.12g, exhaustive %.12g", rep, servers, m.rho_s,
+                  m.root_choices, Jp, want);
+        CHECK(Jp >= e.J); /* (prices are >= 0) */
+        priced += sol.price_overlap > 0;
+        ct_nona_solution_free(&sol);
+        rep_free(&m, &s, d, 1);
+        cases++;
+    }
+    CHECK(cases == 8 && priced > 0);
+    printf("finite sampling vs exhaustive: %d solves, %d with the overlap priced\n", cases, priced);
+}
+
 /* E[max] of branches with server waits, against a direct numerical
  * integral of P(max > t): forks of `tasks` parallel tasks, triplets with at
  * least min_remote remote parts (2: the closed form; 7: Gauss-Legendre).
@@ -765,6 +827,7 @@ static void fork_model(size_t tasks, unsigned long long st, double total, size_t
     ct_error_t err;
     ct_nona_model_params_t mp;
     ct_nona_model_params_init(&mp);
+    mp.finite_servers = 0; /* (the fixed-share optimum: finite sampling prices its shares) */
     mp.late_parts = late > 0;
     mp.late_waits = late == 1;
     CHECK_MSG(ct_nona_model_build(s, &mp, m, &err) == CT_OK, "%s", err.msg);
@@ -1027,13 +1090,17 @@ static void lp_solvers_agree(void)
         ct_nona_solve_params_t p;
         ct_nona_solve_params_init(&p);
         CHECK(ct_nona_solve(&m, &p, &sb, &err) == CT_OK);
-        /* the root share's fixed point settled (the model keeps its share),
+        /* the shares' fixed point settled (the model keeps its shares),
          * or the solution says it did not (random 9 with aged waits swung
-         * between shares 1 and 0.69 until reversing moves were halved) */
-        CHECK_MSG(!m.server_model ||
-                      (fabs(ct_nona_root_share(&m, sb.theta) - m.root_share) < 1e-3) == !sb.shares_unsettled,
-                  "random %d: root share %.6g, the solution's %.6g", rep, m.root_share,
-                  ct_nona_root_share(&m, sb.theta));
+         * between root shares 1 and 0.69 until reversing moves were halved;
+         * with finite sampling it ends unsettled, at its own shares) */
+        int near = fabs(ct_nona_root_share(&m, sb.theta) - m.root_share) < 1e-3 &&
+                   (!m.finite_servers || m.root_choices < 2 ||
+                    (fabs(ct_nona_dispersion(&m, sb.theta) - m.dispersion) < 1e-3 * m.dispersion &&
+                     fabs(ct_nona_held_share(&m, sb.theta) - m.held_share) < 1e-3));
+        CHECK_MSG(!m.server_model || near || sb.shares_unsettled,
+                  "random %d: root share %.6g, the solution's %.6g; dispersion %.6g, the solution's %.6g", rep,
+                  m.root_share, ct_nona_root_share(&m, sb.theta), m.dispersion, ct_nona_dispersion(&m, sb.theta));
         unsettled += sb.shares_unsettled;
         p.lp = CT_NONA_LP_GLPK;
         CHECK(ct_nona_solve(&m, &p, &sg, &err) == CT_OK);
@@ -1436,6 +1503,87 @@ static void dependent_parts_by_hand(void)
     ct_dag_destroy(&d);
 }
 
+
+/* Finite servers (--sampling finite) by hand on the fork s (1 ms) -> a
+ * (10 ms), b (20 ms) -> t (1 ms), 100 kB edges, 80 servers at load 0.7,
+ * late parts on the least loaded of 32, b going on from the source and a
+ * away with the sink: a's part is held for its input (S) and, after a,
+ * for b's output (b's branch 20 ms + S + the sink's held wait, against
+ * a's S + 10 ms); the parts run side by side from S to S + 10 ms, so they
+ * add 2 x 10 ms to the busy count's variance. The chance that all 32
+ * sampled servers are busy grows with the dispersion and the held share
+ * from about rho^32 (the mean field's, exactly); the solver's prices are
+ * off once it reports, and it reports the table's own J. */
+static void finite_servers_by_hand(void)
+{
+    ct_error_t err;
+    const char *ids[4] = { "s", "a", "b", "t" };
+    const double times[4] = { 0.001, 0.010, 0.020, 0.001 };
+    static const int e[4][2] = { { 0, 1 }, { 0, 2 }, { 1, 3 }, { 2, 3 } };
+    ct_dag_t d = small_dag(ids, times, 4, e, 4);
+    double rate = 0.7 * 80 / 0.032, S = 1e5 / 1.25e9;
+    ct_scenario_t sc;
+    ct_test_scenario(&sc, &d, &rate, 1, 80, 1.25e9, 0, 0);
+    for (int finite = 1; finite >= 0; finite--) {
+        ct_nona_model_params_t mp;
+        ct_nona_model_t m;
+        ct_nona_model_params_init(&mp);
+        CHECK(mp.finite_servers == CT_NONA_SAMPLING_AUTO && mp.late_hold == 1); /* the defaults (d = 32: finite) */
+        mp.finite_servers = finite;
+        mp.late_parts = 1;
+        mp.root_choices = 32;
+        CHECK(ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK);
+        double pm = pow(m.rho_s, 32.0);
+        CHECK_CLOSE(m.rho_s, 0.7, 1e-12);
+        CHECK(!strcmp(ct_nona_sampling_name(&m), finite ? "finite" : "mean-field"));
+        const ct_segment_t *seg = &m.classes[0].split.segments[0];
+        CHECK(m.n_blocks == 1 && seg->n_inner == 2);
+        int a_first = m.classes[0].split.dag.ids[seg->inner[0]][0] == 'a';
+        uint8_t assign[2] = { 0, 1 };
+        size_t pa = a_first ? 0 : 1, pb = 1 - pa;
+        size_t w = find_triplet(&m, 0, 2, pb, pa, assign);
+        CHECK(w != (size_t)-1);
+        if (!finite) {
+            CHECK(m.p_busy == pm && m.hold_factor == 1.0 && !m.late_hold);
+        } else if (w != (size_t)-1) {
+            const ct_tripinfo_t *ti = &m.trip[w];
+            double R = m.classes[0].reentry_at ? m.classes[0].reentry_at[seg->sink] : m.reentry_wait;
+            CHECK(m.late_hold && m.hold_factor > 0); /* at dispersion 1, from the build */
+            CHECK_CLOSE(m.hold_factor, m.p_busy / m.rho_s, 1e-12);
+            CHECK_CLOSE(ti->overlap, 0.020, 1e-12);
+            CHECK(ti->hold >= S + 0.010 - 1e-12 && ti->hold <= S + 0.010 + R * m.hold_factor + 1e-12);
+            /* D = 1: a Poisson count of 56 busy of 80 (sd 7.5) is above 70 often enough */
+            CHECK(m.p_busy > 10 * pm && m.p_busy < 0.01);
+            double *theta = calloc(m.n_vars, sizeof(double));
+            theta[w] = 1.0;
+            double D = ct_nona_dispersion(&m, theta), h = ct_nona_held_share(&m, theta);
+            CHECK_CLOSE(D, 1.0 + rate * 0.020 / 56.0, 1e-9);
+            CHECK_CLOSE(h, rate * ti->hold / 80.0, 1e-9);
+            double p1 = m.p_busy;
+            ct_nona_model_set_busy(&m, D, 0.0);
+            double pD = m.p_busy;
+            ct_nona_model_set_busy(&m, D, h);
+            CHECK(pD > p1 && m.p_busy > pD && m.p_busy < 1);
+            CHECK_CLOSE(m.r_root / m.r_part, 1.0, 1e-12); /* late parts bind as the root does */
+            ct_nona_model_set_busy(&m, 1.0, 0.0);
+            CHECK_CLOSE(m.p_busy, p1, 1e-15);
+            free(theta);
+            /* the solve: prices off at the end, J the table's own */
+            ct_nona_solution_t sol;
+            CHECK(ct_nona_solve(&m, NULL, &sol, &err) == CT_OK);
+            CHECK(m.price_hold == 0 && m.price_overlap == 0);
+            ct_nona_eval_t ev;
+            ct_nona_evaluate(&m, sol.theta, &ev, NULL);
+            CHECK_CLOSE(ev.J, sol.eval.J, 1e-12 * sol.eval.J);
+            CHECK(sol.lower_bound <= sol.eval.J * (1 + 1e-9));
+            CHECK(sol.shares_unsettled || fabs(m.dispersion - ct_nona_dispersion(&m, sol.theta)) < 0.05 * m.dispersion);
+            ct_nona_solution_free(&sol);
+        }
+        ct_nona_model_free(&m);
+    }
+    ct_scenario_destroy(&sc);
+    ct_dag_destroy(&d);
+}
 
 /* Aged waits (--waits job-first-aged) by hand: r (1 ms) -> a (2 ms), b (3
  * ms) -> s (1 ms), 100,000 jobs/s on 1000 servers (rho 0.7: r 0.1, a 0.2,
@@ -2410,6 +2558,7 @@ int main(void)
     solvers_vs_exhaustive();
     server_model_vs_exhaustive();
     round_trips_vs_exhaustive();
+    finite_sampling_vs_exhaustive();
     for (int late = 0; late < 3; late++) {
         expected_max(3, 2, late);
         expected_max(8, 5, late);
@@ -2430,6 +2579,7 @@ int main(void)
     dependent_parts_fork_join();
     merged_visits_by_hand();
     aged_waits_by_hand();
+    finite_servers_by_hand();
     server_cut_holds();
     class_dual_bound_holds();
     stall_stops_early();
