@@ -363,14 +363,16 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
     started[k] = 1; /* part k continues the source's visit */
     ct_branch_t direct = { 0.0, 0.0, 0, 0.0, 0.0 };
     int has_direct = 0;
-    double held = 0.0, work_p[256] = { 0 }, from_p[256], to_p[256];
+    double held = 0.0, work_p[256], from_p[256], to_p[256];
+    for (size_t p = 0; p < q; p++)
+        work_p[p] = 0.0;
     for (size_t t = 0; t <= n; t++) { /* inner tasks in topological order, then the sink */
         int reenter = 0;
         /* (held: a late part bound for t waits for its inputs (bind_in);
          * one that ran a task waits from its timeline's end (own) for the
          * latest input from another part (up)) */
         size_t pt0 = t == n ? l : assign[t];
-        int late = pt0 != k, fresh = late && !started[pt0];
+        int late = m->late_hold && pt0 != k, fresh = late && !started[pt0]; /* (only where used: a hot loop) */
         double own = late && started[pt0] ? paths_max_a(part + pt0 * CT_NONA_PATHS, n_part[pt0]) : 0.0,
                up = -INFINITY, bind_in = 0.0;
         for (size_t e = b->in_start[t]; e < b->in_start[t + 1]; e++) {
@@ -402,7 +404,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
             ct_branch_t *set = part + pt * CT_NONA_PATHS;
             if (fresh)
                 bind_in = fmax(bind_in, c);
-            else if (lf != CT_SEG_SOURCE)
+            else if (late && lf != CT_SEG_SOURCE)
                 up = fmax(up, paths_max_a(paths + lf * CT_NONA_PATHS, n_paths[lf]) + c);
             if (lf != CT_SEG_SOURCE) /* wait for the upstream task */
                 for (size_t i = 0; i < n_paths[lf]; i++) {
@@ -432,18 +434,21 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                 paths_shift(part + p * CT_NONA_PATHS, n_part[p],
                             held_wait(m, reentry_wait_at(m, b, seg->inner[t]), p != k), 0.0,
                             m->reentry_spread ? 1.0 : 0.0);
-            double at = paths_max_a(part + p * CT_NONA_PATHS, n_part[p]), run = g->time[seg->inner[t]] / m->speed;
-            if (work_p[p] == 0.0)
-                from_p[p] = at;
-            work_p[p] += run;
-            to_p[p] = at + run;
+            double run = g->time[seg->inner[t]] / m->speed;
+            if (m->finite_servers) {
+                double at = paths_max_a(part + p * CT_NONA_PATHS, n_part[p]);
+                if (work_p[p] == 0.0)
+                    from_p[p] = at;
+                work_p[p] += run;
+                to_p[p] = at + run;
+            }
             started[p] = 1;
             paths_shift(part + p * CT_NONA_PATHS, n_part[p], run, 0.0, 0.0);
             memcpy(paths + t * CT_NONA_PATHS, part + p * CT_NONA_PATHS, n_part[p] * sizeof(ct_branch_t));
             n_paths[t] = n_part[p];
         }
     }
-    if (l != k && started[l]) { /* part l waits for the sink's inputs */
+    if (m->late_hold && l != k && started[l]) { /* part l waits for the sink's inputs */
         double last = has_direct ? direct.a : -INFINITY;
         for (size_t p = 0; p < q; p++)
             if (p != l)
@@ -454,7 +459,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
     for (size_t p = 0; p < q; p++)
         if (work_p[p] == 0.0) /* (a part of zero-time tasks, or none) */
             from_p[p] = to_p[p] = 0.0;
-    *overlap = m->finite_servers ? parts_overlap(work_p, from_p, to_p, q) : 0.0;
+    *overlap = m->finite_servers ? parts_overlap(work_p, from_p, to_p, q) : 0.0; /* (O(q^2): only where used) */
     size_t nb = 0;
     for (size_t p = 0; p < q; p++)
         for (size_t i = 0; i < n_part[p]; i++)
@@ -717,7 +722,7 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
     ti->n_crossing = 0;
     uint8_t sink_wait[256 + 2] = { 0 }; /* per branch: the sink's re-entry wait added */
     int l_inner = 0; /* (part l away from the source runs inner tasks first: held for the sink) */
-    for (size_t t = 0; t < seg->n_inner && l != k && !l_inner; t++)
+    for (size_t t = 0; t < seg->n_inner && m->late_hold && l != k && !l_inner; t++)
         l_inner = assign[t] == l;
     /* Transfers leave in batches: every crossing edge out of one task joins
      * the link queue when that task ends (batch[u]: their total time, u =
@@ -729,7 +734,9 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
         if (bytes > 0 && ct_assign_part(assign, k, l, seg->loc_from[j]) != ct_assign_part(assign, k, l, seg->loc_to[j]))
             batch[seg->loc_from[j] == CT_SEG_SOURCE ? seg->n_inner : seg->loc_from[j]] += bytes / m->bandwidth;
     }
-    double bind_in[256] = { 0 }; /* per part away from the source: its inputs' transfer (held) */
+    double bind_in[256]; /* per part away from the source: its inputs' transfer (held) */
+    for (size_t i = 0; i < q; i++)
+        bind_in[i] = 0.0;
     for (size_t j = 0; j < seg->n_edges; j++) {
         double bytes = g->bytes[seg->edges[j]];
         size_t lf = seg->loc_from[j], lt = seg->loc_to[j], branch;
@@ -746,7 +753,7 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
             branch = ct_assign_part(assign, k, l, lt);
         }
         br[branch].a += transfer_time(m, S, batch[from]);
-        if (lt != CT_SEG_SINK && branch != k)
+        if (m->late_hold && lt != CT_SEG_SINK && branch != k)
             bind_in[branch] = fmax(bind_in[branch], transfer_time(m, S, batch[from]));
         if (lt == CT_SEG_SINK && m->reentry_wait > 0 && !sink_wait[branch]) {
             /* the sink joins its server anew (once per sending branch) */
@@ -769,7 +776,7 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
         to_p[i] = from_p[i] + work_p[i];
     }
     ti->overlap = m->finite_servers ? parts_overlap(work_p, from_p, to_p, q) : 0.0; /* (O(q^2): only where used) */
-    if (l_inner) {
+    if (m->late_hold && l_inner) {
         double last = 0.0;
         for (size_t i = 0; i < nb; i++)
             if (i != l)
