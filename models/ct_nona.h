@@ -561,6 +561,10 @@ double ct_nona_later_share(const ct_nona_model_t *m, const double *theta);
 /** The wait model's name as tables and --waits spell it: "job-first",
  *  "stretched" or "pieces". */
 const char *ct_nona_waits_name(const ct_nona_model_t *m);
+/** Whether a model built with p prices late parts' sampled waits with finite servers (p's
+ *  finite_servers resolved: auto is finite for late parts on the least loaded of
+ *  CT_NONA_FINITE_D or more, not probes). */
+int ct_nona_params_finite(const ct_nona_model_params_t *p);
 /** The sampled placements' busy chance, as --sampling names it: "finite" or "mean-field" (static). */
 const char *ct_nona_sampling_name(const ct_nona_model_t *m);
 /** The late parts' wait shape the model was built with, as --late-waits names it: "least-of-d" or

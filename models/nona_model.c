@@ -642,6 +642,13 @@ const char *ct_nona_waits_name(const ct_nona_model_t *m)
                                     : "job-first";
 }
 
+int ct_nona_params_finite(const ct_nona_model_params_t *p)
+{
+    return p->server_model && p->late_parts &&
+           (p->finite_servers == 1 || (p->finite_servers == CT_NONA_SAMPLING_AUTO &&
+                                       p->root_choices >= CT_NONA_FINITE_D && !p->late_probes));
+}
+
 const char *ct_nona_sampling_name(const ct_nona_model_t *m)
 {
     return m->finite_servers ? "finite" : "mean-field";
@@ -1203,9 +1210,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     /* (early parts go to uniform servers, only roots are sampled: at d = 2 the
      * mean field predicts them as well, and its tables simulated 1.02-1.07x
      * faster at loads 0.7-0.9 on the generated ensembles) */
-    m->finite_servers = m->late_parts && (p->finite_servers == 1 || (p->finite_servers == CT_NONA_SAMPLING_AUTO &&
-                                                                       p->root_choices >= CT_NONA_FINITE_D &&
-                                                                       !p->late_probes));
+    m->finite_servers = m->late_parts && ct_nona_params_finite(p);
     /* (held servers' capacity is the finite model's: the mean field keeps the model before) */
     m->late_hold = m->late_parts && m->finite_servers && p->late_hold;
     m->dispersion = 1.0;
