@@ -1584,6 +1584,11 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         /* (D is >= 1 and unbounded: its moves count relative to it) */
         double da = a - m->root_share, dL = L - m->later_share, dD = (D - m->dispersion) / D, dh = h - m->held_share,
                own = J_at_shares(m, sol, a, L, D, h);
+        /* (with finite sampling's prices sol->eval.J has them: the move's
+         * effect is the unpriced J's, at the shares it was solved at) */
+        double cur = m->price_hold != 0 || m->price_overlap != 0
+                         ? J_at_shares(m, sol, m->root_share, m->later_share, m->dispersion, m->held_share)
+                         : sol->eval.J;
         /* (a search that left its gap open cannot tell small moves whose
          * effect on J is inside that gap; up to 1e-3 of J they count as
          * settled, and below 1e-4 of J, far below what the model can tell,
@@ -1594,7 +1599,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         int open = gap_open(sol, p) && isfinite(sol->gap);
         int near = fabs(da) < 1e-3 && fabs(dL) < 1e-3 && fabs(dD) < 1e-3 && fabs(dh) < 1e-3;
         int inside = !near && open && fabs(da) < 0.05 && fabs(dL) < 0.05 && fabs(dD) < 0.05 && fabs(dh) < 0.05 &&
-                     fabs(own - sol->eval.J) <= fmin(fmax(sol->gap, 1e-4), 1e-3) * sol->eval.J;
+                     fabs(own - cur) <= fmin(fmax(sol->gap, 1e-4), 1e-3) * cur;
         int far = !near && !inside, move = far && moves < 8;
         int is_best = own < best_J;
         if (is_best) {
@@ -1647,7 +1652,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
          * waits swing between two shares). So stop there: the solution and
          * its certificate stay those of the share it was solved at. */
         if (move && full && sol->lp_solves >= p->max_lps && isfinite(sol->gap) &&
-            fabs(own - sol->eval.J) <= sol->gap * sol->eval.J)
+            fabs(own - cur) <= sol->gap * cur)
             break;
         if (inside && short_ && moves < 8)
             move = 1;
