@@ -303,12 +303,7 @@ int cmd_sim_check(int argc, char **argv)
     if (o.ev.rtt > 0 || trip > 0)
         printf("; round trip %g s simulated, %g s in the tables", o.ev.rtt, trip);
     ct_nona_model_params_t mp; /* (the sampling the late tables are solved with) */
-    ct_nona_model_params_init(&mp);
-    mp.server_model = o.ev.server_model;
-    mp.late_parts = !strcmp(o.policy, "nona-late");
-    mp.root_choices = o.ev.root_choices;
-    mp.late_probes = o.ev.late_bind == CT_LATE_BIND_PROBES;
-    mp.finite_servers = o.ev.finite_servers;
+    ct_eval_model_params(&o.ev, !strcmp(o.policy, "nona-late"), &mp);
     if (mp.late_parts && mp.server_model && mp.root_choices > 1)
         printf("; sampling %s", ct_nona_params_finite(&mp) ? "finite" : "mean-field");
     printf(")\n");

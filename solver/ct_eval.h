@@ -81,6 +81,9 @@ void ct_eval_params_init(ct_eval_params_t *p);
 
 /** The round trip p's nona tables are solved for, s: table_rtt, or rtt when it is < 0. O(1). */
 double ct_eval_table_rtt(const ct_eval_params_t *p);
+/** The model parameters p's nona tables are solved with (late_parts: nona-late's), into *mp
+ *  (initialised here). */
+void ct_eval_model_params(const ct_eval_params_t *p, int late_parts, ct_nona_model_params_t *mp);
 
 /** One simulated point. unstable: the run did not settle (summary empty). */
 typedef struct {

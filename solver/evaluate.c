@@ -233,6 +233,21 @@ static const char *static_name(const char *name)
 
 /* Builds (scaled, background-adjusted) scenario, model and Nona solution
  * for one sweep point. */
+void ct_eval_model_params(const ct_eval_params_t *p, int late_parts, ct_nona_model_params_t *mp)
+{
+    ct_nona_model_params_init(mp);
+    mp->server_model = p->server_model;
+    mp->root_choices = p->root_choices ? p->root_choices : 1;
+    mp->dependent_parts = p->dependent_parts;
+    mp->reentry_waits = p->job_first_waits;
+    mp->late_parts = late_parts;
+    mp->late_waits = p->late_waits;
+    mp->rtt = ct_eval_table_rtt(p);
+    mp->late_probes = p->late_bind == CT_LATE_BIND_PROBES;
+    mp->finite_servers = p->finite_servers;
+    mp->late_hold = p->late_bind == CT_LATE_BIND_PROBES || p->late_bind == CT_LATE_BIND_READY_HOLD;
+}
+
 static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, const ct_eval_params_t *p,
                                int late_parts, ct_scenario_t *sx, ct_sim_config_t *cfg, ct_nona_model_t *m,
                                ct_error_t *err)
@@ -252,17 +267,7 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
         return st;
     }
     ct_nona_model_params_t mp;
-    ct_nona_model_params_init(&mp);
-    mp.server_model = p->server_model;
-    mp.root_choices = p->root_choices ? p->root_choices : 1;
-    mp.dependent_parts = p->dependent_parts;
-    mp.reentry_waits = p->job_first_waits;
-    mp.late_parts = late_parts;
-    mp.late_waits = p->late_waits;
-    mp.rtt = ct_eval_table_rtt(p);
-    mp.late_probes = p->late_bind == CT_LATE_BIND_PROBES;
-    mp.finite_servers = p->finite_servers;
-    mp.late_hold = p->late_bind == CT_LATE_BIND_PROBES || p->late_bind == CT_LATE_BIND_READY_HOLD;
+    ct_eval_model_params(p, late_parts, &mp);
     if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)
         ct_scenario_destroy(sx);
     return st;
