@@ -114,6 +114,11 @@ int cli_parse_late_waits(const char *cmd, const char *s, int *least_of_d)
     return parse_switch(cmd, "--late-waits", s, "least-of-d", "uniform", least_of_d);
 }
 
+int cli_parse_late_first(const char *cmd, const char *s, int *aged)
+{
+    return parse_switch(cmd, "--late-first", s, "aged", "root", aged);
+}
+
 int cli_parse_sampling(const char *cmd, const char *s, int *finite)
 {
     if (!strcmp(s, "auto")) {

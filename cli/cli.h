@@ -45,6 +45,9 @@ int cli_parse_parts(const char *cmd, const char *s, int *dependent);
 /** --late-waits least-of-d|uniform into *least_of_d (ct_nona_model_params_t.late_waits); 2 (usage
  *  printed) on a bad value. */
 int cli_parse_late_waits(const char *cmd, const char *s, int *least_of_d);
+/** --late-first root|aged into *aged (ct_nona_model_params_t.late_first); 2 (usage printed) on a
+ *  bad value. */
+int cli_parse_late_first(const char *cmd, const char *s, int *aged);
 /** --sampling auto|finite|mean-field into *finite (ct_nona_model_params_t.finite_servers); 2 (usage
  *  printed) on a bad value. */
 int cli_parse_sampling(const char *cmd, const char *s, int *finite);

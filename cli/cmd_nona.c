@@ -79,6 +79,11 @@ static void nona_usage(FILE *out)
             "                          busy, and then longer (least-of-d, default since 2026-11-28),\n"
             "                          or with probability rho as on a uniform server (uniform, the\n"
             "                          earlier default); the mean wait is the same\n"
+            "  --late-first root|aged  --binding late: a late part's first task waits as a root\n"
+            "                          does, and a part's later tasks wait for older jobs' late\n"
+            "                          parts bound to their server meanwhile (root, default since\n"
+            "                          2026-11-29), or its first wait is stretched by its age and\n"
+            "                          later tasks wait nothing (aged, the model before)\n"
             "  --rtt S                 the round trip scheduler <-> servers, seconds (default 0):\n"
             "                          with D > 1 a root starts one later (the queue lengths come\n"
             "                          back first), with --binding late so does each part bound\n"
@@ -151,7 +156,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING };
+       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -167,6 +172,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
         { "search", required_argument, NULL, OPT_SEARCH }, { "binding", required_argument, NULL, OPT_BINDING },
         { "late-waits", required_argument, NULL, OPT_LATE_WAITS },
+        { "late-first", required_argument, NULL, OPT_LATE_FIRST },
         { "rtt", required_argument, NULL, OPT_RTT },
         { "late-bind", required_argument, NULL, OPT_LATE_BIND },
         { "sampling", required_argument, NULL, OPT_SAMPLING },
@@ -282,6 +288,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         }
         case OPT_SAMPLING:
             if (cli_parse_sampling("nona", optarg, &o->model.finite_servers))
+                return 2;
+            break;
+        case OPT_LATE_FIRST:
+            if (cli_parse_late_first("nona", optarg, &o->model.late_first))
                 return 2;
             break;
         case OPT_LATE_WAITS:
@@ -428,6 +438,8 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
     cJSON_AddStringToObject(r, "binding", m->late_parts ? "late" : "early");
     if (m->late_parts)
         cJSON_AddStringToObject(r, "late_waits", ct_nona_late_waits_name(m));
+    if (m->late_parts && m->reentry_aged)
+        cJSON_AddStringToObject(r, "late_first", m->late_intrusions ? "root" : "aged");
     if (m->late_parts && m->root_choices > 1) {
         cJSON_AddStringToObject(r, "sampling", ct_nona_sampling_name(m));
         ct_json_add_number(r, "all_sampled_busy", m->p_busy);

@@ -122,7 +122,23 @@
  *    late-bound parts a remote part's first wait is aged too: W_part /
  *    (1 - sigma(v)), v its first task (a branch's w carries the stretch),
  *    in place of the later share's W_part / (1 - rho_s later_share), which
- *    charged a part in a job's last segment as much as one in its first.
+ *    charged a part in a job's last segment as much as one in its first
+ *    (params.late_first 1, --late-first aged; not the default since
+ *    2026-11-29, below).
+ *  - late intrusions (params.late_first 0, the default since 2026-11-29,
+ *    with late parts and aged waits): a late part's first task waits as a
+ *    root does, r_root W (the simulator's late parts wait about what its
+ *    roots do at age 0 and less later; the stretch charged twice that on
+ *    shallow DAGs), and a task that continues its part's run on a server
+ *    waits for what older jobs' late parts put there during the run
+ *    before it: a busy server takes a newly bound part when every sampled
+ *    server is busy (p_busy, rho_s^d in the mean field; of those not held
+ *    idle), later_share of the work is in late parts and half of them are
+ *    older: cont_factor = CT_NONA_INTRUSION p_busy rho_s / (rho_s +
+ *    held_share) later_share of that run (ct_branch_t.c; the simulator's continuing
+ *    tasks waited 0.13-0.35 of the run before them at load 0.7, d = 2,
+ *    0.03-0.05 at 0.3). The stretch had stood in for these waits on deep
+ *    DAGs.
  * Late-bound parts (params.late_parts): a part that leaves its source's
  * server is bound when it is first needed (one of its tasks has every
  * input sent, the earlier ones held at their senders; or the job arrives,
@@ -205,6 +221,17 @@ extern "C" {
  *  (docs/model-checks.md); 0, uniform, the shape before. */
 #define CT_NONA_LATE_WAITS_DEFAULT 1
 
+/** The default first wait of a late part (params.late_first): 0, as a
+ *  root's, with late intrusions (--late-first root, since 2026-11-29:
+ *  docs/model-checks.md, "Late intrusions"); 1, stretched by its age
+ *  (--late-first aged), the default before. */
+#define CT_NONA_LATE_FIRST_DEFAULT 0
+
+/** Late intrusions: the share of the late parts put on a busy server that
+ *  belong to older jobs and so go before its next task (half: a job in
+ *  the middle of its life). */
+#define CT_NONA_INTRUSION 0.5
+
 /** One branch of a triplet: time a + n * phi (+ a server wait X) (+ w
  *  W_part) seconds. */
 typedef struct {
@@ -216,6 +243,9 @@ typedef struct {
     double r;   /**< reentry_spread: re-entries of inner tasks on the branch; their mean (R each) is in
                      a, their spread is added by the E[max] (independent, 0 w.p. 1 - rho_s, else
                      exponential); 0 otherwise */
+    double c;   /**< late intrusions (ct_nona_model_t.late_intrusions): the run before each task on the
+                     branch that continues its part's run on its server, summed, s; a holds
+                     cont_factor x c of wait for it (0 otherwise) */
 } ct_branch_t;
 
 /** A triplet's model data. */
@@ -357,6 +387,15 @@ typedef struct {
                                  re-entry into it waits only behind what the d rule put there
                                  meanwhile (hold_factor of its wait), and the held time is taken from
                                  the servers the d rule sees idle (held_share) */
+    int late_intrusions;    /**< 1 (late_parts with aged waits, params.late_first 0): a late part's first
+                                 task waits as a root does (no stretch by its age), and a task that
+                                 continues its part's run waits for the older jobs' parts bound to its
+                                 server during the run before it: cont_factor of that run */
+    double cont_factor;     /**< late_intrusions: CT_NONA_INTRUSION x p_busy x rho_s / (rho_s + held_share)
+                                 x later_share (then the late
+                                 parts' share of the work): what share of a run older jobs' late parts
+                                 put before the next task of the part; in the branches' a (kept
+                                 there as it changes: ct_nona_model_set_root_share) */
     double hold_factor;     /**< share of a re-entry's wait left in a held late part's server:
                                  min(1, p_busy / rho_s) at dispersion 1 with late_hold, else 1 (set
                                  by the build: the branches keep it) */
@@ -390,6 +429,12 @@ typedef struct {
                                  mean-field chance that all d sampled servers are busy, and longer
                                  (default, CT_NONA_LATE_WAITS_DEFAULT); 0, uniform: with probability
                                  rho_s, as on a uniform server (the default before 2026-11-28) */
+    int late_first;         /**< with late_parts and aged waits: 0, a late part's first task waits as a
+                                 root does and later tasks of a part wait for the late parts of older
+                                 jobs bound to its server meanwhile (late intrusions, default,
+                                 CT_NONA_LATE_FIRST_DEFAULT); 1, aged: its first task's wait is
+                                 stretched by its age, W_part / (1 - sigma(v)), and a part's later
+                                 tasks wait nothing (the default before 2026-11-29) */
     double rtt;             /**< the round trip between scheduler and servers, s (default 0, the paper:
                                  none): a root on the least loaded of root_choices > 1 starts one later
                                  (the queue lengths come back first), and with late_parts so does each
@@ -556,6 +601,8 @@ double ct_nona_phi_max(const ct_nona_model_t *m);
  *  theta (the rest: each job's root piece and its first segment's remote
  *  parts that need only the source). Older jobs' later visits overtake a
  *  remote part's first task: W_part = r_part W / (1 - rho_s later_share).
+ *  With late intrusions (m->late_intrusions) the share of the work in parts
+ *  away from their source's server instead, which scales cont_factor.
  *  O(n_vars). */
 double ct_nona_later_share(const ct_nona_model_t *m, const double *theta);
 /** The wait model's name as tables and --waits spell it: "job-first",

@@ -44,9 +44,28 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p)
                                    .root_choices = 2, /* pooled roots; 1 is the paper's uniform rule */
                                    .dependent_parts = 1, .reentry_waits = CT_NONA_WAITS_DEFAULT,
                                    .late_waits = CT_NONA_LATE_WAITS_DEFAULT,
+                                   .late_first = CT_NONA_LATE_FIRST_DEFAULT,
                                    .finite_servers = CT_NONA_SAMPLING_AUTO,
                                    .late_hold = 1 };
     ct_partition_params_init(&p->partition);
+}
+
+/* Late intrusions (ct_nona.h): a busy server takes a newly bound late part
+ * when every sampled server is busy (p_busy; held idle ones do not take
+ * it: rho_s / u of them, as for the waits); the share of the work in late
+ * parts is later_share, and the older half of those go before the next
+ * task of the part it runs. The branches hold cont_factor x c in a, moved
+ * here when the factor changes (a share of the solver's fixed point), so
+ * that every reader of a branch sees it without knowing of it. */
+static void set_intrusions(ct_nona_model_t *m)
+{
+    double u = m->rho_s + m->held_share,
+           cf = m->late_intrusions && u > 0 ? CT_NONA_INTRUSION * m->p_busy * m->rho_s / u * m->later_share : 0.0;
+    if (cf == m->cont_factor)
+        return;
+    for (size_t i = 0; i < m->n_branches; i++)
+        m->branches[i].a += (cf - m->cont_factor) * m->branches[i].c;
+    m->cont_factor = cf;
 }
 
 /* Mean-field wait factors at per-server load rho when a share a of the
@@ -119,6 +138,7 @@ void ct_nona_model_set_root_share(ct_nona_model_t *m, double a)
      * wait by its own age instead (aged_first) */
     if (m->reentry && !(m->reentry_aged && m->late_parts))
         m->r_part /= 1.0 - m->rho_s * m->later_share;
+    set_intrusions(m);
 }
 
 void ct_nona_model_set_busy(ct_nona_model_t *m, double D, double h)
@@ -158,10 +178,9 @@ void ct_nona_model_set_later_share(ct_nona_model_t *m, double s)
     ct_nona_model_set_root_share(m, m->root_share);
 }
 
-double ct_nona_root_share(const ct_nona_model_t *m, const double *theta)
+/* The share of the work whose part stays on its source's server. */
+static double source_share(const ct_nona_model_t *m, const double *theta)
 {
-    if (m->late_parts)
-        return 1.0;
     double all = 0, remote = 0;
     for (size_t j = 0; j < m->n_classes; j++)
         all += m->beta[j] * m->classes[j].work;
@@ -171,6 +190,11 @@ double ct_nona_root_share(const ct_nona_model_t *m, const double *theta)
             remote += m->beta[b->cls] * theta[w] * m->trip[w].remote_work;
     }
     return all > 0 ? 1.0 - remote / all : 1.0;
+}
+
+double ct_nona_root_share(const ct_nona_model_t *m, const double *theta)
+{
+    return m->late_parts ? 1.0 : source_share(m, theta);
 }
 
 void ct_nona_model_free(ct_nona_model_t *m)
@@ -232,17 +256,26 @@ static double longest_chain(const ct_dag_t *g, const ct_segment_t *seg, const ct
 
 /* Dependent parts: a set of paths, at most CT_NONA_PATHS terms a + n phi
  * (+ X when remote) whose max is a time. A term that another bounds for
- * every phi and X is dropped; past the limit, the two least are folded
- * into one that bounds both. */
-static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x)
+ * every phi and X is dropped (and for every late intrusions' factor the
+ * model can take, 0 .. CT_NONA_INTRUSION: a holds cf c, linear in the
+ * factor, so both ends suffice; cf the model's now); past the limit, the
+ * two least are folded into one that bounds both. */
+static int path_bounds(const ct_branch_t *s, const ct_branch_t *x, double cf)
+{
+    double hi = CT_NONA_INTRUSION - cf;
+    return s->a >= x->a && s->n >= x->n && s->remote >= x->remote && s->w >= x->w && s->r >= x->r &&
+           (s->c == x->c || (s->a - cf * s->c >= x->a - cf * x->c && s->a + hi * s->c >= x->a + hi * x->c));
+}
+
+static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x, double cf)
 {
     for (size_t i = 0; i < *cnt; i++)
-        if (set[i].a >= x.a && set[i].n >= x.n && set[i].remote >= x.remote && set[i].w >= x.w && set[i].r >= x.r)
+        if (path_bounds(&set[i], &x, cf))
             return;
     ct_branch_t tmp[CT_NONA_PATHS + 1]; /* set has room for CT_NONA_PATHS only: the fold happens here */
     size_t keep = 0;
     for (size_t i = 0; i < *cnt; i++)
-        if (!(x.a >= set[i].a && x.n >= set[i].n && x.remote >= set[i].remote && x.w >= set[i].w && x.r >= set[i].r))
+        if (!path_bounds(&x, &set[i], cf))
             tmp[keep++] = set[i];
     tmp[keep++] = x;
     if (keep > CT_NONA_PATHS) {
@@ -256,7 +289,7 @@ static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x)
                 lo2 = i;
         tmp[lo2] = (ct_branch_t){ fmax(tmp[lo].a, tmp[lo2].a), fmax(tmp[lo].n, tmp[lo2].n),
                                   tmp[lo].remote | tmp[lo2].remote, fmax(tmp[lo].w, tmp[lo2].w),
-                                  fmax(tmp[lo].r, tmp[lo2].r) };
+                                  fmax(tmp[lo].r, tmp[lo2].r), fmax(tmp[lo].c, tmp[lo2].c) };
         tmp[lo] = tmp[--keep];
     }
     memcpy(set, tmp, keep * sizeof(ct_branch_t));
@@ -286,7 +319,7 @@ static double held_wait(const ct_nona_model_t *m, double w, int held)
 static double aged_first(const ct_nona_model_t *m, const ct_block_t *b, size_t v)
 {
     const double *r = m->classes[b->cls].reentry_at;
-    if (!m->reentry_aged || !m->late_parts || !r || !(m->reentry_wait > 0))
+    if (!m->reentry_aged || !m->late_parts || m->late_intrusions || !r || !(m->reentry_wait > 0))
         return 0.0;
     return r[v] / m->reentry_wait - 1.0;
 }
@@ -349,7 +382,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
     uint8_t *n_part = n_paths + n;
     uint8_t started[256] = { 0 }, to_sink[256] = { 0 }; /* per part: a task placed; a re-entry into the sink */
     for (size_t p = 0; p < q; p++) {
-        part[p * CT_NONA_PATHS] = (ct_branch_t){ p != k ? m->rtt_part : 0.0, 0.0, p != k, 0.0, 0.0 };
+        part[p * CT_NONA_PATHS] = (ct_branch_t){ p != k ? m->rtt_part : 0.0, 0.0, p != k, 0.0, 0.0, 0.0 };
         n_part[p] = 1;
     }
     uint8_t seen[256] = { 0 };
@@ -361,7 +394,10 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
         }
     }
     started[k] = 1; /* part k continues the source's visit */
-    ct_branch_t direct = { 0.0, 0.0, 0, 0.0, 0.0 };
+    double prev_run[256]; /* per part: its last task's run (late intrusions) */
+    for (size_t p = 0; p < q && m->late_intrusions; p++)
+        prev_run[p] = p == k ? g->time[seg->source] / m->speed : 0.0;
+    ct_branch_t direct = { 0.0, 0.0, 0, 0.0, 0.0, 0.0 };
     int has_direct = 0;
     double held = 0.0, work_p[256], from_p[256], to_p[256];
     for (size_t p = 0; p < q; p++)
@@ -389,7 +425,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                 if (lf == CT_SEG_SOURCE) {
                     /* (to part l, away from the source: bound first) */
                     double r = held_wait(m, reentry_wait_at(m, b, seg->sink), l != k && started[l]);
-                    direct = (ct_branch_t){ m->rtt_part + c + r, 1.0, 0, 0.0, 0.0 };
+                    direct = (ct_branch_t){ m->rtt_part + c + r, 1.0, 0, 0.0, 0.0, 0.0 };
                     has_direct = 1;
                 } else {
                     paths_shift(part + pf * CT_NONA_PATHS, n_part[pf], c, 1.0, 0.0);
@@ -418,7 +454,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                             x.remote = 1;
                         x.w += aged_first(m, b, seg->inner[t]);
                     }
-                    paths_add(set, &n_part[pt], x);
+                    paths_add(set, &n_part[pt], x, m->cont_factor);
                 }
             if (bytes > 0)
                 paths_shift(set, n_part[pt], c, 1.0, 0.0);
@@ -435,6 +471,12 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                             held_wait(m, reentry_wait_at(m, b, seg->inner[t]), p != k), 0.0,
                             m->reentry_spread ? 1.0 : 0.0);
             double run = g->time[seg->inner[t]] / m->speed;
+            if (m->late_intrusions && started[p] && !reenter) /* it continues the part's run */
+                for (size_t i = 0; i < n_part[p]; i++) {
+                    part[p * CT_NONA_PATHS + i].a += m->cont_factor * prev_run[p];
+                    part[p * CT_NONA_PATHS + i].c += prev_run[p];
+                }
+            prev_run[p] = run;
             if (m->finite_servers) {
                 double at = paths_max_a(part + p * CT_NONA_PATHS, n_part[p]);
                 if (work_p[p] == 0.0)
@@ -661,6 +703,8 @@ const char *ct_nona_late_waits_name(const ct_nona_model_t *m)
 
 double ct_nona_later_share(const ct_nona_model_t *m, const double *theta)
 {
+    if (m->late_intrusions) /* the late parts' share of the work */
+        return 1.0 - source_share(m, theta);
     double early = 0, all = 0;
     for (size_t j = 0; j < m->n_classes; j++) {
         pieces_t a;
@@ -696,9 +740,16 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
 {
     size_t nb = q;
     for (size_t i = 0; i < q; i++)
-        br[i] = (ct_branch_t){ 0.0, 0.0, i != k, -1.0, 0.0 }; /* (w < 0: first task not seen yet) */
+        br[i] = (ct_branch_t){ 0.0, 0.0, i != k, -1.0, 0.0, 0.0 }; /* (w < 0: first task not seen yet) */
+    double prev_run[256]; /* per part: its last task's run (late intrusions; only where used: a hot loop) */
+    for (size_t i = 0; i < q && m->late_intrusions; i++)
+        prev_run[i] = i == k ? g->time[seg->source] / m->speed : 0.0;
     for (size_t t = 0; t < seg->n_inner; t++) {
         ct_branch_t *x = &br[assign[t]];
+        if (m->late_intrusions) { /* (c: a part's runs before its later tasks; into a below) */
+            x->c += prev_run[assign[t]];
+            prev_run[assign[t]] = g->time[seg->inner[t]] / m->speed;
+        }
         x->a += g->time[seg->inner[t]] / m->speed;
         if (x->w < 0)
             x->w = assign[t] != k ? aged_first(m, b, seg->inner[t]) : 0.0;
@@ -725,6 +776,8 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
     for (size_t i = 0; i < q; i++) /* (after the pieces: a round trip is not server work) */
         if (i != k)
             br[i].a += m->rtt_part;
+    for (size_t i = 0; i < q && m->late_intrusions; i++) /* (nor a wait) */
+        br[i].a += m->cont_factor * br[i].c;
     ti->a1 = ti->a2 = 0.0;
     ti->n_crossing = 0;
     uint8_t sink_wait[256 + 2] = { 0 }; /* per branch: the sink's re-entry wait added */
@@ -752,7 +805,7 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
         double S = bytes / m->bandwidth;
         size_t from = lf == CT_SEG_SOURCE ? seg->n_inner : lf;
         if (lf == CT_SEG_SOURCE && lt == CT_SEG_SINK) {
-            br[nb] = (ct_branch_t){ m->rtt_part, 0.0, 0, 0.0, 0.0 }; /* to part l != k: bound first */
+            br[nb] = (ct_branch_t){ m->rtt_part, 0.0, 0, 0.0, 0.0, 0.0 }; /* to part l != k: bound first */
             branch = nb++;
         } else if (lt == CT_SEG_SINK) {
             branch = ct_assign_part(assign, k, l, lf);
@@ -1247,6 +1300,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     m->reentry_spread = m->reentry && p->reentry_waits == 3;
     m->reentry_merged = m->reentry && (p->reentry_waits == 4 || p->reentry_waits == 5);
     m->reentry_aged = m->reentry && p->reentry_waits == 5;
+    m->late_intrusions = m->late_parts && m->reentry_aged && !p->late_first;
     gsl_integration_glfixed_table *glt = gsl_integration_glfixed_table_alloc(GL_POINTS);
     gl_nodes_t *gl = malloc(sizeof *gl);
     if (!glt || !gl) {

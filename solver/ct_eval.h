@@ -52,6 +52,8 @@ typedef struct {
     int finite_servers;       /**< nona tables: ct_nona_model_params_t.finite_servers (default
                                    CT_NONA_SAMPLING_AUTO; 1 finite, 0 mean field, the model before
                                    2026-11-30); late_hold follows late_bind */
+    int late_first;           /**< nona-late tables: ct_nona_model_params_t.late_first (default
+                                   CT_NONA_LATE_FIRST_DEFAULT, root; 1: aged) */
     int late_waits;           /**< nona-late tables: ct_nona_model_params_t.late_waits (default
                                    CT_NONA_LATE_WAITS_DEFAULT, least-of-d; 0: uniform) */
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */

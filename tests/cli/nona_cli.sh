@@ -219,6 +219,16 @@ jd=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/ld.out")
     fail "least-of-d's mean JCT '$jd' not above uniform's '$ju'"
 $C sample "$T/ld.json" --class ensemble --servers 8 --count 5 >/dev/null 2>&1 || fail "sample of a least-of-d table"
 expect_error 2 "--late-waits: expected least-of-d or uniform" -- $C nona solve data/scenarios/ensemble.json --late-waits x -o "$T/out.json"
+# --late-first: late tables record the first wait they were solved with
+# (root by default since 2026-11-29, aged the model before), early ones none
+$C nona solve data/scenarios/ensemble.json --binding late --late-first aged -o "$T/la.json" --json >"$T/la.out" ||
+    fail "late solve, --late-first aged"
+grep -q '"late_first":	"aged"' "$T/la.json" && grep -q '"late_first":	"aged"' "$T/la.out" ||
+    fail "--late-first aged not recorded"
+grep -q '"late_first":	"root"' "$T/ld.json" && grep -q '"late_first":	"root"' "$T/ld.out" ||
+    fail "the default late table does not record late_first root"
+grep -q '"late_first"' "$T/le.json" "$T/le.out" && fail "an early table records late_first"
+expect_error 2 "--late-first: expected aged or root" -- $C nona solve data/scenarios/ensemble.json --late-first x -o "$T/out.json"
 # --rtt: a sampled root and each late part start a round trip later. fig1's
 # split saves under 7 ms: with 10 ms a part the table keeps every job on
 # its root's server (its mean JCT is the all-local one, root trip included),

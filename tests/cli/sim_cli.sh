@@ -153,8 +153,22 @@ $C sim "$T/l3022/layered-3022.json" --load 0.7 --reps 1 --jobs 1000 --json --spr
     fail "sim layered-3022"
 awk -v a="$(predicted "$T/m0.json")" -v b="$(predicted "$T/m1.json")" 'BEGIN { exit !(b <= a * (1 + 1e-9)) }' ||
     fail "default --spread-gap: predicted $(predicted "$T/m1.json") s, above --spread-gap 0's $(predicted "$T/m0.json") s"
+# Late intrusions (docs/model-checks.md, "Late intrusions"): on
+# layered-2022 at 0.7 (four stages, two of three parts late) the default
+# late model predicts its table within 10%; a late part's first wait
+# stretched by its age (--late-first aged, the model before) charges it
+# twice a root's and predicts 14% high.
+$C sim check --generate 1 --gen-seed 2022 --loads 0.7:0.7:0.1 --reps 1 --jobs 200 --save "$T/l2022" >/dev/null 2>&1 ||
+    fail "sim check --save layered-2022"
+for lf in root aged; do
+    $C sim "$T/l2022/layered-2022.json" --policy nona-late --load 0.7 --reps 1 --jobs 10000 --json --late-first $lf \
+        >"$T/lf-$lf.json" || fail "sim --late-first $lf"
+done
+awk -v s="$(mean "$T/lf-root.json")" -v r="$(model "$T/lf-root.json")" -v s2="$(mean "$T/lf-aged.json")" \
+    -v a="$(model "$T/lf-aged.json")" 'BEGIN { exit !(s > 0.9 * r && s < 1.1 * r && s2 < 0.9 * a) }' ||
+    fail "--late-first: simulated $(mean "$T/lf-root.json") / predicted $(model "$T/lf-root.json") (root), $(mean "$T/lf-aged.json") / $(model "$T/lf-aged.json") (aged)"
 for bad in "--server-queue lifo" "--fair-pick oldest" "--root-choices 0" "--model none" "--spread-gap -1" \
-    "--late-waits some" "--late-bind early"; do
+    "--late-waits some" "--late-bind early" "--late-first young"; do
     # shellcheck disable=SC2086
     $C sim data/scenarios/fig1.json $bad >/dev/null 2>"$T/e"
     [ $? -eq 2 ] && grep -q -- "${bad%% *}" "$T/e" || fail "$bad not refused"

@@ -232,7 +232,7 @@ static void fig1_by_hand(void)
         uniform.reentry_waits = 3;
         CHECK(ct_nona_model_build(&s, &uniform, &m3, &err) == CT_OK);
         CHECK(!strcmp(ct_nona_waits_name(&m3), "job-first-spread"));
-        ct_branch_t br2[2] = { { 0.030, 0, 0, 0, 1 }, { 0.030, 0, 0, 0, 1 } };
+        ct_branch_t br2[2] = { { 0.030, 0, 0, 0, 1, 0 }, { 0.030, 0, 0, 0, 1, 0 } };
         ct_tripinfo_t ti2 = { 0 };
         ti2.n_branches = 2;
         double Wr = R / m3.r_part, sc = R / rho_s;
@@ -245,8 +245,8 @@ static void fig1_by_hand(void)
          * a Monte Carlo of the real sum (independent zero-or-exponential
          * waits): the excess over the means within 5% of what the family gives */
         ti2.n_branches = 2;
-        br2[0] = (ct_branch_t){ 0.030, 0, 0, 0, 3 };
-        br2[1] = (ct_branch_t){ 0.030 - 2 * R, 0, 1, 0, 0 };
+        br2[0] = (ct_branch_t){ 0.030, 0, 0, 0, 3, 0 };
+        br2[1] = (ct_branch_t){ 0.030 - 2 * R, 0, 1, 0, 0, 0 };
         double Wq = 2 * R / m3.r_part, Mq = ct_nona_tripinfo_time(&m3, &ti2, br2, 0, Wq), mc = 0;
         uint64_t rs = 12345;
         for (int it = 0; it < 1000000; it++) {
@@ -265,7 +265,7 @@ static void fig1_by_hand(void)
         mc /= 1000000;
         CHECK(fabs((Mq - 0.030) / (mc - 0.030) - 1) < 0.05);
         ti2.n_branches = 2;
-        br2[1] = (ct_branch_t){ 0.030, 0, 0, 0, 1 };
+        br2[1] = (ct_branch_t){ 0.030, 0, 0, 0, 1, 0 };
         br2[0] = br2[1];
         CHECK_CLOSE(ct_nona_tripinfo_time(&m, &ti2, br2, 0, R / m.r_part), 0.030, 1e-12);
         ct_nona_model_free(&m3);
@@ -922,7 +922,7 @@ static void time_lower_bound(size_t tasks, int late)
     ct_branch_t ten[10];
     ct_tripinfo_t t10 = { 0 };
     for (size_t i = 0; i < 10; i++)
-        ten[i] = (ct_branch_t){ 0.010, 1, 1, 0, 0 };
+        ten[i] = (ct_branch_t){ 0.010, 1, 1, 0, 0, 0 };
     t10.n_branches = t10.n_remote = 10;
     double W = 0.004, Wp = m.r_part * W, p = m.p_wait, H = 0, q = 1;
     for (int j = 1; j <= 10; j++) {
@@ -1630,18 +1630,30 @@ static void aged_waits_by_hand(void)
         ct_nona_candidate_free(&c);
         ct_nona_model_free(&m);
     }
-    /* Late-bound parts under aged waits: a remote part's first wait is
-     * W_part / (1 - sigma) of its first task (a or b: sigma 0.1, so w =
-     * 1/0.9 - 1 on its branch) and W_part is not stretched by the later
-     * share; merged visits keep the stretch and w = 0. */
-    for (int aged = 0; aged <= 1; aged++) {
+    /* Late-bound parts under aged waits with --late-first aged: a remote
+     * part's first wait is W_part / (1 - sigma) of its first task (a or b:
+     * sigma 0.1, so w = 1/0.9 - 1 on its branch) and W_part is not stretched
+     * by the later share; merged visits keep the stretch and w = 0. With
+     * late intrusions (the default) w = 0, and the branch that goes on from
+     * the source (r, 1 ms) holds cont_factor x 1 ms more, cont_factor =
+     * CT_NONA_INTRUSION p_busy x the late parts' share of the work, moved
+     * into the branches as that share changes. */
+    double a_aged[64];
+    size_t n_aged = 0;
+    for (int variant = 0; variant <= 2; variant++) {
+        int aged = variant > 0, intrusions = variant == 2;
         ct_nona_model_params_t mp;
         ct_nona_model_t m;
         ct_nona_model_params_init(&mp);
+        CHECK(mp.late_first == 0); /* the default: intrusions */
         mp.reentry_waits = aged ? 5 : 4;
         mp.late_parts = 1;
+        mp.late_first = !intrusions;
         CHECK(ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK);
+        CHECK(m.late_intrusions == intrusions);
         ct_nona_model_set_later_share(&m, 0.5);
+        double cf = CT_NONA_INTRUSION * m.p_busy * 0.5; /* (mean field: nothing held) */
+        CHECK(intrusions ? fabs(m.cont_factor - cf) <= 1e-15 && cf > 0 : m.cont_factor == 0);
         CHECK(aged ? fabs(m.r_part - m.r_root) <= 1e-15 : m.r_part > m.r_root * 1.2);
         size_t split = 0; /* a triplet with a and b apart: two branches, one remote */
         for (size_t w = 0; w < m.n_vars; w++) {
@@ -1650,12 +1662,35 @@ static void aged_waits_by_hand(void)
                 continue;
             for (size_t i = 0; i < 2; i++) {
                 const ct_branch_t *x = &m.branches[ti->branch_start + i];
-                double want = x->remote && aged ? 1 / 0.9 - 1 : 0.0;
+                double want = x->remote && aged && !intrusions ? 1 / 0.9 - 1 : 0.0;
                 CHECK_MSG(fabs(x->w - want) <= 1e-12, "branch %zu: w %g, want %g", i, x->w, want);
+                double c = intrusions && !x->remote ? 0.001 : 0.0;
+                CHECK_MSG(fabs(x->c - c) <= 1e-15, "branch %zu: c %g, want %g", i, x->c, c);
+                if (variant == 1 && n_aged < 64)
+                    a_aged[n_aged++] = x->a;
+                else if (intrusions && split * 2 + i < n_aged)
+                    CHECK_CLOSE(x->a, a_aged[split * 2 + i] + cf * c, 1e-15);
+            }
+            if (intrusions) { /* the late share of an all-split theta: the remote part's compute over 7 ms */
+                double *theta = calloc(m.n_vars, sizeof(double));
+                theta[w] = 1.0;
+                CHECK_CLOSE(ct_nona_later_share(&m, theta), m.trip[w].remote_work / 0.007, 1e-12);
+                free(theta);
             }
             split++;
         }
         CHECK(split > 0);
+        if (intrusions) { /* a new share moves the branches' intrusions with it */
+            double before[64];
+            size_t nb = m.n_branches < 64 ? m.n_branches : 64;
+            for (size_t i = 0; i < nb; i++)
+                before[i] = m.branches[i].a;
+            ct_nona_model_set_later_share(&m, 0.2);
+            double cf2 = CT_NONA_INTRUSION * m.p_busy * 0.2;
+            CHECK_CLOSE(m.cont_factor, cf2, 1e-15);
+            for (size_t i = 0; i < nb; i++)
+                CHECK_CLOSE(m.branches[i].a, before[i] + (cf2 - cf) * m.branches[i].c, 1e-15);
+        }
         ct_nona_model_free(&m);
     }
     ct_scenario_destroy(&sc);
