@@ -254,28 +254,48 @@ static double longest_chain(const ct_dag_t *g, const ct_segment_t *seg, const ct
     return chain;
 }
 
+/* Late intrusions on the paper's branches (one per part, no part feeding
+ * another): c, the runs before each task of a part that goes on from its
+ * part's last one (part k's first from the source), and their wait in a.
+ * Out of triplet_eval's loop: the pricing's hot path without them. */
+static void part_intrusions(const ct_nona_model_t *m, const ct_dag_t *g, const ct_segment_t *seg,
+                            const uint8_t *assign, size_t q, size_t k, ct_branch_t *br)
+{
+    double prev_run[256];
+    for (size_t i = 0; i < q; i++)
+        prev_run[i] = i == k ? g->time[seg->source] / m->speed : 0.0;
+    for (size_t t = 0; t < seg->n_inner; t++) {
+        br[assign[t]].c += prev_run[assign[t]];
+        prev_run[assign[t]] = g->time[seg->inner[t]] / m->speed;
+    }
+    for (size_t i = 0; i < q; i++)
+        br[i].a += m->cont_factor * br[i].c;
+}
+
 /* Dependent parts: a set of paths, at most CT_NONA_PATHS terms a + n phi
  * (+ X when remote) whose max is a time. A term that another bounds for
  * every phi and X is dropped (and for every late intrusions' factor the
  * model can take, 0 .. CT_NONA_INTRUSION: a holds cf c, linear in the
  * factor, so both ends suffice; cf the model's now); past the limit, the
  * two least are folded into one that bounds both. */
-static int path_bounds(const ct_branch_t *s, const ct_branch_t *x, double cf)
+static int path_bounds(int intrusions, double cf, const ct_branch_t *s, const ct_branch_t *x)
 {
+    if (!(s->a >= x->a && s->n >= x->n && s->remote >= x->remote && s->w >= x->w && s->r >= x->r))
+        return 0;
     double hi = CT_NONA_INTRUSION - cf;
-    return s->a >= x->a && s->n >= x->n && s->remote >= x->remote && s->w >= x->w && s->r >= x->r &&
-           (s->c == x->c || (s->a - cf * s->c >= x->a - cf * x->c && s->a + hi * s->c >= x->a + hi * x->c));
+    return !intrusions || s->c == x->c ||
+           (s->a - cf * s->c >= x->a - cf * x->c && s->a + hi * s->c >= x->a + hi * x->c);
 }
 
-static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x, double cf)
+static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x, int intrusions, double cf)
 {
     for (size_t i = 0; i < *cnt; i++)
-        if (path_bounds(&set[i], &x, cf))
+        if (path_bounds(intrusions, cf, &set[i], &x))
             return;
     ct_branch_t tmp[CT_NONA_PATHS + 1]; /* set has room for CT_NONA_PATHS only: the fold happens here */
     size_t keep = 0;
     for (size_t i = 0; i < *cnt; i++)
-        if (!path_bounds(&x, &set[i], cf))
+        if (!path_bounds(intrusions, cf, &x, &set[i]))
             tmp[keep++] = set[i];
     tmp[keep++] = x;
     if (keep > CT_NONA_PATHS) {
@@ -454,7 +474,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                             x.remote = 1;
                         x.w += aged_first(m, b, seg->inner[t]);
                     }
-                    paths_add(set, &n_part[pt], x, m->cont_factor);
+                    paths_add(set, &n_part[pt], x, m->late_intrusions, m->cont_factor);
                 }
             if (bytes > 0)
                 paths_shift(set, n_part[pt], c, 1.0, 0.0);
@@ -471,12 +491,14 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                             held_wait(m, reentry_wait_at(m, b, seg->inner[t]), p != k), 0.0,
                             m->reentry_spread ? 1.0 : 0.0);
             double run = g->time[seg->inner[t]] / m->speed;
-            if (m->late_intrusions && started[p] && !reenter) /* it continues the part's run */
-                for (size_t i = 0; i < n_part[p]; i++) {
-                    part[p * CT_NONA_PATHS + i].a += m->cont_factor * prev_run[p];
-                    part[p * CT_NONA_PATHS + i].c += prev_run[p];
-                }
-            prev_run[p] = run;
+            if (m->late_intrusions) {
+                if (started[p] && !reenter) /* it continues the part's run */
+                    for (size_t i = 0; i < n_part[p]; i++) {
+                        part[p * CT_NONA_PATHS + i].a += m->cont_factor * prev_run[p];
+                        part[p * CT_NONA_PATHS + i].c += prev_run[p];
+                    }
+                prev_run[p] = run;
+            }
             if (m->finite_servers) {
                 double at = paths_max_a(part + p * CT_NONA_PATHS, n_part[p]);
                 if (work_p[p] == 0.0)
@@ -741,15 +763,8 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
     size_t nb = q;
     for (size_t i = 0; i < q; i++)
         br[i] = (ct_branch_t){ 0.0, 0.0, i != k, -1.0, 0.0, 0.0 }; /* (w < 0: first task not seen yet) */
-    double prev_run[256]; /* per part: its last task's run (late intrusions; only where used: a hot loop) */
-    for (size_t i = 0; i < q && m->late_intrusions; i++)
-        prev_run[i] = i == k ? g->time[seg->source] / m->speed : 0.0;
     for (size_t t = 0; t < seg->n_inner; t++) {
         ct_branch_t *x = &br[assign[t]];
-        if (m->late_intrusions) { /* (c: a part's runs before its later tasks; into a below) */
-            x->c += prev_run[assign[t]];
-            prev_run[assign[t]] = g->time[seg->inner[t]] / m->speed;
-        }
         x->a += g->time[seg->inner[t]] / m->speed;
         if (x->w < 0)
             x->w = assign[t] != k ? aged_first(m, b, seg->inner[t]) : 0.0;
@@ -776,8 +791,8 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
     for (size_t i = 0; i < q; i++) /* (after the pieces: a round trip is not server work) */
         if (i != k)
             br[i].a += m->rtt_part;
-    for (size_t i = 0; i < q && m->late_intrusions; i++) /* (nor a wait) */
-        br[i].a += m->cont_factor * br[i].c;
+    if (m->late_intrusions) /* (nor a wait) */
+        part_intrusions(m, g, seg, assign, q, k, br);
     ti->a1 = ti->a2 = 0.0;
     ti->n_crossing = 0;
     uint8_t sink_wait[256 + 2] = { 0 }; /* per branch: the sink's re-entry wait added */
