@@ -438,8 +438,8 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
     cJSON_AddStringToObject(r, "binding", m->late_parts ? "late" : "early");
     if (m->late_parts)
         cJSON_AddStringToObject(r, "late_waits", ct_nona_late_waits_name(m));
-    if (m->late_parts && m->reentry_aged)
-        cJSON_AddStringToObject(r, "late_first", m->late_intrusions ? "root" : "aged");
+    if (ct_nona_late_first_name(m))
+        cJSON_AddStringToObject(r, "late_first", ct_nona_late_first_name(m));
     if (m->late_parts && m->root_choices > 1) {
         cJSON_AddStringToObject(r, "sampling", ct_nona_sampling_name(m));
         ct_json_add_number(r, "all_sampled_busy", m->p_busy);

@@ -618,6 +618,9 @@ const char *ct_nona_sampling_name(const ct_nona_model_t *m);
 /** The late parts' wait shape the model was built with, as --late-waits names it: "least-of-d" or
  *  "uniform" (static). */
 const char *ct_nona_late_waits_name(const ct_nona_model_t *m);
+/** A late part's first wait the model was built with (params.late_first): "root" (late intrusions)
+ *  or "aged"; NULL where it does not apply (early binding, or waits other than aged). */
+const char *ct_nona_late_first_name(const ct_nona_model_t *m);
 /** The busy servers' dispersion under theta (finite_servers): variance / mean
  *  of their count, with every job's parts started together and the count
  *  unbounded (M^X/G/inf): (sum_j beta_j (W_j + sum_w theta_w overlap_w) +

@@ -718,6 +718,11 @@ const char *ct_nona_sampling_name(const ct_nona_model_t *m)
     return m->finite_servers ? "finite" : "mean-field";
 }
 
+const char *ct_nona_late_first_name(const ct_nona_model_t *m)
+{
+    return m->late_parts && m->reentry_aged ? (m->late_intrusions ? "root" : "aged") : NULL;
+}
+
 const char *ct_nona_late_waits_name(const ct_nona_model_t *m)
 {
     return m->late_waits ? "least-of-d" : "uniform";
