@@ -365,7 +365,9 @@ typedef struct {
     double root_share;      /**< a: share of the work arriving through the root rule (default 1) */
     double later_share;     /**< job-first waits: share of the work that reaches servers after its job
                                  started (not its root piece, not first-segment parts fed by the source;
-                                 default 0) */
+                                 default 0); with late_intrusions the late parts' share of the work
+                                 instead (ct_nona_later_share: the same share of the solver's fixed
+                                 point, which scales cont_factor) */
     double r_root, r_part;  /**< wait factors of the root rule */
     int finite_servers;     /**< 1: the d rule finds every sampled server busy with the chance p_busy of
                                  N servers whose busy count spreads with the jobs' parallel parts
