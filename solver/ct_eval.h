@@ -93,6 +93,9 @@ typedef struct {
     double load, bandwidth;
     int unstable;
     double model_mean_jct;    /**< nona / nona-star: the table's prediction (s); else NAN */
+    double model_link_wait;   /**< nona / nona-star: the model's link wait phi for the table (s: a batch of
+                                   transfers at the head of the FIFO link, Pollaczek-Khinchine), beside
+                                   the simulator's mean link wait (sum.link_wait); else NAN */
     ct_sim_summary_t sum;
     double *model_task_end;   /**< nona: per task (sum.task_offset order), the model's mean end of the
                                    tasks that end a segment (s), NAN for the others; NULL otherwise */

@@ -359,7 +359,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
     pt->policy = static_name(ec->policies[pi]);
     pt->load = load;
     pt->bandwidth = bw;
-    pt->model_mean_jct = NAN;
+    pt->model_mean_jct = pt->model_link_wait = NAN;
     const char *name = ec->policies[pi];
     if (st != CT_OK)
         ;
@@ -375,6 +375,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
                                    ct_nona_held_share(&m, ec->star_sol.theta));
             ct_nona_evaluate(&m, ec->star_sol.theta, &e, NULL);
             pt->model_mean_jct = e.mean_jct;
+            pt->model_link_wait = e.phi;
         }
     } else {
         if (solved_here(name)) {
@@ -394,6 +395,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
             st = ct_policy_table_d(name, smp, rates, classes, nc, solved_here(name) ? 0 : 1, &pol, err);
         if (solved_here(name)) { /* the baselines run uniform roots: no prediction */
             pt->model_mean_jct = sol.eval.mean_jct;
+            pt->model_link_wait = sol.eval.phi;
             if (st == CT_OK)
                 st = model_task_ends(&m, &sol, classes, nc, &pt->model_task_end, err);
         }

@@ -290,6 +290,16 @@ $C sim data/scenarios/ensemble.json --policy nona-late --load 0.5 --reps 1 --job
     fail "sim --policy nona-late"
 grep -q "^policy nona-late" "$T/late.txt" && grep -q "model's predicted mean JCT" "$T/late.txt" ||
     fail "sim nona-late: $(cat "$T/late.txt")"
+# The model's link wait for the table beside the simulated one: on n-shape
+# at 0.3 (its link 29% busy) within 2x of each other; -1 for a baseline.
+$C sim data/scenarios/n-shape.json --policy nona --load 0.3 --reps 2 --jobs 5000 --json >"$T/lw.json" ||
+    fail "sim n-shape --json"
+awk '{ match($0, /"link_wait": [0-9.e-]+/); s = substr($0, RSTART + 13, RLENGTH - 13)
+    match($0, /"model_link_wait": [0-9.e-]+/); p = substr($0, RSTART + 19, RLENGTH - 19)
+    exit !(p > 0 && s / p > 0.5 && s / p < 2) }' "$T/lw.json" ||
+    fail "sim n-shape: the model's link wait against the simulated one: $(cat "$T/lw.json")"
+$C sim data/scenarios/n-shape.json --policy fair --load 0.3 --reps 1 --jobs 1000 --json |
+    grep -q '"model_link_wait": -1[,}]' || fail "sim --policy fair --json: a model link wait"
 $C sim check data/scenarios/ensemble.json --policy nona-late --loads 0.3:0.3:0.1 --jobs 2000 -o "$T/lc.csv" >/dev/null ||
     fail "sim check --policy nona-late"
 grep -q ",ok$" "$T/lc.csv" || fail "sim check nona-late: $(cat "$T/lc.csv")"
