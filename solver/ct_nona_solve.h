@@ -66,13 +66,13 @@ typedef struct {
     double gap;             /**< the gap proven so far, (J - least open bound) / J (>= the final one) */
 } ct_nona_progress_t;
 
-/* The default of ct_nona_solve_params_t.stall_lps: on the fleets, random
- * and generated workloads measured it ends the open searches at a quarter
- * of their LPs or less; over the families the documentation quotes, with
- * the default options tables differed at two points, by 2e-5 of J or less
- * (aged waits with late parts: 4 of 120, up to 1.3e-3; docs/nona-model.md,
- * "Stalls"). */
-#define CT_NONA_STALL_LPS 1000
+/* The default of ct_nona_solve_params_t.stall_lps: 250 since 2026-11-29
+ * (1000 from 2026-11-27: `--stall 1000`). A search that stalls ends after
+ * twice this many LPs: issue #27's mixed fleet solves in 0.03 / 0.5 / 6.6 s
+ * at 10 / 100 / 1000 classes against 0.1 / 1.6 / 22.6 s, the same tables,
+ * and the families the documentation quotes keep theirs
+ * (docs/nona-model.md, "Stalls"). */
+#define CT_NONA_STALL_LPS 250
 
 /** The default spread gap (params.spread_gap): a round of column
  *  generation that finds nothing at a search's waits while the triplets

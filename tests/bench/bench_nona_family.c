@@ -17,7 +17,8 @@
  * (minutes more: the searches that stop at the LP's floor go on);
  * BENCH_SPREAD_GAP=G adds the default row with --spread-gap G beside the
  * default (0.01 since 2026-11-28; G = 0: the earlier default), summed
- * (time, LPs, column gaps, tables).
+ * (time, LPs, column gaps, tables); BENCH_STALL=N the same with --stall N
+ * (250 since 2026-11-29; 1000: the rule before).
  */
 #include "bench_util.h"
 #include "ct_nona_solve.h"
@@ -35,6 +36,7 @@ typedef struct {
 
 static int class_dual; /* BENCH_CLASS_DUAL=1: the solves of the class-dual table use it */
 static double spread_gap = CT_NONA_SPREAD_GAP; /* BENCH_SPREAD_GAP=G: the solves of that summary use G */
+static size_t stall = CT_NONA_STALL_LPS;       /* BENCH_STALL=N: the same with --stall N */
 static int waits = 1;  /* params.reentry_waits: job-first (BENCH_WAITS=aged: CT_NONA_WAITS_DEFAULT) */
 
 static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t *r)
@@ -51,6 +53,7 @@ static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t
     p.gap = gap;
     p.class_dual = class_dual;
     p.spread_gap = spread_gap;
+    p.stall_lps = stall;
     if (ct_nona_model_build(s, &mp, &m, &err) != CT_OK || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
         fprintf(stderr, "%s: %s\n", s->path, err.msg);
         return 1;
@@ -94,8 +97,8 @@ int main(void)
     size_t llps[2] = { 0, 0 }, lps9 = 0;
     const char *cd_env = getenv("BENCH_CLASS_DUAL");
     int with_cd = cd_env && atoi(cd_env) == 1, cd_closed = 0;
-    const char *sg_env = getenv("BENCH_SPREAD_GAP");
-    double sg = sg_env ? atof(sg_env) : -1, sg_sum = 0, def_sum = 0, sg_lj = 0, sg_worst = 0, sg_best = INFINITY;
+    const char *sg_env = getenv("BENCH_SPREAD_GAP"), *st_env = getenv("BENCH_STALL");
+    double sg = sg_env ? atof(sg_env) : -1, st = st_env ? atof(st_env) : -1, sg_sum = 0, def_sum = 0, sg_lj = 0, sg_worst = 0, sg_best = INFINITY;
     size_t sg_lps = 0, def_lps = 0;
     int sg_col1 = 0, def_col1 = 0, sg_slow = 0, def_slow = 0, sg_changed = 0;
     result_t *cd = calloc((size_t)n + 1, sizeof(result_t)), *lin = calloc((size_t)n + 1, sizeof(result_t));
@@ -138,11 +141,13 @@ int main(void)
             cd_worst = fmax(cd_worst, q);
             cd_best = fmin(cd_best, q);
         }
-        if (sg >= 0) { /* the default row (the cut with aged waits) with --spread-gap */
+        if (sg >= 0 || st >= 0) { /* the default row (the cut with aged waits) with --spread-gap or --stall */
             result_t x, *d = aged ? &r[0] : &r[1];
-            spread_gap = sg;
+            spread_gap = sg >= 0 ? sg : CT_NONA_SPREAD_GAP;
+            stall = st >= 0 ? (size_t)st : CT_NONA_STALL_LPS;
             int bad = solve(&s, aged ? CT_NONA_ROW_PIECES : CT_NONA_ROW_LINEAR, 1e-9, &x);
             spread_gap = CT_NONA_SPREAD_GAP;
+            stall = CT_NONA_STALL_LPS;
             if (bad)
                 return 1;
             sg_sum += x.seconds;
@@ -196,12 +201,18 @@ int main(void)
                "JCT over the LP's geometric mean %.6f (%.6f .. %.6f)\n",
                cd_closed, n, closed[1], cd_max, cd_sum, tsum[1], exp(cd_lj / n), cd_best, cd_worst);
     }
-    if (sg >= 0)
-        printf("  --spread-gap %g against the default row: %.3f s in all against %.3f s (x%.2f), %zu LPs against %zu, "
+    if (sg >= 0 || st >= 0) {
+        char what[64];
+        if (sg >= 0 && st >= 0)
+            snprintf(what, sizeof what, "--spread-gap %g --stall %g", sg, st);
+        else
+            snprintf(what, sizeof what, sg >= 0 ? "--spread-gap %g" : "--stall %g", sg >= 0 ? sg : st);
+        printf("  %s against the default row: %.3f s in all against %.3f s (x%.2f), %zu LPs against %zu, "
                "column gap <= 1%% in %d against %d, above 1 s %d against %d; tables changed %d, mean JCT over the "
                "default's geometric mean %.6f (%.6f .. %.6f)\n",
-               sg, sg_sum, def_sum, def_sum > 0 ? sg_sum / def_sum : 0, sg_lps, def_lps, sg_col1, def_col1, sg_slow,
+               what, sg_sum, def_sum, def_sum > 0 ? sg_sum / def_sum : 0, sg_lps, def_lps, sg_col1, def_col1, sg_slow,
                def_slow, sg_changed, exp(sg_lj / n), sg_best, sg_worst);
+    }
     free(cd);
     free(lin);
     return 0;

@@ -339,23 +339,39 @@ int main(void)
      * default gap, LP budget and stall rule; what `contend nona solve`
      * does), both models: at 1000 classes at most 1 s and 150x the
      * 10-class solve. */
-    printf("Nona, issue #27's mixed-optimum fleet, the default solve (gap 1e-9, 20000 LPs, --stall 1000; goal at 1000 "
-           "classes: 1 s and x150 the 10-class solve)\n");
-    printf("  %7s | %-44s | %-44s\n", "classes", "servers: time (LPs) gap stalled", "link model: time (LPs) gap");
+    printf("Nona, issue #27's mixed-optimum fleet, the default solve (gap 1e-9, 20000 LPs, --stall %d; goal at 1000 "
+           "classes: 1 s and x150 the 10-class solve), beside the stall rule before (--stall 1000)\n",
+           CT_NONA_STALL_LPS);
+    printf("  %7s | %-44s | %-44s | %-36s\n", "classes", "servers: time (LPs) gap stalled", "link model: time (LPs) gap",
+           "servers, --stall 1000: time (LPs), J");
     double first[2] = { NAN, NAN };
     for (int i = 0; i < 3; i++) {
         ct_scenario_t s;
         fleet_mixed(&s, sizes[i]);
         printf("  %7zu |", sizes[i]);
-        for (int server = 1; server >= 0; server--) {
+        double J = NAN, t_default = NAN;
+        for (int run = 0; run < 3; run++) { /* servers, link, servers with the rule before */
+            int server = run != 1;
             ct_nona_model_params_t mp;
             ct_nona_solve_params_t p;
             ct_nona_solution_t sol;
             ct_nona_model_params_init(&mp);
             mp.server_model = server;
             ct_nona_solve_params_init(&p);
+            if (run == 2)
+                p.stall_lps = 1000;
             if (solve_scenario(&s, &mp, &p, &sol, NULL))
                 return 1;
+            if (run == 2) {
+                printf(" %7.3f s (%5zu), x%.2f the default's time, J %s |\n", sol.seconds, sol.lp_solves,
+                       sol.seconds / t_default, fabs(sol.eval.J - J) <= 1e-9 * J ? "the same" : "differs");
+                ct_nona_solution_free(&sol);
+                break;
+            }
+            if (run == 0) {
+                J = sol.eval.J;
+                t_default = sol.seconds;
+            }
             if (i == 0)
                 first[server] = sol.seconds;
             char ratio[32] = "";
@@ -365,7 +381,6 @@ int main(void)
                    server ? (sol.stalled ? " yes" : " no") : "", ratio);
             ct_nona_solution_free(&sol);
         }
-        printf("\n");
         ct_scenario_destroy(&s);
     }
     /* Issue #32: job-first waits (the default until 2026-11-28), merged
