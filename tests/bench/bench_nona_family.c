@@ -98,7 +98,9 @@ int main(void)
     const char *cd_env = getenv("BENCH_CLASS_DUAL");
     int with_cd = cd_env && atoi(cd_env) == 1, cd_closed = 0;
     const char *sg_env = getenv("BENCH_SPREAD_GAP"), *st_env = getenv("BENCH_STALL");
-    double sg = sg_env ? atof(sg_env) : -1, st = st_env ? atof(st_env) : -1, sg_sum = 0, def_sum = 0, sg_lj = 0, sg_worst = 0, sg_best = INFINITY;
+    /* (sg_*: the default row with the other option, --spread-gap or --stall) */
+    double sg = sg_env ? atof(sg_env) : -1, st = st_env ? atof(st_env) : -1;
+    double sg_sum = 0, def_sum = 0, sg_lj = 0, sg_worst = 0, sg_best = INFINITY;
     size_t sg_lps = 0, def_lps = 0;
     int sg_col1 = 0, def_col1 = 0, sg_slow = 0, def_slow = 0, sg_changed = 0;
     result_t *cd = calloc((size_t)n + 1, sizeof(result_t)), *lin = calloc((size_t)n + 1, sizeof(result_t));

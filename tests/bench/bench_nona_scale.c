@@ -342,8 +342,8 @@ int main(void)
     printf("Nona, issue #27's mixed-optimum fleet, the default solve (gap 1e-9, 20000 LPs, --stall %d; goal at 1000 "
            "classes: 1 s and x150 the 10-class solve), beside the stall rule before (--stall 1000)\n",
            CT_NONA_STALL_LPS);
-    printf("  %7s | %-44s | %-44s | %-36s\n", "classes", "servers: time (LPs) gap stalled", "link model: time (LPs) gap",
-           "servers, --stall 1000: time (LPs), J");
+    printf("  %7s | %-44s | %-44s | %-36s\n", "classes", "servers: time (LPs) gap stalled",
+           "link model: time (LPs) gap", "servers, --stall 1000: time (LPs), J");
     double first[2] = { NAN, NAN };
     for (int i = 0; i < 3; i++) {
         ct_scenario_t s;
