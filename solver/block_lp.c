@@ -206,13 +206,20 @@ static size_t envelopes(ct_block_lp_t *w, const double *d, const double *a, doub
 
 /* The least y among the breakpoints such that the drops at multipliers <= y
  * add up to at least need; the largest breakpoint if they never do (round-
- * off). Expected O(K): a quickselect that partitions by value in three. */
+ * off). Expected O(K): a quickselect that partitions by value in three.
+ * The sums of one set of drops, taken in another order by a later
+ * partition, may round the other way: a range once found sufficient stays
+ * the answer's bound (suff, its largest value), so round-off can move the
+ * answer within that range but never to the largest breakpoint of all
+ * (which gave the two-row search a row-1 multiplier of 1103 for 0.33 and
+ * a supergradient of the wrong sign, and it never settled). */
 static double select_multiplier(double *y, double *dl, size_t K, double need)
 {
     double ymax = 0;
     for (size_t i = 0; i < K; i++)
         if (y[i] > ymax)
             ymax = y[i];
+    double suff = ymax;
     size_t lo = 0, hi = K;
     while (lo < hi) {
         double p0 = y[lo], p1 = y[lo + (hi - lo) / 2], p2 = y[hi - 1], pivot;
@@ -222,10 +229,11 @@ static double select_multiplier(double *y, double *dl, size_t K, double need)
             pivot = p0 < p2 ? p0 : (p1 < p2 ? p2 : p1);
         /* [lo, lt): < pivot, [lt, i): == pivot, [gt, hi): > pivot */
         size_t lt = lo, i = lo, gt = hi;
-        double sum_lt = 0, sum_eq = 0;
+        double sum_lt = 0, sum_eq = 0, max_lt = 0;
         while (i < gt) {
             double v = y[i], dv = dl[i];
             if (v < pivot) {
+                max_lt = v > max_lt ? v : max_lt;
                 y[i] = y[lt];
                 dl[i] = dl[lt];
                 y[lt] = v;
@@ -244,16 +252,17 @@ static double select_multiplier(double *y, double *dl, size_t K, double need)
                 i++;
             }
         }
-        if (sum_lt >= need)
+        if (sum_lt >= need) {
             hi = lt;
-        else if (sum_lt + sum_eq >= need)
+            suff = max_lt;
+        } else if (sum_lt + sum_eq >= need)
             return pivot;
         else {
             need -= sum_lt + sum_eq;
             lo = gt;
         }
     }
-    return ymax;
+    return suff;
 }
 
 /* The one-row problem min d . x s.t. a . x <= r. Returns 0 if infeasible;

@@ -314,6 +314,33 @@ static void reshaped(void)
     printf("reshaped workspaces: %d sub-problems solved, %d infeasible, the same as GLPK\n", solved, infeasible);
 }
 
+/* A problem of the Nona wait LP (a random layered workload of the
+ * benchmarks' family, a point LP at a tiny link wait) on which the
+ * one-row solve's selection once returned the largest breakpoint (1103)
+ * for 0.33: two partitions summed the same drops in orders that rounded
+ * either way. From this hint the two-row search then met a supergradient
+ * of the wrong sign and never settled ("did not settle in 200 steps"). */
+static void round_off_case(void)
+{
+    static const size_t start[] = { 0, 5, 9, 11, 13 };
+    static const double c[] = { 0.075221554626786855, 0.058788001472399126, 0.058588167939687186, 0.058600054865621816, 0.058401213124914905, 0.016351240053373808, 0.014829822571011408, 0.014829822571011408, 0.015330690955242018, 0.22690857157773314, 0.1151289733357411, 0.48511829389649197, 0.2194640976899532 };
+    static const double a1[] = { 0, 0.021433596627136533, 1.90407664500127e-05, 0.021433596627136533, 1.90407664500127e-05, 0, 0.00032618221249193692, 0.00032618221249193692, 0.69652200574170675, 0, 0.088615805436653386, 0, 0.91103897158440472 };
+    static const double a2[] = { 0, -0.18843937621852044, -0.068665267081142803, -0.18843937621852044, -0.068665267081142803, 0, -0.0077963761280529066, -0.0077963761280529066, -0.059547191724833096, 0, -0.28820540407264506, 0, -0.73294167094201801 };
+    problem_t p;
+    memset(&p, 0, sizeof p);
+    p.rows = 2;
+    p.nb = 4;
+    p.n = 13;
+    memcpy(p.start, start, sizeof start);
+    memcpy(p.c, c, sizeof c);
+    memcpy(p.a[0], a1, sizeof a1);
+    memcpy(p.a[1], a2, sizeof a2);
+    p.r[0] = 1;
+    p.r[1] = -1;
+    compare_hint(&p, "round-off case, hinted", 0.062902390392345839, 0.0, 0, NULL);
+    compare(&p, "round-off case");
+}
+
 int main(void)
 {
     problem_t p;
@@ -336,6 +363,7 @@ int main(void)
            "with fewer one-row solves\n",
            n_within, n_within_early);
     reshaped();
+    round_off_case();
 
     /* A hand-worked one: two blocks, one row. Block 0: costs 0 / 1 with
      * loads 2 / 0; block 1: costs 0 / 3 with loads 2 / 0. Room for 3 units
