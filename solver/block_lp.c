@@ -300,6 +300,8 @@ static int solve_one_row(ct_block_lp_t *w, const double *d, const double *a, dou
             double drop = a[from] - a[to];
             if (S - drop <= r) {
                 double f = (S - r) / drop;
+                if (f > 1) /* round-off: S - drop <= r said at most 1 */
+                    f = 1;
                 x[from] = 1 - f;
                 x[to] = f;
                 S = r;
