@@ -295,7 +295,7 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
     if (nt > 0 && ct_partition_triplet_count(nt) <= (double)exact_limit) {
         /* Exact: every triplet, streamed by ct_nona_price_block_points */
         ct_nona_price_point_t at = { phi, W, pr, y1, y2 };
-        return ct_nona_price_block_points(m, block, 1, &at, exact_limit, evals, NULL, out, err);
+        return ct_nona_price_block_points(m, block, 1, &at, NULL, exact_limit, evals, NULL, out, err);
     }
     pricer_t P;
     memset(&P, 0, sizeof P);
@@ -388,12 +388,18 @@ done:
 }
 
 /* A screen record: two of the triplet's branches (a, n, w: the latest at
- * the least and at the largest waits of the points that recorded it), its
- * link terms a1, a2 and its server row's data q, vh_head, vh_sq, vh_tail,
- * vh_close; every float rounded down (all but q are >= 0, and f grows with
- * each), so the bound read back is at most the triplet's f. */
-enum { SCR_A0, SCR_N0, SCR_W0, SCR_A1, SCR_N1, SCR_W1, SCR_LA1, SCR_LA2, SCR_Q, SCR_HEAD, SCR_SQ, SCR_TAIL, SCR_CLOSE,
-       SCR_STRIDE };
+ * the least and at the largest waits of the points that recorded it), up
+ * to SCR_REMOTE remote branches (the latest such at the largest waits; a
+ * = -inf past the last), its link terms a1, a2 and its server row's data q, vh_head,
+ * vh_sq, vh_tail, vh_close; every float rounded down (all but q are >= 0,
+ * and f grows with each), so the bound read back is at most the triplet's
+ * f. The remote branches' waits enter by Bonferroni's inequality
+ * (screen_f_lb): where the server waits are what sets triplets apart, the
+ * branches' floor alone kept 11-23% of a 446,620-triplet segment in each
+ * later round (issue #27's seed 14), 0.4-0.8% with it. */
+#define SCR_REMOTE 3 /* remote branches recorded */
+enum { SCR_A0, SCR_N0, SCR_W0, SCR_A1, SCR_N1, SCR_W1, SCR_R, SCR_LA1 = SCR_R + 3 * SCR_REMOTE, SCR_LA2, SCR_Q, SCR_HEAD,
+       SCR_SQ, SCR_TAIL, SCR_CLOSE, SCR_STRIDE };
 
 typedef struct {
     float *v;     /* count x SCR_STRIDE, in the stream's order; NULL until recorded */
@@ -458,6 +464,32 @@ static void screen_record(float *r, const ct_nona_candidate_t *c, double phi0, d
         r[e ? SCR_N1 : SCR_N0] = down(br->n);
         r[e ? SCR_W1 : SCR_W0] = down(br->w);
     }
+    /* the SCR_REMOTE remote branches latest at the largest waits, latest
+     * first (a = -inf past the last) */
+    size_t rb[SCR_REMOTE], nr = 0;
+    for (size_t i = 0; i < c->info.n_branches; i++) {
+        const ct_branch_t *br = &c->branches[i];
+        if (!br->remote)
+            continue;
+        double t = br->a + br->n * phi1 + br->w * Wp1;
+        size_t at = nr < SCR_REMOTE ? nr++ : SCR_REMOTE;
+        while (at > 0) {
+            const ct_branch_t *o = &c->branches[rb[at - 1]];
+            if (!(t > o->a + o->n * phi1 + o->w * Wp1))
+                break;
+            if (at < SCR_REMOTE)
+                rb[at] = rb[at - 1];
+            at--;
+        }
+        if (at < SCR_REMOTE)
+            rb[at] = i;
+    }
+    for (size_t j = 0; j < SCR_REMOTE; j++) {
+        float *x = r + SCR_R + 3 * j;
+        x[0] = j < nr ? down(c->branches[rb[j]].a) : -INFINITY;
+        x[1] = j < nr ? down(c->branches[rb[j]].n) : 0.0f;
+        x[2] = j < nr ? down(c->branches[rb[j]].w) : 0.0f;
+    }
     r[SCR_LA1] = down(c->info.a1);
     r[SCR_LA2] = down(c->info.a2);
     r[SCR_Q] = down(c->info.q);
@@ -467,31 +499,82 @@ static void screen_record(float *r, const ct_nona_candidate_t *c, double phi0, d
     r[SCR_CLOSE] = c->info.vh_close ? 1.0f : 0.0f;
 }
 
+/* The recorded triplet r's server-row coefficient per job, qr / N. */
+static double screen_qr(const ct_nona_model_t *m, size_t block, const float *r)
+{
+    return m->server_model ? ct_nona_server_coef(m, block, r[SCR_Q], r[SCR_CLOSE] != 0.0f, r[SCR_HEAD], r[SCR_SQ],
+                                                 r[SCR_TAIL]) /
+                                 (double)m->servers
+                           : 0.0;
+}
+
+/* A lower bound of the recorded triplet r's f at point x (Wp = r_part W),
+ * qr its screen_qr; once the branches' floor alone is above cut it
+ * returns that (the waits' term only raises it). The remote waits enter
+ * by Bonferroni's inequality over the recorded remote branches S (|S| =
+ * nr): P(max > s) >= (1 - (nr - 1) p / 2) sum_i P(t_i + X_i > s), so
+ * E[max] >= T + that factor x sum_i W_part e^{-mu (T - t_i)} for any T up
+ * to the latest branch (here the latest recorded one), with e^{-x} >= (1
+ * - x / 8)^8; every recorded time is rounded down, which only lowers it. */
+static double screen_f_lb(const ct_nona_model_t *m, const float *r, double qr, const ct_nona_price_point_t *x,
+                          double Wp, double cut)
+{
+    double t0 = r[SCR_A0] + r[SCR_N0] * x->phi + r[SCR_W0] * Wp, t1 = r[SCR_A1] + r[SCR_N1] * x->phi + r[SCR_W1] * Wp;
+    double t = t0 > t1 ? t0 : t1, lin = x->y1 * (r[SCR_LA2] + 2.0 * x->pr * r[SCR_LA1]) + x->y2 * qr;
+    /* (branches_time adds the remote waits only with server waits) */
+    if (t + lin > cut || !(m->server_model && m->rho_s > 0 && m->p_wait > 0 && Wp > 0))
+        return t + lin;
+    size_t nr = 0;
+    while (nr < SCR_REMOTE && r[SCR_R + 3 * nr] > -INFINITY)
+        nr++;
+    double bonf = 1.0 - 0.5 * (double)(nr ? nr - 1 : 0) * m->p_wait;
+    if (!nr || !(bonf > 0))
+        return t + lin;
+    double tr[SCR_REMOTE], T = t, mu = m->p_wait / Wp, sum = 0;
+    for (size_t j = 0; j < nr; j++) {
+        const float *b = r + SCR_R + 3 * j;
+        tr[j] = b[0] + b[1] * x->phi + b[2] * Wp;
+        T = tr[j] > T ? tr[j] : T;
+    }
+    for (size_t j = 0; j < nr; j++) {
+        double y = 1.0 - 0.125 * mu * (T - tr[j]);
+        if (y > 0) {
+            y *= y;
+            y *= y;
+            sum += y * y;
+        }
+    }
+    return T + bonf * Wp * sum * (1 - 1e-12) + lin;
+}
+
 /* Whether the recorded triplet r loses at every point: its f's lower
- * bound (price_of over the two branches' floor instead of M) above the
- * point's best so far, with the stream's margin. Wp[i] = r_part W. */
+ * bound above the point's best so far, with the stream's margin. Wp[i] =
+ * r_part W. */
 static int screen_loses(const ct_nona_model_t *m, size_t block, const float *r, size_t n,
                         const ct_nona_price_point_t *pts, const double *Wp, const point_t *best)
 {
-    double qr = m->server_model ? ct_nona_server_coef(m, block, r[SCR_Q], r[SCR_CLOSE] != 0.0f, r[SCR_HEAD], r[SCR_SQ],
-                                                      r[SCR_TAIL]) /
-                                      (double)m->servers
-                                : 0.0;
-    double a0 = r[SCR_A0], n0 = r[SCR_N0], w0 = r[SCR_W0], a1 = r[SCR_A1], n1 = r[SCR_N1], w1 = r[SCR_W1];
-    double la1 = r[SCR_LA1], la2 = r[SCR_LA2];
+    double qr = screen_qr(m, block, r);
     for (size_t i = 0; i < n; i++) {
-        const ct_nona_price_point_t *x = &pts[i];
-        double t0 = a0 + n0 * x->phi + w0 * Wp[i], t1 = a1 + n1 * x->phi + w1 * Wp[i];
-        double f = (t0 > t1 ? t0 : t1) + x->y1 * (la2 + 2.0 * x->pr * la1) + x->y2 * qr;
-        if (!(f > best[i].f + 1e-9 * fabs(best[i].f)))
+        double cut = best[i].f + 1e-9 * fabs(best[i].f);
+        if (!(screen_f_lb(m, r, qr, &pts[i], Wp[i], cut) > cut))
             return 0;
     }
     return 1;
 }
 
+double ct_nona_price_screen_lb(const ct_nona_model_t *m, const ct_nona_price_screen_t *s, size_t block, size_t index,
+                               const ct_nona_price_point_t *pt)
+{
+    if (!s || block >= s->n_blocks || !s->blocks[block].v || index >= s->blocks[block].count)
+        return NAN;
+    const float *r = s->blocks[block].v + index * SCR_STRIDE;
+    return screen_f_lb(m, r, screen_qr(m, block, r), pt, m->r_part * pt->W, INFINITY);
+}
+
 ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, size_t n,
-                                       const ct_nona_price_point_t *pts, size_t exact_limit, size_t evals,
-                                       ct_nona_price_screen_t *screen, ct_nona_priced_t *out, ct_error_t *err)
+                                       const ct_nona_price_point_t *pts, const double *cut, size_t exact_limit,
+                                       size_t evals, ct_nona_price_screen_t *screen, ct_nona_priced_t *out,
+                                       ct_error_t *err)
 {
     for (size_t i = 0; i < n; i++)
         memset(&out[i], 0, sizeof out[i]);
@@ -549,7 +632,7 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
     if (st == CT_OK) {
         size_t count = 0, built = 0;
         for (size_t i = 0; i < n; i++)
-            best[i].f = INFINITY;
+            best[i].f = cut ? cut[i] : INFINITY; /* (a.: all-local, q = 1, k = l = 0, until one beats it) */
         for (;;) {
             size_t q = (size_t)mx[nt - 1] + 1;
             for (size_t k = 0; k < q; k++)

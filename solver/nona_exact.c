@@ -1178,8 +1178,8 @@ static ct_status_t solve_once(ct_nona_model_t *m, const ct_nona_solve_params_t *
 /* Column generation prices at the solution's waits and at CG_SPREAD phi
  * values across the search range (x 3 server waits with the server model). */
 #define CG_SPREAD 6
-/* The pricing screen's memory (52 bytes a triplet: a segment of 500,000
- * triplets, params.price_exact's default, takes 26 MB); segments beyond
+/* The pricing screen's memory (88 bytes a triplet: a segment of 500,000
+ * triplets, params.price_exact's default, takes 44 MB); segments beyond
  * are streamed as without one. */
 #define PRICE_SCREEN_BYTES ((size_t)128 << 20)
 
@@ -1249,11 +1249,16 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
         if (spread == 2 && !searched) /* (priced at every point already) */
             continue;
         size_t n = !spread && searched ? 1 : npts;
-        if ((st = ct_nona_price_block_points(m, b, n, at, p->price_exact, p->price_evals, screen, pr, err)) != CT_OK)
+        /* each point's least f over the block's triplets: what a new one
+         * must beat (the exact stream skips what cannot) */
+        double fmins[1 + 3 * CG_SPREAD];
+        for (size_t pi = 0; pi < n; pi++)
+            fmins[pi] = ct_nona_block_price(m, b, at[pi].phi, at[pi].W, at[pi].pr, at[pi].y1, at[pi].y2);
+        if ((st = ct_nona_price_block_points(m, b, n, at, fmins, p->price_exact, p->price_evals, screen, pr, err)) !=
+            CT_OK)
             break;
         for (size_t pi = 0; pi < n; pi++) {
-            const ct_nona_price_point_t *x = &at[pi];
-            double fmin = ct_nona_block_price(m, b, x->phi, x->W, x->pr, x->y1, x->y2);
+            double fmin = fmins[pi];
             if (pi == 0) {
                 gap[b] = fmax(0.0, fmin - pr[pi].bound);
                 *column_gap += m->beta[m->blocks[b].cls] * gap[b];

@@ -49,10 +49,21 @@ void ct_nona_price_screen_free(ct_nona_price_screen_t *s);
  * results, but a segment priced exactly is streamed once for all of them
  * (each triplet's model data built once, its time taken at every point;
  * screen: NULL, or the solve's screen, filled or read for this block).
- * On error every out[] is empty. */
+ * cut: NULL, or per point an f the caller needs a triplet to beat (the
+ * block's least f over its current triplets: ct_nona_block_price); the
+ * exact stream then skips from its first triplet on what cannot beat it,
+ * and where no triplet's f is below cut[i], out[i] has value = bound =
+ * cut[i] (the exact least when the block's own triplets reach it) and the
+ * all-local assignment, which the caller does not add (not below the
+ * cut). On error every out[] is empty. */
 ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, size_t n,
-                                       const ct_nona_price_point_t *pts, size_t exact_limit, size_t evals,
-                                       ct_nona_price_screen_t *screen, ct_nona_priced_t *out, ct_error_t *err);
+                                       const ct_nona_price_point_t *pts, const double *cut, size_t exact_limit,
+                                       size_t evals, ct_nona_price_screen_t *screen, ct_nona_priced_t *out,
+                                       ct_error_t *err);
+/* The screen's lower bound of the f of the index-th triplet in block's
+ * stream order at pt (for tests); NAN when the block has none recorded. */
+double ct_nona_price_screen_lb(const ct_nona_model_t *m, const ct_nona_price_screen_t *s, size_t block, size_t index,
+                               const ct_nona_price_point_t *pt);
 void ct_nona_priced_free(ct_nona_priced_t *r);
 /* The least f over the block's current triplets. */
 double ct_nona_block_price(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1,

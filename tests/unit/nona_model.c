@@ -1334,6 +1334,42 @@ static void random_points(unsigned long long *st, const ct_nona_model_t *m, ct_n
     }
 }
 
+/* The screen's bound (ct_nona_price_screen_lb) is at most every
+ * triplet's f at the n points, triplets taken in the stream's order;
+ * *checked counts the pairs, *raised those where the bound is above the
+ * branches' floor (the remote waits' term at work). */
+static void screen_holds(const ct_nona_model_t *m, size_t blk, const ct_nona_price_screen_t *screen,
+                         const ct_nona_price_point_t *at, size_t np, int *checked, int *raised)
+{
+    size_t n = m->blocks[blk].parts.n_inner, index = 0;
+    uint8_t a[16] = { 0 }, mx[17] = { 0 };
+    ct_nona_candidate_t c;
+    ct_error_t err;
+    if (ct_nona_candidate_alloc(m, blk, &c, &err) != CT_OK) {
+        CHECK_MSG(0, "%s", err.msg);
+        return;
+    }
+    for (;;) {
+        size_t q = (size_t)mx[n - 1] + 1;
+        for (size_t k = 0; k < q; k++)
+            for (size_t l = 0; l < q; l++, index++) {
+                ct_nona_candidate_eval(m, &c, a, q, k, l);
+                for (size_t i = 0; i < np; i++) {
+                    double lb = ct_nona_price_screen_lb(m, screen, blk, index, &at[i]), f = price_at(m, &c, &at[i]);
+                    double floor = price_at(m, &c, &at[i]) - ct_nona_candidate_time(m, &c, at[i].phi, at[i].W) +
+                                   ct_nona_candidate_time_floor(m, &c, at[i].phi, at[i].W);
+                    CHECK_MSG(lb <= f + 1e-12 * fabs(f), "screen bound %.17g above f %.17g (triplet %zu)", lb, f,
+                              index);
+                    ++*checked;
+                    *raised += lb > floor + 1e-9 * fabs(floor);
+                }
+            }
+        if (!ct_partition_next(a, mx, n))
+            break;
+    }
+    ct_nona_candidate_free(&c);
+}
+
 /* Exact pricing at several points in one stream (ct_nona_price_block_points,
  * which skips triplets whose time floor already loses) finds at every point
  * the first least f of a plain enumeration of every triplet, also when a
@@ -1344,7 +1380,7 @@ static void random_points(unsigned long long *st, const ct_nona_model_t *m, ct_n
 static void pricing_points_match_enumeration(void)
 {
     unsigned long long st = 4242;
-    int points = 0, columns = 0, screened = 0, skipped = 0, cuts = 0;
+    int points = 0, columns = 0, screened = 0, skipped = 0, cuts = 0, bound_checks = 0, bound_raised = 0;
     for (int rep = 0; rep < 16; rep++) {
         ct_dag_t d[2] = { random_mesh(&st, 4 + (size_t)rep % 4), random_fork(&st, 3 + (size_t)rep % 3) };
         double rate[2] = { 20 + 60 * urand(&st), 10 + 30 * urand(&st) };
@@ -1373,7 +1409,7 @@ static void pricing_points_match_enumeration(void)
         CHECK(ct_nona_price_screen_alloc(&m, (size_t)64 << 20, &screen, &err) == CT_OK);
         random_points(&st, &m, at);
         /* the first stream records the screen (no effect on its finds) */
-        CHECK(ct_nona_price_block_points(&m, blk, 5, at, 1000000, 0, screen, pr, &err) == CT_OK);
+        CHECK(ct_nona_price_block_points(&m, blk, 5, at, NULL, 1000000, 0, screen, pr, &err) == CT_OK);
         points += 5 * priced_match(&m, blk, at, pr);
         /* the second reads it: at other points, under the cut (when it
          * applies) at a theta spread over every triplet */
@@ -1388,8 +1424,18 @@ static void pricing_points_match_enumeration(void)
             cuts += cut;
             free(theta);
         }
-        CHECK(ct_nona_price_block_points(&m, blk, 5, at2, 1000000, 0, screen, pr2, &err) == CT_OK);
+        CHECK(ct_nona_price_block_points(&m, blk, 5, at2, NULL, 1000000, 0, screen, pr2, &err) == CT_OK);
         screened += 5 * priced_match(&m, blk, at2, pr2);
+        if (!m.reentry_spread) { /* the bound itself, at these points and at long waits without multipliers */
+            ct_nona_price_point_t far[10];
+            double wlo, whi;
+            ct_nona_W_range(&m, &wlo, &whi);
+            for (int i = 0; i < 10; i++) {
+                far[i] = i < 5 ? at2[i] : (ct_nona_price_point_t){ at2[i - 5].phi, whi * (0.2 + 0.8 * urand(&st)),
+                                                                    at2[i - 5].pr, 0, 0 };
+            }
+            screen_holds(&m, blk, screen, far, 10, &bound_checks, &bound_raised);
+        }
         if (!m.reentry_spread) /* (spread waits take no screen) */
             skipped += pr2[0].evals < (size_t)ct_partition_triplet_count(m.blocks[blk].parts.n_inner);
         for (int i = 0; i < 5; i++)
@@ -1432,10 +1478,13 @@ static void pricing_points_match_enumeration(void)
         ct_dag_destroy(&d[1]);
     }
     CHECK(points >= 40 && screened >= 40 && skipped >= 4 && cuts >= 1);
+    /* the remote waits' term is tested where it raises the bound */
+    CHECK_MSG(bound_raised > bound_checks / 100, "the screen's waits term raised %d of %d bounds", bound_raised,
+              bound_checks);
     printf("pricing: one stream at several points matches the enumeration at %d points, %d more read through a "
            "screen (triplets skipped in %d streams, %d under the cut); %d columns after adding match a fresh "
-           "evaluation\n",
-           points, screened, skipped, cuts, columns);
+           "evaluation; the screen's bound below f at %d triplet-points, above the branches' floor at %d\n",
+           points, screened, skipped, cuts, columns, bound_checks, bound_raised);
 }
 
 /* A DAG of up to 8 tasks from ids, times (s) and edges (task indices),
