@@ -808,10 +808,14 @@ static ct_status_t price_feasibility(ct_wait_lp_t *s, double pr, size_t *added, 
         for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++)
             u = fmin(u, s->av2[k] + z * s->av1[k]);
         best_key = u - 1e-12 * fabs(u);
+        /* the screen's streams (rounded down) first: an entry whose key
+         * they already put at best_key or above is not taken (the model's
+         * triplets are read only for the rest) */
+        double i1 = z / s->scale1, i2 = 1.0 / s->scale2, p2 = 2.0 * pr;
         for (size_t j = s->kstart[b]; j < s->kstart[b + 1]; j++) { /* a dominated column's loads are no smaller */
-            size_t w = s->kcol[j];
-            if (s->on[j])
+            if (s->on[j] || s->sq[j] * i2 + i1 * ((double)s->sa2[j] + p2 * s->sa1[j]) >= best_key)
                 continue;
+            size_t w = s->kcol[j];
             double key = row2_coef(s, w, beta) / s->scale2 + z * row1_coef(m, w, beta, pr) / s->scale1;
             if (key < best_key) {
                 best_key = key;
