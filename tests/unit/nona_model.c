@@ -1266,17 +1266,17 @@ static double price_at(const ct_nona_model_t *m, const ct_nona_candidate_t *c, c
     return m->server_model ? f + x->y2 * c->info.qr / (double)m->servers : f;
 }
 
-/* At each of the 5 points, the first least f over every triplet of block
- * blk, priced one by one: its f, triplet (assignment, q, k, l). */
-static void enumerate_best(const ct_nona_model_t *m, size_t blk, const ct_nona_price_point_t *at, double fbest[5],
-                           uint8_t first[5][16], size_t qkl[5][3])
+/* Calls fn on every triplet of block blk in the pricing stream's order
+ * (restricted growth strings, then k, l): the candidate evaluated, its
+ * assignment a, q, k, l and its index in that order. */
+typedef void (*triplet_fn)(const ct_nona_candidate_t *c, const uint8_t *a, size_t q, size_t k, size_t l, size_t index,
+                           void *ctx);
+static void for_each_triplet(const ct_nona_model_t *m, size_t blk, triplet_fn fn, void *ctx)
 {
-    size_t n = m->blocks[blk].parts.n_inner;
+    size_t n = m->blocks[blk].parts.n_inner, index = 0;
     uint8_t a[16] = { 0 }, mx[17] = { 0 };
     ct_nona_candidate_t c;
     ct_error_t err;
-    for (int i = 0; i < 5; i++)
-        fbest[i] = INFINITY;
     if (ct_nona_candidate_alloc(m, blk, &c, &err) != CT_OK) {
         CHECK_MSG(0, "%s", err.msg);
         return;
@@ -1286,19 +1286,47 @@ static void enumerate_best(const ct_nona_model_t *m, size_t blk, const ct_nona_p
         for (size_t k = 0; k < q; k++)
             for (size_t l = 0; l < q; l++) {
                 ct_nona_candidate_eval(m, &c, a, q, k, l);
-                for (int i = 0; i < 5; i++) {
-                    double f = price_at(m, &c, &at[i]);
-                    if (f < fbest[i]) {
-                        fbest[i] = f;
-                        memcpy(first[i], a, n);
-                        qkl[i][0] = q, qkl[i][1] = k, qkl[i][2] = l;
-                    }
-                }
+                fn(&c, a, q, k, l, index++, ctx);
             }
         if (!ct_partition_next(a, mx, n))
             break;
     }
     ct_nona_candidate_free(&c);
+}
+
+typedef struct {
+    const ct_nona_model_t *m;
+    const ct_nona_price_point_t *at;
+    size_t n;
+    double *fbest;
+    uint8_t (*first)[16];
+    size_t (*qkl)[3];
+} best_ctx_t;
+
+static void best_visit(const ct_nona_candidate_t *c, const uint8_t *a, size_t q, size_t k, size_t l, size_t index,
+                       void *ctx)
+{
+    best_ctx_t *x = ctx;
+    (void)index;
+    for (int i = 0; i < 5; i++) {
+        double f = price_at(x->m, c, &x->at[i]);
+        if (f < x->fbest[i]) {
+            x->fbest[i] = f;
+            memcpy(x->first[i], a, x->n);
+            x->qkl[i][0] = q, x->qkl[i][1] = k, x->qkl[i][2] = l;
+        }
+    }
+}
+
+/* At each of the 5 points, the first least f over every triplet of block
+ * blk, priced one by one: its f, triplet (assignment, q, k, l). */
+static void enumerate_best(const ct_nona_model_t *m, size_t blk, const ct_nona_price_point_t *at, double fbest[5],
+                           uint8_t first[5][16], size_t qkl[5][3])
+{
+    best_ctx_t x = { m, at, m->blocks[blk].parts.n_inner, fbest, first, qkl };
+    for (int i = 0; i < 5; i++)
+        fbest[i] = INFINITY;
+    for_each_triplet(m, blk, best_visit, &x);
 }
 
 /* Whether pr[0 .. 5) are the enumeration's finds at the same points. */
@@ -1334,40 +1362,40 @@ static void random_points(unsigned long long *st, const ct_nona_model_t *m, ct_n
     }
 }
 
+typedef struct {
+    const ct_nona_model_t *m;
+    size_t blk;
+    const ct_nona_price_screen_t *screen;
+    const ct_nona_price_point_t *at;
+    size_t np;
+    int *checked, *raised;
+} holds_ctx_t;
+
+static void holds_visit(const ct_nona_candidate_t *c, const uint8_t *a, size_t q, size_t k, size_t l, size_t index,
+                        void *ctx)
+{
+    holds_ctx_t *x = ctx;
+    (void)a, (void)q, (void)k, (void)l;
+    for (size_t i = 0; i < x->np; i++) {
+        const ct_nona_price_point_t *pt = &x->at[i];
+        double lb = ct_nona_price_screen_lb(x->m, x->screen, x->blk, index, pt), f = price_at(x->m, c, pt);
+        double floor = f - ct_nona_candidate_time(x->m, c, pt->phi, pt->W) +
+                       ct_nona_candidate_time_floor(x->m, c, pt->phi, pt->W);
+        CHECK_MSG(lb <= f + 1e-12 * fabs(f), "screen bound %.17g above f %.17g (triplet %zu)", lb, f, index);
+        ++*x->checked;
+        *x->raised += lb > floor + 1e-9 * fabs(floor);
+    }
+}
+
 /* The screen's bound (ct_nona_price_screen_lb) is at most every
- * triplet's f at the n points, triplets taken in the stream's order;
+ * triplet's f at the np points, triplets taken in the stream's order;
  * *checked counts the pairs, *raised those where the bound is above the
  * branches' floor (the remote waits' term at work). */
 static void screen_holds(const ct_nona_model_t *m, size_t blk, const ct_nona_price_screen_t *screen,
                          const ct_nona_price_point_t *at, size_t np, int *checked, int *raised)
 {
-    size_t n = m->blocks[blk].parts.n_inner, index = 0;
-    uint8_t a[16] = { 0 }, mx[17] = { 0 };
-    ct_nona_candidate_t c;
-    ct_error_t err;
-    if (ct_nona_candidate_alloc(m, blk, &c, &err) != CT_OK) {
-        CHECK_MSG(0, "%s", err.msg);
-        return;
-    }
-    for (;;) {
-        size_t q = (size_t)mx[n - 1] + 1;
-        for (size_t k = 0; k < q; k++)
-            for (size_t l = 0; l < q; l++, index++) {
-                ct_nona_candidate_eval(m, &c, a, q, k, l);
-                for (size_t i = 0; i < np; i++) {
-                    double lb = ct_nona_price_screen_lb(m, screen, blk, index, &at[i]), f = price_at(m, &c, &at[i]);
-                    double floor = price_at(m, &c, &at[i]) - ct_nona_candidate_time(m, &c, at[i].phi, at[i].W) +
-                                   ct_nona_candidate_time_floor(m, &c, at[i].phi, at[i].W);
-                    CHECK_MSG(lb <= f + 1e-12 * fabs(f), "screen bound %.17g above f %.17g (triplet %zu)", lb, f,
-                              index);
-                    ++*checked;
-                    *raised += lb > floor + 1e-9 * fabs(floor);
-                }
-            }
-        if (!ct_partition_next(a, mx, n))
-            break;
-    }
-    ct_nona_candidate_free(&c);
+    holds_ctx_t x = { m, blk, screen, at, np, checked, raised };
+    for_each_triplet(m, blk, holds_visit, &x);
 }
 
 /* Exact pricing at several points in one stream (ct_nona_price_block_points,
