@@ -390,16 +390,18 @@ done:
 /* A screen record: two of the triplet's branches (a, n, w: the latest at
  * the least and at the largest waits of the points that recorded it), up
  * to SCR_REMOTE remote branches (the latest such at the largest waits; a
- * = -inf past the last), its link terms a1, a2 and its server row's data q, vh_head,
- * vh_sq, vh_tail, vh_close; every float rounded down (all but q are >= 0,
+ * = -inf past the last), its link terms a1, a2 and its server row's data
+ * q, vh_head, vh_sq, vh_tail, vh_close; every float rounded down (all but q are >= 0,
  * and f grows with each), so the bound read back is at most the triplet's
  * f. The remote branches' waits enter by Bonferroni's inequality
  * (screen_f_lb): where the server waits are what sets triplets apart, the
  * branches' floor alone kept 11-23% of a 446,620-triplet segment in each
  * later round (issue #27's seed 14), 0.4-0.8% with it. */
 #define SCR_REMOTE 3 /* remote branches recorded */
-enum { SCR_A0, SCR_N0, SCR_W0, SCR_A1, SCR_N1, SCR_W1, SCR_R, SCR_LA1 = SCR_R + 3 * SCR_REMOTE, SCR_LA2, SCR_Q, SCR_HEAD,
-       SCR_SQ, SCR_TAIL, SCR_CLOSE, SCR_STRIDE };
+enum {
+    SCR_A0, SCR_N0, SCR_W0, SCR_A1, SCR_N1, SCR_W1, SCR_R, /* SCR_R: SCR_REMOTE x (a, n, w) */
+    SCR_LA1 = SCR_R + 3 * SCR_REMOTE, SCR_LA2, SCR_Q, SCR_HEAD, SCR_SQ, SCR_TAIL, SCR_CLOSE, SCR_STRIDE
+};
 
 typedef struct {
     float *v;     /* count x SCR_STRIDE, in the stream's order; NULL until recorded */
@@ -632,7 +634,7 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
     if (st == CT_OK) {
         size_t count = 0, built = 0;
         for (size_t i = 0; i < n; i++)
-            best[i].f = cut ? cut[i] : INFINITY; /* (a.: all-local, q = 1, k = l = 0, until one beats it) */
+            best[i].f = cut ? cut[i] : INFINITY; /* (its assignment all-local until a triplet beats it) */
         for (;;) {
             size_t q = (size_t)mx[nt - 1] + 1;
             for (size_t k = 0; k < q; k++)
