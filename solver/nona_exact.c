@@ -1251,14 +1251,17 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
         size_t n = !spread && searched ? 1 : npts;
         /* each point's least f over the block's triplets: what a new one
          * must beat (the exact stream skips what cannot) */
-        double fmins[1 + 3 * CG_SPREAD];
+        double cut[1 + 3 * CG_SPREAD];
         for (size_t pi = 0; pi < n; pi++)
-            fmins[pi] = ct_nona_block_price(m, b, at[pi].phi, at[pi].W, at[pi].pr, at[pi].y1, at[pi].y2);
-        if ((st = ct_nona_price_block_points(m, b, n, at, fmins, p->price_exact, p->price_evals, screen, pr, err)) !=
+            cut[pi] = ct_nona_block_price(m, b, at[pi].phi, at[pi].W, at[pi].pr, at[pi].y1, at[pi].y2);
+        if ((st = ct_nona_price_block_points(m, b, n, at, cut, p->price_exact, p->price_evals, screen, pr, err)) !=
             CT_OK)
             break;
         for (size_t pi = 0; pi < n; pi++) {
-            double fmin = fmins[pi];
+            /* (again: the triplets added at the points before count, so
+             * that a point's find is added only if it beats them too) */
+            const ct_nona_price_point_t *x = &at[pi];
+            double fmin = pi ? ct_nona_block_price(m, b, x->phi, x->W, x->pr, x->y1, x->y2) : cut[0];
             if (pi == 0) {
                 gap[b] = fmax(0.0, fmin - pr[pi].bound);
                 *column_gap += m->beta[m->blocks[b].cls] * gap[b];
