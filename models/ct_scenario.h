@@ -56,7 +56,9 @@ void ct_scenario_init(ct_scenario_t *s);
 void ct_scenario_destroy(ct_scenario_t *s);
 
 /** Loads a scenario file and every DAG it names (paths relative to the
- *  scenario's folder). Errors name the file, the field and the reason. */
+ *  scenario's folder). Errors name the file, the field and the reason.
+ *  s must be initialised (ct_scenario_init) or hold a scenario, which is
+ *  destroyed first. */
 ct_status_t ct_scenario_load(ct_scenario_t *s, const char *path, ct_error_t *err);
 
 /** Checks the invariants above; label starts messages. */
