@@ -204,6 +204,13 @@ int cli_parse_spread_gap(const char *cmd, const char *s, double *gap)
     return 0;
 }
 
+int cli_parse_chase(const char *cmd, const char *s, double *chase)
+{
+    if (cli_parse_double(s, chase) || !(*chase >= 0 && *chase <= 1))
+        return cli_usage(cmd, "--chase: expected a share of the open gap, 0 .. 1, got '%s'", s);
+    return 0;
+}
+
 int cli_parse_rtt(const char *cmd, const char *opt, const char *s, double *rtt)
 {
     if (cli_parse_double(s, rtt) || !(*rtt >= 0 && *rtt <= 10))

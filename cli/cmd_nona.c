@@ -111,6 +111,11 @@ static void nona_usage(FILE *out)
             "  --spread-gap G          search at the spread of waits only when a round finds\n"
             "                          nothing at the table's waits while the column gap there is\n"
             "                          above G x J (default 0.01; 0: never, the earlier default)\n"
+            "  --chase F               after a search that left its gap open, add a round's new\n"
+            "                          triplets (and search again) only if they could save at\n"
+            "                          least F x that gap (taken as at most 1e-3 of J); smaller\n"
+            "                          savings stay in the reported column gap (default 0.5;\n"
+            "                          0: always, the rule before 2026-11-30)\n"
             "  --gap G                 exact: stop at relative gap G (0 .. 0.5; default 1e-9)\n"
             "  --max-lps N             exact: stop after N LPs and report the gap (20000)\n"
             "  --time-limit S          exact: stop the whole solve after S seconds (wall clock) with\n"
@@ -156,7 +161,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING };
+       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING, OPT_CHASE };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -180,7 +185,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "bound", required_argument, NULL, OPT_BOUND },
         { "time-limit", required_argument, NULL, OPT_TLIMIT },
         { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
-        { "spread-gap", required_argument, NULL, OPT_SGAP },
+        { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -245,6 +250,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         case OPT_PSPREAD: o->solve.price_spread = 1; break;
         case OPT_SGAP:
             if (cli_parse_spread_gap("nona", optarg, &o->solve.spread_gap))
+                return 2;
+            break;
+        case OPT_CHASE:
+            if (cli_parse_chase("nona", optarg, &o->solve.chase))
                 return 2;
             break;
         case OPT_LARGE:

@@ -130,6 +130,8 @@ void sim_usage(FILE *out)
             "                        that pay only when every job splits)\n"
             "  --spread-gap G        nona tables: search at the spread only where the column gap\n"
             "                        is above G x J (contend nona --help; default 0.01; 0: never)\n"
+            "  --chase F             nona tables: column generation's chase after a search that\n"
+            "                        left its gap open (contend nona --help; default 0.5; 0: always)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"
             "  --json                sim: JSON summary\n"
             "  --by-task             sim: per task of every class, its mean wait for a server (from\n"
@@ -149,7 +151,7 @@ void sim_usage(FILE *out)
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_LATE_BIND, OPT_SAMPLING,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT };
+       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT, OPT_CHASE };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -171,7 +173,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
         { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
-        { "spread-gap", required_argument, NULL, OPT_SGAP },
+        { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
         { "stall", required_argument, NULL, OPT_STALL },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
@@ -275,6 +277,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         case OPT_PSPREAD: o->ev.price_spread = 1; break;
         case OPT_SGAP:
             if (cli_parse_spread_gap("sim", optarg, &o->ev.spread_gap))
+                return 2;
+            break;
+        case OPT_CHASE:
+            if (cli_parse_chase("sim", optarg, &o->ev.chase))
                 return 2;
             break;
         case OPT_FAIR:

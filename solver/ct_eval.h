@@ -70,6 +70,8 @@ typedef struct {
                                    (ct_nona_solve_params_t.price_spread; default 0) */
     double spread_gap;        /**< nona tables: ct_nona_solve_params_t.spread_gap (default
                                    CT_NONA_SPREAD_GAP; 0: never) */
+    double chase;             /**< nona tables: ct_nona_solve_params_t.chase (default CT_NONA_CHASE;
+                                   0: every find chased) */
     int class_dual;           /**< nona tables: the solver's class dual (ct_nona_solve_params_t.class_dual;
                                    default 0: the wait LP alone) */
     size_t stall_lps;         /**< nona tables: the solver's stall rule (ct_nona_solve_params_t.stall_lps;

@@ -83,6 +83,21 @@ typedef struct {
  *  generated families; 0 (never), the default before. */
 #define CT_NONA_SPREAD_GAP 0.01
 
+/** The default chase (params.chase): after a search that left its gap
+ *  open (stalled at the wait LP's floor, or at its budget), a round of
+ *  column generation adds its new triplets, and so brings on another
+ *  search, only if what they could lower the LP's Lagrangian by (at each
+ *  pricing point's multipliers, the most one find undercuts its segment's
+ *  columns, summed over segments with the class's rate) is at least this
+ *  share of the open gap, the gap taken as at most 1e-3 of J; smaller
+ *  savings stay in the column gap the solve reports. Since 2026-11-30:
+ *  on the random family of `bench_nona_family` 7.9-8.0 s in all instead
+ *  of 9.5 s, seed 14 1.6 s instead of 3.1 s (6 searches instead of 16),
+ *  three tables 2e-5 to 2e-4 of J worse by the model and one 6e-5 better
+ *  (docs/nona-model.md, "Rounds"); 0: every find is added (the rule
+ *  before). */
+#define CT_NONA_CHASE 0.5
+
 /** Solver options; fill with ct_nona_solve_params_init(). */
 typedef struct {
     ct_nona_method_t method;
@@ -109,6 +124,10 @@ typedef struct {
     size_t price_exact;     /**< price a segment exactly when it has at most this many triplets (default 500000) */
     size_t price_evals;     /**< otherwise search, with about this many evaluations per segment and round (default 20000; >= 100) */
     int price_spread;       /**< 1: search also at a spread of waits, not only the solution's (slower, often better; default 0) */
+    double chase;           /**< generated segments: a round's finds after a search whose gap stayed open
+                                 are added only if they could save at least chase x that gap (at most
+                                 1e-3 of J) (default CT_NONA_CHASE; 0 .. 1; 0: always, the rule before
+                                 2026-11-30) */
     double spread_gap;      /**< > 0 (and price_spread 0): a round that finds nothing at a search's waits
                                  while the column gap there is above spread_gap x J prices once more at
                                  the spread of waits (the price_spread points) (default

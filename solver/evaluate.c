@@ -76,7 +76,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
                              .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
                              .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS,
                              .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .late_first = CT_NONA_LATE_FIRST_DEFAULT, .spread_gap = CT_NONA_SPREAD_GAP,
-                             .late_bind = CT_SIM_LATE_BIND_DEFAULT, .table_rtt = -1,
+                             .chase = CT_NONA_CHASE, .late_bind = CT_SIM_LATE_BIND_DEFAULT, .table_rtt = -1,
                              .finite_servers = CT_NONA_SAMPLING_AUTO };
     ct_sim_run_params_init(&p->run);
 }
@@ -127,6 +127,7 @@ static void solve_params(const ct_eval_params_t *p, ct_nona_solve_params_t *sp)
     sp->server_row = p->server_row;
     sp->price_spread = p->price_spread;
     sp->spread_gap = p->spread_gap;
+    sp->chase = p->chase;
     sp->class_dual = p->class_dual;
     sp->stall_lps = p->stall_lps;
 }

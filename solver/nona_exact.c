@@ -40,7 +40,8 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
                                    .max_polish = 50, .starts = 6, .max_iter = 400, .seed = 1, .prune = 1e-9,
                                    .lp = CT_NONA_LP_BLOCK, .cg_rounds = 200, .price_exact = 500000,
                                    .price_evals = 20000, .point_search = 1, .server_row = CT_NONA_ROW_AUTO,
-                                   .class_dual = 0, .stall_lps = CT_NONA_STALL_LPS, .spread_gap = CT_NONA_SPREAD_GAP };
+                                   .class_dual = 0, .stall_lps = CT_NONA_STALL_LPS, .spread_gap = CT_NONA_SPREAD_GAP,
+                                   .chase = CT_NONA_CHASE };
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -67,6 +68,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%scg-rounds: expected 1 .. 100000 (got %zu)", pre, p->cg_rounds);
     if (!(p->spread_gap >= 0 && p->spread_gap <= 1e9))
         return ct_error_set(err, CT_EINPUT, "%sspread-gap: expected 0 .. 1e9 of J (got %g)", pre, p->spread_gap);
+    if (!(p->chase >= 0 && p->chase <= 1))
+        return ct_error_set(err, CT_EINPUT, "%schase: expected 0 .. 1 of the open gap (got %g)", pre, p->chase);
     if (p->price_evals < 100)
         return ct_error_set(err, CT_EINPUT, "%sprice-evals: expected at least 100 (got %zu)", pre, p->price_evals);
     if (p->server_row != CT_NONA_ROW_PIECES && p->server_row != CT_NONA_ROW_LINEAR && p->server_row != CT_NONA_ROW_AUTO)
@@ -1178,6 +1181,9 @@ static ct_status_t solve_once(ct_nona_model_t *m, const ct_nona_solve_params_t *
 /* Column generation prices at the solution's waits and at CG_SPREAD phi
  * values across the search range (x 3 server waits with the server model). */
 #define CG_SPREAD 6
+/* params.chase's open gap, at most this share of J: savings above it are
+ * chased whatever the search left open */
+#define CG_CHASE_CAP 1e-3
 /* The pricing screen's memory (88 bytes a triplet: a segment of 500,000
  * triplets, params.price_exact's default, takes 44 MB); segments beyond
  * are streamed as without one. */
@@ -1210,12 +1216,18 @@ static ct_status_t multipliers_at(ct_wait_lp_t *s, double phi, double W, double 
  * spread of the search range, so that triplets that pay only at other
  * waits get their chance too (searched segments only with spread: 1 every
  * segment, 2 the searched ones alone, the rest left as they are). Adds
- * what lowers the LP's value when `add`; *added counts it. */
+ * what lowers the LP's value when `add` and the round's finds could save
+ * at least min_saving (J units) in all: the sum over blocks of the
+ * class's rate times the most one find undercuts the block's least f at
+ * its point, what the finds could lower the LP's Lagrangian by there;
+ * *added counts what it added. Every block is priced before any find is
+ * added (a block's pricing reads only its own triplets). */
 static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t *p, const ct_nona_solution_t *sol,
-                               ct_nona_price_screen_t *screen, int add, int spread, double *gap, double *column_gap,
-                               size_t *added, ct_error_t *err)
+                               ct_nona_price_screen_t *screen, int add, int spread, double min_saving, double *gap,
+                               double *column_gap, size_t *added, ct_error_t *err)
 {
-    double plo = ct_nona_phi_min(m), phi_hi = ct_nona_phi_max(m), wlo, whi, pts[1 + 3 * CG_SPREAD][2];
+    enum { NPT = 1 + 3 * CG_SPREAD };
+    double plo = ct_nona_phi_min(m), phi_hi = ct_nona_phi_max(m), wlo, whi, pts[NPT][2];
     size_t npts = 1;
     ct_nona_W_range(m, &wlo, &whi);
     pts[0][0] = sol->eval.phi;
@@ -1230,11 +1242,22 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
     }
     *column_gap = 0;
     *added = 0;
+    double saving = 0;
     /* Every point's multipliers from the round's columns, then each block
      * priced at all its points in one pass (a segment priced exactly is
-     * streamed once), its finds added in the points' order. */
-    ct_nona_price_point_t at[1 + 3 * CG_SPREAD];
-    ct_nona_priced_t pr[1 + 3 * CG_SPREAD];
+     * streamed once); the finds added afterwards, each block's in the
+     * points' order. */
+    ct_nona_price_point_t at[NPT];
+    size_t nb = m->n_blocks;
+    ct_nona_priced_t *pr = calloc(nb * NPT + 1, sizeof *pr);
+    double *cut = malloc((nb * NPT + 1) * sizeof(double));
+    size_t *np = calloc(nb + 1, sizeof(size_t)); /* (points priced per block; 0: none) */
+    if (!pr || !cut || !np) {
+        free(pr);
+        free(cut);
+        free(np);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
     ct_wait_lp_t lp;
     ct_status_t st = ct_wait_lp_init(&lp, m, CT_NONA_LP_BLOCK, err);
     for (size_t pi = 0; pi < npts && st == CT_OK; pi++) {
@@ -1242,39 +1265,50 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
         st = multipliers_at(&lp, at[pi].phi, at[pi].W, &at[pi].y1, &at[pi].y2, err);
     }
     ct_wait_lp_free(&lp);
-    for (size_t b = 0; b < m->n_blocks && st == CT_OK; b++) {
+    for (size_t b = 0; b < nb && st == CT_OK; b++) {
         if (!m->blocks[b].generated)
             continue;
         int searched = generated_over(&m->blocks[b], (double)p->price_exact);
         if (spread == 2 && !searched) /* (priced at every point already) */
             continue;
         size_t n = !spread && searched ? 1 : npts;
+        ct_nona_priced_t *r = pr + b * NPT;
+        double *c = cut + b * NPT;
         /* each point's least f over the block's triplets: what a new one
          * must beat (the exact stream skips what cannot) */
-        double cut[1 + 3 * CG_SPREAD];
         for (size_t pi = 0; pi < n; pi++)
-            cut[pi] = ct_nona_block_price(m, b, at[pi].phi, at[pi].W, at[pi].pr, at[pi].y1, at[pi].y2);
-        if ((st = ct_nona_price_block_points(m, b, n, at, cut, p->price_exact, p->price_evals, screen, pr, err)) !=
-            CT_OK)
+            c[pi] = ct_nona_block_price(m, b, at[pi].phi, at[pi].W, at[pi].pr, at[pi].y1, at[pi].y2);
+        if ((st = ct_nona_price_block_points(m, b, n, at, c, p->price_exact, p->price_evals, screen, r, err)) != CT_OK)
             break;
-        for (size_t pi = 0; pi < n; pi++) {
+        np[b] = n;
+        gap[b] = fmax(0.0, c[0] - r[0].bound);
+        *column_gap += m->beta[m->blocks[b].cls] * gap[b];
+        double most = 0;
+        for (size_t pi = 0; pi < n; pi++)
+            most = fmax(most, c[pi] - r[pi].value);
+        saving += m->beta[m->blocks[b].cls] * most;
+    }
+    int adding = st == CT_OK && add && saving >= min_saving;
+    for (size_t b = 0; b < nb && adding && st == CT_OK; b++) {
+        const ct_nona_priced_t *r = pr + b * NPT;
+        for (size_t pi = 0; pi < np[b] && st == CT_OK; pi++) {
             /* (again: the triplets added at the points before count, so
              * that a point's find is added only if it beats them too) */
             const ct_nona_price_point_t *x = &at[pi];
-            double fmin = pi ? ct_nona_block_price(m, b, x->phi, x->W, x->pr, x->y1, x->y2) : cut[0];
-            if (pi == 0) {
-                gap[b] = fmax(0.0, fmin - pr[pi].bound);
-                *column_gap += m->beta[m->blocks[b].cls] * gap[b];
-            }
-            if (st == CT_OK && add && pr[pi].value < fmin - 1e-12 * fabs(fmin)) {
-                uint8_t k = (uint8_t)pr[pi].k, l = (uint8_t)pr[pi].l;
-                st = ct_nona_model_add_triplets(m, b, 1, pr[pi].assign, &k, &l, err);
+            double fmin = pi ? ct_nona_block_price(m, b, x->phi, x->W, x->pr, x->y1, x->y2) : cut[b * NPT];
+            if (r[pi].value < fmin - 1e-12 * fabs(fmin)) {
+                uint8_t k = (uint8_t)r[pi].k, l = (uint8_t)r[pi].l;
+                st = ct_nona_model_add_triplets(m, b, 1, r[pi].assign, &k, &l, err);
                 ++*added;
             }
         }
-        for (size_t pi = 0; pi < n; pi++)
-            ct_nona_priced_free(&pr[pi]);
     }
+    for (size_t b = 0; b < nb; b++)
+        for (size_t pi = 0; pi < np[b]; pi++)
+            ct_nona_priced_free(&pr[b * NPT + pi]);
+    free(pr);
+    free(cut);
+    free(np);
     return st;
 }
 
@@ -1403,8 +1437,18 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
                                                 err);
             added_now = pend.n;
         } else {
-            st = price_round(m, p, sol, screen, rounds < p->cg_rounds, p->price_spread == 1, gap, &column_gap,
-                             &added_now, err);
+            /* After a search that left its gap open, finds that could save
+             * less than params.chase of that gap (taken as at most
+             * CG_CHASE_CAP of J) are not chased: another search, against a
+             * floor it cannot pass, would hardly tell them from its own
+             * slack (bench_nona_family's seed 14: 6 searches of about 500
+             * LPs instead of 16, most of those after a find of 1e-5 to
+             * 4e-4 of J); they stay in the column gap reported */
+            double min_saving = 0.0;
+            if (searched && gap_open(sol, p) && isfinite(sol->gap))
+                min_saving = p->chase * fmin(sol->gap, CG_CHASE_CAP) * sol->eval.J;
+            st = price_round(m, p, sol, screen, rounds < p->cg_rounds, p->price_spread == 1, min_saving, gap,
+                             &column_gap, &added_now, err);
             /* Nothing found at a search's waits, yet what the triplets never
              * generated could save there is above spread_gap of J: price at
              * the spread of waits too, where a split that pays only when
@@ -1414,7 +1458,7 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
             if (st == CT_OK && p->spread_gap > 0 && !p->price_spread && !added_now && searched &&
                 rounds < p->cg_rounds && column_gap > p->spread_gap * sol->eval.J) {
                 double unused;
-                st = price_round(m, p, sol, screen, 1, 2, gap, &unused, &added_now, err);
+                st = price_round(m, p, sol, screen, 1, 2, min_saving, gap, &unused, &added_now, err);
             }
         }
         pending_free(&pend);

@@ -248,6 +248,8 @@ l1=$(sed -n 's/^	"local_mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/rt1.out")
     fail "--rtt: fig1 at 10 ms should be all local ($jr vs $lr), split at 1 ms ($j1 vs $l1)"
 expect_error 2 "--rtt: expected a round trip in seconds, 0 .. 10" -- $C nona solve data/scenarios/fig1.json --rtt -1 -o "$T/out.json"
 expect_error 2 "--spread-gap: expected a share of J >= 0" -- $C nona solve data/scenarios/fig1.json --spread-gap -1 -o "$T/out.json"
+expect_error 2 "--chase: expected a share of the open gap, 0 .. 1" -- $C nona solve data/scenarios/fig1.json --chase 2 -o "$T/out.json"
+$C nona solve data/scenarios/fig1.json --chase 0 -o "$T/ch.json" || fail "--chase 0"
 # --late-bind probes: the table records it (late_bind) and its round trips
 # are two a root and a part: fig1 with 1 ms, predicted at least 1 ms above
 # the least loaded of d's table (one each); early binding refuses it
@@ -279,4 +281,5 @@ expect_error 2 "--sampling: expected auto, finite or mean-field" -- $C nona solv
 $C nona solve data/scenarios/ensemble.json --binding late -o "$T/f2.json" || fail "late solve, d = 2"
 grep -q '"sampling"' "$T/f2.json" && fail "auto sampling: a d = 2 table records finite sampling"
 expect_error 2 "--spread-gap: expected a share of J >= 0" -- $C sim data/scenarios/fig1.json --spread-gap x
+expect_error 2 "--chase: expected a share of the open gap, 0 .. 1" -- $C sim data/scenarios/fig1.json --chase -0.5
 finish
