@@ -122,7 +122,7 @@ static void nona_usage(FILE *out)
             "                          the best table found and the gap proven by then (0: none)\n"
             "  --stall N               exact, server model: from N LPs on, stop a search whose gap\n"
             "                          closed less than 10%% while its LPs doubled (a floor of the\n"
-            "                          bound, not of the search) and report the gap (default 250;\n"
+            "                          bound, not of the search) and report the gap (default 125;\n"
             "                          0: never, the earlier search)\n"
             "  --search points|boxes   exact, link model: points (default): LPs at points of phi,\n"
             "                          each interval bounded from its ends' multipliers; boxes:\n"

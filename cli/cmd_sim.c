@@ -118,7 +118,7 @@ void sim_usage(FILE *out)
             "                        (the first version: re-entries wait / (1 - rho_s) more) or the\n"
             "                        earlier model's piece waits\n"            "  --gap G               nona tables: the certified solver's relative gap (default:\n"
             "                        the solver's, 1e-9)\n"
-            "  --stall N             nona tables: the solver's stall rule (default 250; 0: never,\n"
+            "  --stall N             nona tables: the solver's stall rule (default 125; 0: never,\n"
             "                        the earlier search; see contend nona --help)\n"
             "  --server-row auto|pieces|linear\n"
             "                        nona tables: the solver's server row (default auto; see\n"

@@ -66,13 +66,15 @@ typedef struct {
     double gap;             /**< the gap proven so far, (J - least open bound) / J (>= the final one) */
 } ct_nona_progress_t;
 
-/* The default of ct_nona_solve_params_t.stall_lps: 250 since 2026-11-29
- * (1000 from 2026-11-27: `--stall 1000`). A search that stalls ends after
- * twice this many LPs: issue #27's mixed fleet solves in 0.03 / 0.5 / 6.6 s
- * at 10 / 100 / 1000 classes against 0.1 / 1.6 / 22.6 s, the same tables,
- * and the families the documentation quotes keep theirs
- * (docs/nona-model.md, "Stalls"). */
-#define CT_NONA_STALL_LPS 250
+/* The default of ct_nona_solve_params_t.stall_lps: 125 since 2026-11-30
+ * (250 from 2026-11-29, 1000 from 2026-11-27: `--stall 250`, `--stall
+ * 1000`). A search that stalls ends after twice this many LPs: issue #27's
+ * mixed fleet solves in 0.024 / 0.26 / 3.7 s at 10 / 100 / 1000 classes
+ * against 0.032 / 0.48 / 6.5 s with 250, the same tables; on the families
+ * the documentation quotes 24 of 360 layered points get other tables (10
+ * better by the model, by up to 12%, 14 worse, by at most 0.44%), every
+ * other point keeps its own (docs/nona-model.md, "Stalls"). */
+#define CT_NONA_STALL_LPS 125
 
 /** The default spread gap (params.spread_gap): a round of column
  *  generation that finds nothing at a search's waits while the triplets
