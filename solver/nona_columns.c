@@ -403,8 +403,16 @@ enum {
     SCR_LA1 = SCR_R + 3 * SCR_REMOTE, SCR_LA2, SCR_Q, SCR_HEAD, SCR_SQ, SCR_TAIL, SCR_CLOSE, SCR_STRIDE
 };
 
+/* Runs of SCR_RUN triplets in the stream's order also keep their
+ * records' least value of every field: a record every member's f is at
+ * least as large as (f grows with each field, and a remote branch absent
+ * from one member, a = -inf, is absent from the run's too), so a run whose
+ * bound loses at every point is skipped without reading its members. */
+#define SCR_RUN 16
+
 typedef struct {
     float *v;     /* count x SCR_STRIDE, in the stream's order; NULL until recorded */
+    float *run;   /* ceil(count / SCR_RUN) x SCR_STRIDE: each run's least fields (NULL: none) */
     size_t count; /* triplets recorded (the segment's triplet count) */
     int refused;  /* over the screen's budget: streamed without it */
 } screen_block_t;
@@ -433,8 +441,10 @@ void ct_nona_price_screen_free(ct_nona_price_screen_t *s)
 {
     if (!s)
         return;
-    for (size_t b = 0; b < s->n_blocks; b++)
+    for (size_t b = 0; b < s->n_blocks; b++) {
         free(s->blocks[b].v);
+        free(s->blocks[b].run);
+    }
     free(s->blocks);
     free(s);
 }
@@ -564,6 +574,44 @@ static int screen_loses(const ct_nona_model_t *m, size_t block, const float *r, 
     return 1;
 }
 
+/* The least server-row coefficient (screen_qr) of the run's members
+ * from stream index `first`. */
+static double run_qr(const ct_nona_model_t *m, size_t block, const screen_block_t *sb, size_t first)
+{
+    size_t end = first + SCR_RUN < sb->count ? first + SCR_RUN : sb->count;
+    double qr = INFINITY;
+    for (size_t i = first; i < end; i++)
+        qr = fmin(qr, screen_qr(m, block, sb->v + i * SCR_STRIDE));
+    return qr;
+}
+
+/* Whether every triplet of the run starting at stream index `first`
+ * (count triplets recorded) loses at every point: the bound of its least
+ * record, with the least server-row coefficient of its members. */
+static int run_loses(const ct_nona_model_t *m, size_t block, const screen_block_t *sb, size_t first, size_t n,
+                     const ct_nona_price_point_t *pts, const double *Wp, const point_t *best)
+{
+    double qr = run_qr(m, block, sb, first);
+    const float *r = sb->run + (first / SCR_RUN) * SCR_STRIDE;
+    for (size_t i = 0; i < n; i++) {
+        double cut = best[i].f + 1e-9 * fabs(best[i].f);
+        if (!(screen_f_lb(m, r, qr, &pts[i], Wp[i], cut) > cut))
+            return 0;
+    }
+    return 1;
+}
+
+double ct_nona_price_screen_run_lb(const ct_nona_model_t *m, const ct_nona_price_screen_t *s, size_t block,
+                                   size_t index, const ct_nona_price_point_t *pt)
+{
+    if (!s || block >= s->n_blocks || !s->blocks[block].v || !s->blocks[block].run || index >= s->blocks[block].count)
+        return NAN;
+    const screen_block_t *sb = &s->blocks[block];
+    size_t first = index - index % SCR_RUN;
+    return screen_f_lb(m, sb->run + (first / SCR_RUN) * SCR_STRIDE, run_qr(m, block, sb, first), pt,
+                       m->r_part * pt->W, INFINITY);
+}
+
 double ct_nona_price_screen_lb(const ct_nona_model_t *m, const ct_nona_price_screen_t *s, size_t block, size_t index,
                                const ct_nona_price_point_t *pt)
 {
@@ -615,12 +663,18 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
     int reading = sb && sb->v, recording = 0;
     double phi0 = INFINITY, phi1 = 0, Wp0 = INFINITY, Wp1 = 0, *Wp = NULL;
     if (st == CT_OK && sb && !sb->v && !sb->refused) {
-        double count = ct_partition_triplet_count(nt), bytes = count * SCR_STRIDE * sizeof(float);
-        if (bytes <= (double)screen->left && (sb->v = malloc((size_t)bytes)) != NULL) {
+        double count = ct_partition_triplet_count(nt), runs = ceil(count / SCR_RUN),
+               bytes = (count + runs) * SCR_STRIDE * sizeof(float);
+        if (bytes <= (double)screen->left && (sb->v = malloc((size_t)(count * SCR_STRIDE * sizeof(float)))) != NULL &&
+            (sb->run = malloc((size_t)(runs * SCR_STRIDE * sizeof(float)))) != NULL) {
             recording = 1;
             sb->count = (size_t)count;
             screen->left -= (size_t)bytes;
+            for (size_t i = 0; i < (size_t)runs * SCR_STRIDE; i++)
+                sb->run[i] = INFINITY;
         } else {
+            free(sb->v);
+            sb->v = NULL;
             sb->refused = 1;
         }
     }
@@ -632,21 +686,29 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
         Wp0 = fmin(Wp0, Wp[i]), Wp1 = fmax(Wp1, Wp[i]);
     }
     if (st == CT_OK) {
-        size_t count = 0, built = 0;
+        size_t count = 0, built = 0, skip_to = 0;
         for (size_t i = 0; i < n; i++)
             best[i].f = cut ? cut[i] : INFINITY; /* (its assignment all-local until a triplet beats it) */
         for (;;) {
             size_t q = (size_t)mx[nt - 1] + 1;
             for (size_t k = 0; k < q; k++)
                 for (size_t l = 0; l < q; l++, count++) {
-                    /* one that loses at every point is skipped */
-                    if (reading && count < sb->count &&
-                        screen_loses(m, block, sb->v + count * SCR_STRIDE, n, pts, Wp, best))
-                        continue;
+                    /* one that loses at every point is skipped, and a run
+                     * whose least record does */
+                    if (reading && count < sb->count) {
+                        if (count % SCR_RUN == 0 && run_loses(m, block, sb, count, n, pts, Wp, best))
+                            skip_to = count + SCR_RUN;
+                        if (count < skip_to || screen_loses(m, block, sb->v + count * SCR_STRIDE, n, pts, Wp, best))
+                            continue;
+                    }
                     ct_nona_candidate_eval(m, &P.cand, a, q, k, l);
                     built++;
-                    if (recording && count < sb->count)
-                        screen_record(sb->v + count * SCR_STRIDE, &P.cand, phi0, Wp0, phi1, Wp1);
+                    if (recording && count < sb->count) {
+                        float *r = sb->v + count * SCR_STRIDE, *g = sb->run + (count / SCR_RUN) * SCR_STRIDE;
+                        screen_record(r, &P.cand, phi0, Wp0, phi1, Wp1);
+                        for (size_t f = 0; f < SCR_STRIDE; f++)
+                            g[f] = r[f] < g[f] ? r[f] : g[f];
+                    }
                     for (size_t i = 0; i < n; i++) {
                         const ct_nona_price_point_t *x = &pts[i];
                         /* most triplets lose already on the floor of their
@@ -668,9 +730,11 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
                 break;
         }
         if (recording && count != sb->count) { /* (the count is the stream's; a guard) */
-            screen->left += sb->count * SCR_STRIDE * sizeof(float);
+            screen->left += (sb->count + (sb->count + SCR_RUN - 1) / SCR_RUN) * SCR_STRIDE * sizeof(float);
             free(sb->v);
+            free(sb->run);
             sb->v = NULL;
+            sb->run = NULL;
             sb->refused = 1;
         }
         for (size_t i = 0; i < n; i++) {

@@ -64,6 +64,10 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
  * stream order at pt (for tests); NAN when the block has none recorded. */
 double ct_nona_price_screen_lb(const ct_nona_model_t *m, const ct_nona_price_screen_t *s, size_t block, size_t index,
                                const ct_nona_price_point_t *pt);
+/* The same for the run of triplets the index-th belongs to (its members'
+ * least record; the stream skips a run whose bound loses at every point). */
+double ct_nona_price_screen_run_lb(const ct_nona_model_t *m, const ct_nona_price_screen_t *s, size_t block,
+                                   size_t index, const ct_nona_price_point_t *pt);
 void ct_nona_priced_free(ct_nona_priced_t *r);
 /* The least f over the block's current triplets. */
 double ct_nona_block_price(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1,

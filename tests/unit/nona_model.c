@@ -1383,6 +1383,8 @@ static void holds_visit(const ct_nona_candidate_t *c, const uint8_t *a, size_t q
         double floor = f - ct_nona_candidate_time(x->m, c, pt->phi, pt->W) +
                        ct_nona_candidate_time_floor(x->m, c, pt->phi, pt->W);
         CHECK_MSG(lb <= f + 1e-12 * fabs(f), "screen bound %.17g above f %.17g (triplet %zu)", lb, f, index);
+        double run = ct_nona_price_screen_run_lb(x->m, x->screen, x->blk, index, pt);
+        CHECK_MSG(run <= f + 1e-12 * fabs(f), "run bound %.17g above f %.17g (triplet %zu)", run, f, index);
         ++*x->checked;
         *x->raised += lb > floor + 1e-9 * fabs(floor);
     }
