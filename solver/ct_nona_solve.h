@@ -92,7 +92,9 @@ typedef struct {
  *  pricing point's multipliers, the most one find undercuts its segment's
  *  columns, summed over segments with the class's rate) is at least this
  *  share of the open gap, the gap taken as at most 1e-3 of J; smaller
- *  savings stay in the column gap the solve reports. Since 2026-11-30:
+ *  savings stay in the column gap the solve reports (after a search of
+ *  the shares' tenth that its budget stopped every find is taken: another
+ *  search follows anyway). Since 2026-11-30:
  *  on the random family of `bench_nona_family` 7.9-8.0 s in all instead
  *  of 9.5 s, seed 14 1.6 s instead of 3.1 s (6 searches instead of 16),
  *  three tables 2e-5 to 2e-4 of J worse by the model and one 6e-5 better

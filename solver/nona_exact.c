@@ -1431,6 +1431,9 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
         }
         double t0 = now_seconds(), column_gap = 0;
         size_t added_now = 0;
+        /* (a provisional search, the shares' tenth, cut short: the caller
+         * searches again in any case, with these columns) */
+        int again = !provisional || !cut_short(sol, p);
         if (pend.n > 0 && rounds < p->cg_rounds) { /* priced out inside the search */
             for (size_t i = 0; i < pend.n && st == CT_OK; i++)
                 st = ct_nona_model_add_triplets(m, pend.v[i].block, 1, pend.v[i].assign, &pend.v[i].k, &pend.v[i].l,
@@ -1443,9 +1446,10 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
              * floor it cannot pass, would hardly tell them from its own
              * slack (bench_nona_family's seed 14: 6 searches of about 500
              * LPs instead of 16, most of those after a find of 1e-5 to
-             * 4e-4 of J); they stay in the column gap reported */
+             * 4e-4 of J); they stay in the column gap reported. (Where
+             * the caller searches again anyway, every find is taken.) */
             double min_saving = 0.0;
-            if (searched && gap_open(sol, p) && isfinite(sol->gap))
+            if (searched && again && gap_open(sol, p) && isfinite(sol->gap))
                 min_saving = p->chase * fmin(sol->gap, CG_CHASE_CAP) * sol->eval.J;
             st = price_round(m, p, sol, screen, rounds < p->cg_rounds, p->price_spread == 1, min_saving, gap,
                              &column_gap, &added_now, err);
@@ -1465,9 +1469,6 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
         seconds += now_seconds() - t0;
         if (st != CT_OK)
             break;
-        /* (a provisional search, the shares' tenth, cut short: the caller
-         * searches again in any case, with these columns) */
-        int again = !provisional || !cut_short(sol, p);
         if (!added_now && (searched || !again)) {
             sol->segment_gap = gap;
             sol->column_gap = column_gap;
