@@ -404,10 +404,13 @@ enum {
 };
 
 /* Runs of SCR_RUN triplets in the stream's order also keep their
- * records' least value of every field: a record every member's f is at
- * least as large as (f grows with each field, and a remote branch absent
- * from one member, a = -inf, is absent from the run's too), so a run whose
- * bound loses at every point is skipped without reading its members. */
+ * records' least value of every field: with the least server-row
+ * coefficient of its members (run_qr: the cut's weights may take either
+ * sign, so that one is not read from the least fields), a record every
+ * member's f is at least as large as (f grows with each branch and link
+ * field, and a remote branch absent from one member, a = -inf, is absent
+ * from the run's too), so a run whose bound loses at every point is
+ * skipped without reading its members. */
 #define SCR_RUN 16
 
 typedef struct {
