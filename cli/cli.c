@@ -204,6 +204,13 @@ int cli_parse_spread_gap(const char *cmd, const char *s, double *gap)
     return 0;
 }
 
+int cli_parse_share(const char *cmd, const char *opt, const char *s, double max, const char *what, double *v)
+{
+    if (cli_parse_double(s, v) || !(*v >= 0 && *v <= max))
+        return cli_usage(cmd, "--%s: expected %s, 0 .. %g, got '%s'", opt, what, max, s);
+    return 0;
+}
+
 int cli_parse_chase(const char *cmd, const char *s, double *chase)
 {
     if (cli_parse_double(s, chase) || !(*chase >= 0 && *chase <= 1))

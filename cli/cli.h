@@ -65,6 +65,8 @@ int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d);
 int cli_parse_spread_gap(const char *cmd, const char *s, double *gap);
 /** --chase F (a share of the open gap, 0 .. 1); 2 (usage printed) on a bad value. */
 int cli_parse_chase(const char *cmd, const char *s, double *chase);
+/** A double in 0 .. max into *v (option --opt, a share of what); 2 (usage printed) on a bad value. */
+int cli_parse_share(const char *cmd, const char *opt, const char *s, double max, const char *what, double *v);
 /** A round trip in seconds (0 .. 10) for option opt (e.g. "--rtt"); 2 (usage printed) on a bad value. */
 int cli_parse_rtt(const char *cmd, const char *opt, const char *s, double *rtt);
 

@@ -120,6 +120,9 @@ void sim_usage(FILE *out)
             "                        the solver's, 1e-9)\n"
             "  --stall N             nona tables: the solver's stall rule (default 125; 0: never,\n"
             "                        the earlier search; see contend nona --help)\n"
+            "  --stall-gap G, --stall-close F\n"
+            "                        nona tables: the stall rule's levels (defaults 0 and 0.25;\n"
+            "                        --stall-close 0.1: the rule before; see contend nona --help)\n"
             "  --server-row auto|pieces|linear\n"
             "                        nona tables: the solver's server row (default auto; see\n"
             "                        contend nona --help)\n"
@@ -151,7 +154,8 @@ void sim_usage(FILE *out)
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_LATE_BIND, OPT_SAMPLING,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT, OPT_CHASE };
+       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT, OPT_CHASE,
+       OPT_STALL_GAP, OPT_STALL_CLOSE };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -174,6 +178,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
         { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
+        { "stall-gap", required_argument, NULL, OPT_STALL_GAP }, { "stall-close", required_argument, NULL, OPT_STALL_CLOSE },
         { "stall", required_argument, NULL, OPT_STALL },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
@@ -281,6 +286,14 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         case OPT_CHASE:
             if (cli_parse_chase("sim", optarg, &o->ev.chase))
+                return 2;
+            break;
+        case OPT_STALL_GAP:
+            if (cli_parse_share("sim", "stall-gap", optarg, 0.5, "a share of J", &o->ev.stall_gap))
+                return 2;
+            break;
+        case OPT_STALL_CLOSE:
+            if (cli_parse_share("sim", "stall-close", optarg, 1, "a share of the gap", &o->ev.stall_close))
                 return 2;
             break;
         case OPT_FAIR:

@@ -76,6 +76,9 @@ typedef struct {
                                    default 0: the wait LP alone) */
     size_t stall_lps;         /**< nona tables: the solver's stall rule (ct_nona_solve_params_t.stall_lps;
                                    default CT_NONA_STALL_LPS; 0: never) */
+    double stall_gap;         /**< nona tables: ct_nona_solve_params_t.stall_gap (default CT_NONA_STALL_GAP) */
+    double stall_close;       /**< nona tables: ct_nona_solve_params_t.stall_close (default
+                                   CT_NONA_STALL_CLOSE) */
     double rtt;               /**< the simulator's round trip, s (ct_sim_config_t.rtt; default 0) */
     double table_rtt;         /**< nona tables: the round trip they are solved for, s
                                    (ct_nona_model_params_t.rtt); < 0 (default): rtt, the one simulated */

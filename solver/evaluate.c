@@ -75,6 +75,7 @@ void ct_eval_params_init(ct_eval_params_t *p)
                              .threads = 1, .rep_threads = 1, .server_row = CT_NONA_ROW_AUTO,
                              .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
                              .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS,
+                             .stall_gap = CT_NONA_STALL_GAP, .stall_close = CT_NONA_STALL_CLOSE,
                              .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .late_first = CT_NONA_LATE_FIRST_DEFAULT, .spread_gap = CT_NONA_SPREAD_GAP,
                              .chase = CT_NONA_CHASE, .late_bind = CT_SIM_LATE_BIND_DEFAULT, .table_rtt = -1,
                              .finite_servers = CT_NONA_SAMPLING_AUTO };
@@ -130,6 +131,8 @@ static void solve_params(const ct_eval_params_t *p, ct_nona_solve_params_t *sp)
     sp->chase = p->chase;
     sp->class_dual = p->class_dual;
     sp->stall_lps = p->stall_lps;
+    sp->stall_gap = p->stall_gap;
+    sp->stall_close = p->stall_close;
 }
 
 double ct_eval_table_rtt(const ct_eval_params_t *p)

@@ -383,6 +383,68 @@ int main(void)
         }
         ct_scenario_destroy(&s);
     }
+    /* Issue #27's lookup of the same fleet: the 20 scales 0.1 .. 2.0 solved
+     * one after the other (`contend nona sweep --scale 0.1:2:0.1 -j 1`:
+     * the sum of the solves), the stall rule's levels (the default) beside
+     * the rule before (--stall-gap 0 --stall-close 0.1); 1000 classes only
+     * with BENCH_FULL=1 (minutes). Goal: 10 s at 1000 classes with -j 2. */
+    printf("Nona, the 20-scale lookup of issue #27's mixed fleet (scales 0.1 .. 2.0, one thread; goal at 1000 classes: "
+           "10 s with -j 2), the default beside the stall rule's levels before (--stall-gap 0 --stall-close 0.1)\n");
+    printf("  %7s | %-24s | %-24s | %s\n", "classes", "default: time (LPs)", "before: time (LPs)",
+           "ratio, tables: the same J, mean JCT over the rule before's geometric mean (worst)");
+    for (int i = 0; i < (full ? 3 : 2); i++) {
+        ct_scenario_t s;
+        fleet_mixed(&s, sizes[i]);
+        double t[2] = { 0, 0 }, Jv[2][20], lj = 0, worst = 0;
+        size_t lps[2] = { 0, 0 };
+        int same = 0, n = 0;
+        for (int rule = 0; rule < 2; rule++)
+            for (int k = 0; k < 20; k++) {
+                ct_scenario_t sc;
+                ct_error_t err;
+                ct_nona_model_params_t mp;
+                ct_nona_solve_params_t p;
+                ct_nona_solution_t sol;
+                Jv[rule][k] = NAN;
+                if (ct_scenario_scaled(&s, 0.1 * (k + 1), &sc, &err) != CT_OK) {
+                    fprintf(stderr, "%s\n", err.msg);
+                    return 1;
+                }
+                ct_nona_model_params_init(&mp);
+                ct_nona_solve_params_init(&p);
+                if (rule) {
+                    p.stall_gap = 0;
+                    p.stall_close = 0.1;
+                }
+                /* (a scale past saturation fails to build: the sweep skips it) */
+                ct_nona_model_t m;
+                if (ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK) {
+                    if (ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
+                        fprintf(stderr, "%s\n", err.msg);
+                        return 1;
+                    }
+                    t[rule] += sol.seconds;
+                    lps[rule] += sol.lp_solves;
+                    Jv[rule][k] = sol.eval.mean_jct;
+                    ct_nona_solution_free(&sol);
+                    ct_nona_model_free(&m);
+                }
+                ct_scenario_destroy(&sc);
+            }
+        for (int k = 0; k < 20; k++)
+            if (isfinite(Jv[0][k]) && isfinite(Jv[1][k])) {
+                double q = Jv[0][k] / Jv[1][k];
+                same += fabs(q - 1) <= 1e-9;
+                lj += log(q);
+                worst = fmax(worst, q);
+                n++;
+            }
+        printf("  %7zu | %8.3f s (%7zu) | %8.3f s (%7zu) | x%.2f, %d of %d the same, %.6f (%.6f)\n", sizes[i], t[0],
+               lps[0], t[1], lps[1], t[1] > 0 ? t[0] / t[1] : 0, same, n, n ? exp(lj / n) : NAN, worst);
+        ct_scenario_destroy(&s);
+    }
+    if (!full)
+        printf("  (1000 classes take minutes: BENCH_FULL=1 runs them)\n");
     /* Issue #32: job-first waits (the default until 2026-11-28), merged
      * visits and aged waits (the default) against the earlier piece waits,
      * the same solves side by side (goal: at most 2x the time). Fastest of

@@ -272,6 +272,10 @@ expect_error 2 "--server-row: expected auto, pieces or linear" -- $C sim "$T/sav
 expect_error 2 "--bound: expected class-dual or lp" -- $C sim "$T/saved/layered-5.json" --bound dual
 expect_error 2 "--stall: expected an integer >= 0" -- $C sim "$T/saved/layered-5.json" --stall -1
 $C sim "$T/saved/layered-5.json" --stall 0 --jobs 200 --reps 1 >/dev/null || fail "sim --stall 0"
+expect_error 2 "--stall-gap: expected a share of J, 0 .. 0.5" -- $C sim "$T/saved/layered-5.json" --stall-gap 1
+expect_error 2 "--stall-close: expected a share of the gap, 0 .. 1" -- $C sim "$T/saved/layered-5.json" --stall-close x
+$C sim "$T/saved/layered-5.json" --stall-gap 0.01 --stall-close 0.1 --jobs 200 --reps 1 >/dev/null ||
+    fail "sim --stall-gap 0.01 --stall-close 0.1"
 # The class dual through sim: a table solved with it simulates (layered-5's
 # search under job-first waits closes without it: the same prediction).
 a=$($C sim "$T/saved/layered-5.json" --policy nona --jobs 2000 --waits job-first --json | grep -o '"model_mean_jct":[^,]*')

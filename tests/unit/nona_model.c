@@ -2653,9 +2653,10 @@ static void class_dual_bound_holds(void)
 }
 
 /* --stall: a generated workload whose search approaches a floor of its
- * relaxation (layered seed 18, 2-7 stages) stops early by default with the
- * same table and about the same gap as the search run to its budget
- * (--stall 0). */
+ * relaxation (layered seed 18, 2-7 stages) stops early by default with
+ * about the same gap as the search run to its budget (--stall 0) and a
+ * table within that gap of the budget's (the same table with --stall-close
+ * 0.1; 2e-7 of J apart with 0.25). */
 static void stall_stops_early(void)
 {
     ct_nona_solution_t sol[2];
@@ -2663,13 +2664,49 @@ static void stall_stops_early(void)
     CHECK_MSG(sol[0].stalled && !sol[1].stalled && sol[0].lp_solves < sol[1].lp_solves / 2,
               "stall: stalled %d / %d after %zu / %zu LPs", sol[0].stalled, sol[1].stalled, sol[0].lp_solves,
               sol[1].lp_solves);
-    CHECK_MSG(fabs(sol[0].eval.J - sol[1].eval.J) <= 1e-9 * sol[1].eval.J && sol[0].gap <= 1.2 * sol[1].gap + 1e-12,
+    CHECK_MSG(fabs(sol[0].eval.J - sol[1].eval.J) <= sol[0].gap * sol[1].eval.J && sol[0].gap <= 1.2 * sol[1].gap + 1e-12,
               "stall: J %.12g (gap %.3g), to the budget %.12g (gap %.3g)", sol[0].eval.J, sol[0].gap, sol[1].eval.J,
               sol[1].gap);
-    printf("stall: %zu LPs instead of %zu, gap %.2g / %.2g, the same table\n", sol[0].lp_solves, sol[1].lp_solves,
-           sol[0].gap, sol[1].gap);
+    printf("stall: %zu LPs instead of %zu, gap %.2g / %.2g, J %.2g apart\n", sol[0].lp_solves, sol[1].lp_solves,
+           sol[0].gap, sol[1].gap, fabs(sol[0].eval.J - sol[1].eval.J) / sol[1].eval.J);
     ct_nona_solution_free(&sol[0]);
     ct_nona_solution_free(&sol[1]);
+}
+
+/* The stall rule's levels (--stall-gap, --stall-close): layered seed 10,
+ * whose search closes its gap slowly, below 1% of J from its first check,
+ * stops with fewer LPs with --stall-gap 0.01 than by default, and by
+ * default with fewer than with the rule before (--stall-close 0.1). Each
+ * stop is the stall rule's, the one with the gap level within it, and the
+ * tables' J within 1% of each other (their bounds are at their own shares,
+ * so not compared across). A level that never fires fails the LP counts. */
+static void stall_levels_stop_early(void)
+{
+    ct_nona_solution_t sol[3];
+    for (int v = 0; v < 3; v++) {
+        ct_nona_solve_params_t p;
+        ct_nona_solve_params_init(&p);
+        if (v == 0)
+            p.stall_gap = 0.01;
+        if (v == 2)
+            p.stall_close = 0.1;
+        layered_solve(10, &p, &sol[v]);
+    }
+    CHECK_MSG(sol[0].stalled && sol[1].stalled && sol[0].gap <= 0.01 * (1 + 1e-9),
+              "stall levels: stalled %d / %d, gap %.3g", sol[0].stalled, sol[1].stalled, sol[0].gap);
+    CHECK_MSG(2 * sol[0].lp_solves < sol[1].lp_solves && 4 * sol[1].lp_solves < 3 * sol[2].lp_solves,
+              "stall levels: %zu / %zu / %zu LPs", sol[0].lp_solves, sol[1].lp_solves, sol[2].lp_solves);
+    for (int a = 0; a < 3; a++)
+        CHECK_MSG(sol[a].lower_bound <= sol[a].eval.J * (1 + 1e-12) &&
+                      fabs(sol[a].eval.J - sol[0].eval.J) <= 1e-2 * sol[0].eval.J,
+                  "stall levels: %d: bound %.12g, J %.12g (the default's %.12g)", a, sol[a].lower_bound, sol[a].eval.J,
+                  sol[0].eval.J);
+    printf("stall levels: %zu / %zu / %zu LPs (--stall-gap 0.01, the default, --stall-close 0.1), gaps %.2g / %.2g / "
+           "%.2g, J %.9g / %.9g / %.9g\n",
+           sol[0].lp_solves, sol[1].lp_solves, sol[2].lp_solves, sol[0].gap, sol[1].gap, sol[2].gap, sol[0].eval.J,
+           sol[1].eval.J, sol[2].eval.J);
+    for (int v = 0; v < 3; v++)
+        ct_nona_solution_free(&sol[v]);
 }
 
 /* Column generation adds a triplet only where it beats the block's
@@ -2797,6 +2834,7 @@ int main(void)
     server_cut_holds();
     class_dual_bound_holds();
     stall_stops_early();
+    stall_levels_stop_early();
     columns_never_repeat();
     chase_skips_small_finds();
     errors();
