@@ -180,7 +180,9 @@ static size_t envelopes(ct_block_lp_t *w, const double *d, const double *a, doub
                 double t = (d[j] - d[cur]) / (a[cur] - a[j]);
                 if (t < ycur)
                     t = ycur;
-                if (t < tbest || (t == tbest && a[j] < a[next])) {
+                /* (ties: the smaller a; none yet at an infinite crossing,
+                 * whose a[next] would be past the block) */
+                if (t < tbest || (t == tbest && next != hi && a[j] < a[next])) {
                     tbest = t;
                     next = j;
                 }
