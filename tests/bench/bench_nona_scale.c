@@ -11,7 +11,9 @@
  * linearly. For the link model the box search (point_search = 0) runs
  * beside the point search (the default), as the baseline of the latter. A last table solves the server model at a quarter of the
  * load, where splitting pays, with a budget of 1000 LPs per search, and
- * prints the gap reached, and a last one the job-first waits (the default
+ * prints the gap reached; then the mixed fleet's default solve and its
+ * 20-scale lookup (scales 0.1 .. 2.0, beside the stall rule before); a
+ * last one the job-first waits (the default
  * until 2026-11-28), merged visits and aged waits (the default) beside the
  * earlier piece waits (#32: at most 2x the time). GLPK's and the penalty method's whole solves at 1000 classes
  * take minutes; set BENCH_FULL=1 to include them. The one-LP times are
