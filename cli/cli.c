@@ -213,9 +213,7 @@ int cli_parse_share(const char *cmd, const char *opt, const char *s, double max,
 
 int cli_parse_chase(const char *cmd, const char *s, double *chase)
 {
-    if (cli_parse_double(s, chase) || !(*chase >= 0 && *chase <= 1))
-        return cli_usage(cmd, "--chase: expected a share of the open gap, 0 .. 1, got '%s'", s);
-    return 0;
+    return cli_parse_share(cmd, "chase", s, 1, "a share of the open gap", chase);
 }
 
 int cli_parse_rtt(const char *cmd, const char *opt, const char *s, double *rtt)
