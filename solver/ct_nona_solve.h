@@ -87,10 +87,10 @@ typedef struct {
  *  10-25% per doubling); on the layered family of `sim check`'s seed 2000
  *  8 of 120 tables change, 0.02% better by the model (geometric mean).
  *  params.stall_gap (default 0: an option): a gap within this share of J
- *  is enough at a check. 0.01 took the random family of
- *  `bench_nona_family` from 6.7 s to 5.5 s (on the tenth) but moved 31 of
- *  the seed-2000 family's 120 tables, 0.08% worse (up to 2.5%), and with
- *  the quarter left the lookup as it was (docs/nona-model.md, "Stalls"). */
+ *  is enough at a check. 0.01 (with a tenth per doubling) took the random
+ *  family of `bench_nona_family` from 6.7 s to 5.5 s but moved 31 of the
+ *  seed-2000 family's 120 tables, 0.08% worse (up to 2.5%), and with the
+ *  quarter left the lookup as it was (docs/nona-model.md, "Stalls"). */
 #define CT_NONA_STALL_GAP 0.0
 #define CT_NONA_STALL_CLOSE 0.25
 
