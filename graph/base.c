@@ -668,3 +668,89 @@ void ct_gsl_quiet(void)
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, gsl_quiet_once);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Scratch buffers: each block carries its capacity in a header one
+ * max_align_t long, so a buffer goes back to any cache (or to free) alone. */
+
+typedef union {
+    size_t cap;
+    max_align_t align;
+} scratch_head_t;
+
+/* A fresh buffer at least this large gets an eighth to spare. */
+#define SCRATCH_LARGE ((size_t)64 << 10)
+
+struct ct_scratch {
+    size_t n;                       /* buffers held (n <= CT_SCRATCH_KEEP) */
+    scratch_head_t *held[CT_SCRATCH_KEEP];
+};
+
+ct_scratch_t *ct_scratch_alloc(void)
+{
+    return calloc(1, sizeof(ct_scratch_t));
+}
+
+void ct_scratch_free(ct_scratch_t *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        free(c->held[i]);
+    free(c);
+}
+
+void *ct_scratch_get(ct_scratch_t *c, size_t bytes, int zero)
+{
+    if (bytes > (SIZE_MAX - sizeof(scratch_head_t)) / 9 * 8)
+        return NULL;
+    size_t best = (size_t)-1;
+    for (size_t i = 0; c && i < c->n; i++) {
+        size_t cap = c->held[i]->cap;
+        /* (not a much larger one: it would be held up while a later
+         * request of its own size allocated anew) */
+        if (cap >= bytes && cap - bytes <= 3 * bytes + SCRATCH_LARGE &&
+            (best == (size_t)-1 || cap < c->held[best]->cap))
+            best = i;
+    }
+    scratch_head_t *h;
+    if (best != (size_t)-1) {
+        h = c->held[best];
+        c->held[best] = c->held[--c->n];
+    } else {
+        /* (large ones with an eighth to spare: a workspace that grows by a
+         * few columns, as column generation's do each round, still fits) */
+        size_t cap = c && bytes >= SCRATCH_LARGE ? bytes + bytes / 8 : bytes ? bytes : 1;
+        if (!(h = malloc(sizeof *h + cap)))
+            return NULL;
+        h->cap = cap;
+    }
+    if (zero)
+        memset(h + 1, 0, bytes);
+    return h + 1;
+}
+
+void ct_scratch_put(ct_scratch_t *c, void *p)
+{
+    if (!p)
+        return;
+    scratch_head_t *h = (scratch_head_t *)p - 1;
+    if (!c) {
+        free(h);
+        return;
+    }
+    if (c->n == CT_SCRATCH_KEEP) { /* full: the smallest goes (this one, if it is) */
+        size_t small = 0;
+        for (size_t i = 1; i < c->n; i++)
+            if (c->held[i]->cap < c->held[small]->cap)
+                small = i;
+        if (c->held[small]->cap >= h->cap) {
+            free(h);
+            return;
+        }
+        free(c->held[small]);
+        c->held[small] = h;
+        return;
+    }
+    c->held[c->n++] = h;
+}

@@ -204,6 +204,31 @@ void ct_gsl_quiet(void);
 /** FNV-1a 64-bit hash of a byte string, for the scenario input hashes. */
 unsigned long long ct_hash64(const void *data, size_t len, unsigned long long seed);
 
+/** A cache of freed scratch buffers, for workspaces that are set up and
+ *  torn down over and over with about the same sizes (a solve's wait LPs:
+ *  one per search, polish and pricing round). Freed large blocks go back to
+ *  the system and come back as fresh pages, each faulted in on first touch
+ *  (a tenth of the random family's solve time, `bench_nona_family`); a
+ *  buffer put here is handed out again, its pages already mapped. Not
+ *  thread-safe: one cache per thread or per object used by one thread at a
+ *  time. Holds at most CT_SCRATCH_KEEP buffers. */
+typedef struct ct_scratch ct_scratch_t;
+#define CT_SCRATCH_KEEP 128
+
+/** A new, empty cache, or NULL when out of memory (a NULL cache works:
+ *  get and put then act as malloc and free). */
+ct_scratch_t *ct_scratch_alloc(void);
+/** Frees the cache and every buffer it holds (not those handed out). */
+void ct_scratch_free(ct_scratch_t *c);
+/** A buffer of at least `bytes` bytes (malloc-aligned), from the cache when
+ *  it holds one of fitting size (at most 4x plus 64 KiB larger), else
+ *  freshly allocated; zeroed when `zero`. NULL when out of memory. Release
+ *  it with ct_scratch_put (never free). O(CT_SCRATCH_KEEP). */
+void *ct_scratch_get(ct_scratch_t *c, size_t bytes, int zero);
+/** Returns p (from ct_scratch_get of any cache, or NULL) to cache c; when
+ *  the cache is full its smallest buffer is freed. O(CT_SCRATCH_KEEP). */
+void ct_scratch_put(ct_scratch_t *c, void *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -405,6 +405,8 @@ typedef struct {
     int server_cut;         /**< 1: the wait LP's server row is the pieces cut (qr, m2s_row); 0: q, m2s_local */
     double m2s_row;         /**< the server row's constant, s (m2s_local, or the cut's) */
     void *gl;               /**< Gauss-Legendre table (private) */
+    ct_scratch_t *scratch;  /**< the solves' wait LPs' buffers, kept for the next (private; NULL works: a
+                                 model is solved by one thread at a time) */
 } ct_nona_model_t;
 
 /** Model-building options; fill with ct_nona_model_params_init(). */

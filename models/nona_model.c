@@ -221,6 +221,7 @@ void ct_nona_model_free(ct_nona_model_t *m)
     free(m->trip);
     free(m->branches);
     free(m->gl);
+    ct_scratch_free(m->scratch);
     memset(m, 0, sizeof *m);
 }
 
@@ -1335,6 +1336,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     }
     gsl_integration_glfixed_table_free(glt);
     m->gl = gl;
+    m->scratch = ct_scratch_alloc(); /* (NULL, out of memory: the LPs allocate as without it) */
     /* Pass 2: enumerate triplets per block. */
     m->blocks = calloc(m->n_blocks ? m->n_blocks : 1, sizeof(ct_block_t));
     if (!m->blocks) {

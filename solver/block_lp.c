@@ -40,24 +40,25 @@ struct ct_block_lp {
     double *xa, *xb, *xc;   /* the two-row search's points (n) */
     size_t *work;           /* purification: extras (n) and bases (nb) */
     size_t *base;
+    ct_scratch_t *scratch;  /* where the arrays come from and go back to (NULL: malloc and free) */
 };
 
 void ct_block_lp_free(ct_block_lp_t *w)
 {
     if (!w)
         return;
-    free(w->start);
-    free(w->hcol);
-    free(w->hlen);
-    free(w->hy);
-    free(w->by);
-    free(w->bd);
-    free(w->d);
-    free(w->xa);
-    free(w->xb);
-    free(w->xc);
-    free(w->work);
-    free(w->base);
+    ct_scratch_put(w->scratch, w->start);
+    ct_scratch_put(w->scratch, w->hcol);
+    ct_scratch_put(w->scratch, w->hlen);
+    ct_scratch_put(w->scratch, w->hy);
+    ct_scratch_put(w->scratch, w->by);
+    ct_scratch_put(w->scratch, w->bd);
+    ct_scratch_put(w->scratch, w->d);
+    ct_scratch_put(w->scratch, w->xa);
+    ct_scratch_put(w->scratch, w->xb);
+    ct_scratch_put(w->scratch, w->xc);
+    ct_scratch_put(w->scratch, w->work);
+    ct_scratch_put(w->scratch, w->base);
     free(w);
 }
 
@@ -83,7 +84,8 @@ ct_status_t ct_block_lp_set_blocks(ct_block_lp_t *w, const size_t *start, ct_err
     return CT_OK;
 }
 
-ct_status_t ct_block_lp_alloc(ct_block_lp_t **out, size_t nb, const size_t *start, ct_error_t *err)
+ct_status_t ct_block_lp_alloc_scratch(ct_block_lp_t **out, size_t nb, const size_t *start, ct_scratch_t *scratch,
+                                      ct_error_t *err)
 {
     *out = NULL;
     ct_status_t st = check_offsets(nb, start, err);
@@ -93,20 +95,21 @@ ct_status_t ct_block_lp_alloc(ct_block_lp_t **out, size_t nb, const size_t *star
     if (!w)
         return ct_error_set(err, CT_ENOMEM, "out of memory (block LP)");
     size_t n = start[nb], n1 = n ? n : 1, nb1 = nb ? nb : 1;
+    w->scratch = scratch;
     w->nb = nb;
     w->n = w->cap = n;
-    w->start = malloc((nb + 1) * sizeof(size_t));
-    w->hcol = malloc(n1 * sizeof(size_t));
-    w->hlen = malloc(nb1 * sizeof(size_t));
-    w->hy = malloc(n1 * sizeof(double));
-    w->by = malloc(n1 * sizeof(double));
-    w->bd = malloc(n1 * sizeof(double));
-    w->d = malloc(n1 * sizeof(double));
-    w->xa = malloc(n1 * sizeof(double));
-    w->xb = malloc(n1 * sizeof(double));
-    w->xc = malloc(n1 * sizeof(double));
-    w->work = malloc(n1 * sizeof(size_t));
-    w->base = malloc(nb1 * sizeof(size_t));
+    w->start = ct_scratch_get(scratch, (nb + 1) * sizeof(size_t), 0);
+    w->hcol = ct_scratch_get(scratch, n1 * sizeof(size_t), 0);
+    w->hlen = ct_scratch_get(scratch, nb1 * sizeof(size_t), 0);
+    w->hy = ct_scratch_get(scratch, n1 * sizeof(double), 0);
+    w->by = ct_scratch_get(scratch, n1 * sizeof(double), 0);
+    w->bd = ct_scratch_get(scratch, n1 * sizeof(double), 0);
+    w->d = ct_scratch_get(scratch, n1 * sizeof(double), 0);
+    w->xa = ct_scratch_get(scratch, n1 * sizeof(double), 0);
+    w->xb = ct_scratch_get(scratch, n1 * sizeof(double), 0);
+    w->xc = ct_scratch_get(scratch, n1 * sizeof(double), 0);
+    w->work = ct_scratch_get(scratch, n1 * sizeof(size_t), 0);
+    w->base = ct_scratch_get(scratch, nb1 * sizeof(size_t), 0);
     if (!w->start || !w->hcol || !w->hlen || !w->hy || !w->by || !w->bd || !w->d || !w->xa || !w->xb || !w->xc ||
         !w->work || !w->base) {
         ct_block_lp_free(w);
@@ -115,6 +118,11 @@ ct_status_t ct_block_lp_alloc(ct_block_lp_t **out, size_t nb, const size_t *star
     memcpy(w->start, start, (nb + 1) * sizeof(size_t));
     *out = w;
     return CT_OK;
+}
+
+ct_status_t ct_block_lp_alloc(ct_block_lp_t **out, size_t nb, const size_t *start, ct_error_t *err)
+{
+    return ct_block_lp_alloc_scratch(out, nb, start, NULL, err);
 }
 
 /* u . x; u is finite (checked on entry), so the zeros of x add +-0 and the

@@ -62,6 +62,11 @@ typedef struct {
  * Time and memory O(columns).
  */
 ct_status_t ct_block_lp_alloc(ct_block_lp_t **w, size_t n_blocks, const size_t *start, ct_error_t *err);
+/** ct_block_lp_alloc with the arrays taken from the cache `scratch` (NULL:
+ *  malloc) and given back to it by ct_block_lp_free: for workspaces set up
+ *  over and over (ct_scratch_t). */
+ct_status_t ct_block_lp_alloc_scratch(ct_block_lp_t **w, size_t n_blocks, const size_t *start, ct_scratch_t *scratch,
+                                      ct_error_t *err);
 void ct_block_lp_free(ct_block_lp_t *w);
 /**
  * Gives the workspace new block offsets for the next solves: the same

@@ -54,6 +54,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every array of the LP comes from the model's scratch cache and goes back
+ * to it (ct_scratch_t): a solve sets up an LP per search, polish and
+ * pricing round, about the same sizes each time. */
+static void *scratch_get(const ct_wait_lp_t *s, size_t bytes)
+{
+    return ct_scratch_get(s->m->scratch, bytes, 0);
+}
+
+static void *scratch_get_zero(const ct_wait_lp_t *s, size_t bytes)
+{
+    return ct_scratch_get(s->m->scratch, bytes, 1);
+}
+
+static void scratch_put(const ct_wait_lp_t *s, void *p)
+{
+    ct_scratch_put(s->m ? s->m->scratch : NULL, p);
+}
+
 /* The wait rows' coefficients of column w (class weight beta), unscaled:
  * row 1 (the link's second moment at phi = pr), row 2 (server pieces). */
 static double row1_coef(const ct_nona_model_t *m, size_t w, double beta, double pr)
@@ -268,14 +286,14 @@ static ct_status_t chunk_init(ct_wait_lp_t *s, ct_error_t *err)
 {
     const ct_nona_model_t *m = s->m;
     size_t nch = 0;
-    if (!(s->chstart = malloc((m->n_blocks + 1) * sizeof(size_t))))
+    if (!(s->chstart = scratch_get(s, (m->n_blocks + 1) * sizeof(size_t))))
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     for (size_t b = 0; b < m->n_blocks; b++) {
         s->chstart[b] = nch;
         nch += (s->kstart[b + 1] - s->kstart[b] + CT_WAIT_CHUNK - 1) / CT_WAIT_CHUNK;
     }
     s->chstart[m->n_blocks] = nch;
-    if (!(s->cmin = malloc((nch ? nch : 1) * 6 * sizeof(float))) || !(s->csq = malloc((nch ? nch : 1) * sizeof(float))))
+    if (!(s->cmin = scratch_get(s, (nch ? nch : 1) * 6 * sizeof(float))) || !(s->csq = scratch_get(s, (nch ? nch : 1) * sizeof(float))))
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     const float *st[6] = { s->la, s->ln, s->la2, s->ln2, s->sa1, s->sa2 };
     for (int i = 0; i < 6; i++)
@@ -297,10 +315,10 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     double phi_ref = ct_nona_phi_min(m), W_ref, W_hi;
     ct_nona_W_range(m, &W_ref, &W_hi);
     double Wp_ref = m->r_part * W_ref, phi_top = ct_nona_phi_max(m), Wp_top = m->r_part * W_hi;
-    unsigned char *keep = malloc(m->n_vars ? m->n_vars : 1);
-    s->kstart = malloc(nb1 * sizeof(size_t));
+    unsigned char *keep = scratch_get(s, m->n_vars ? m->n_vars : 1);
+    s->kstart = scratch_get(s, nb1 * sizeof(size_t));
     if (!keep || !s->kstart) {
-        free(keep);
+        scratch_put(s, keep);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
     for (size_t b = 0; b < m->n_blocks; b++) {
@@ -323,54 +341,54 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->kstart[m->n_blocks] = nk;
     size_t n = nk ? nk : 1;
     nbr = nbr ? nbr : 1;
-    s->kcol = malloc(n * sizeof(size_t));
-    s->act = malloc(n * sizeof(size_t));
-    s->cstamp = calloc(n, sizeof(size_t));
-    s->on = calloc(n, 1);
-    s->kc = malloc(n * sizeof(double));
-    s->n_act = malloc(nb1 * sizeof(size_t));
-    s->astart = malloc(nb1 * sizeof(size_t));
-    s->ac = malloc(n * sizeof(double));
-    s->av1 = malloc(n * sizeof(double));
-    s->av2 = malloc(n * sizeof(double));
-    s->ax = malloc(n * sizeof(double));
-    s->tm = malloc(n * sizeof(double));
-    s->mc = malloc(3 * n * sizeof(double));
+    s->kcol = scratch_get(s, n * sizeof(size_t));
+    s->act = scratch_get(s, n * sizeof(size_t));
+    s->cstamp = scratch_get_zero(s, (n) * (sizeof(size_t)));
+    s->on = scratch_get_zero(s, (n) * (1));
+    s->kc = scratch_get(s, n * sizeof(double));
+    s->n_act = scratch_get(s, nb1 * sizeof(size_t));
+    s->astart = scratch_get(s, nb1 * sizeof(size_t));
+    s->ac = scratch_get(s, n * sizeof(double));
+    s->av1 = scratch_get(s, n * sizeof(double));
+    s->av2 = scratch_get(s, n * sizeof(double));
+    s->ax = scratch_get(s, n * sizeof(double));
+    s->tm = scratch_get(s, n * sizeof(double));
+    s->mc = scratch_get(s, 3 * n * sizeof(double));
     s->mc_key[0] = NAN; /* (mc_check fills it at the first solve) */
-    s->sa1 = malloc(n * sizeof(float));
-    s->sa2 = malloc(n * sizeof(float));
-    s->sq = malloc(n * sizeof(float));
-    s->la = malloc(n * sizeof(float));
-    s->ln = malloc(n * sizeof(float));
-    s->la2 = malloc(n * sizeof(float));
-    s->ln2 = malloc(n * sizeof(float));
-    s->lr = malloc(2 * n);
-    s->bmin = malloc(6 * nb1 * sizeof(double));
-    s->bbeta = malloc(nb1 * sizeof(double));
-    s->bshare = malloc(nb1 * sizeof(double));
-    s->cand = malloc(n * sizeof(size_t));
-    s->dcol = malloc(n * sizeof(size_t));
-    s->dinfo = malloc(n * sizeof(ct_tripinfo_t));
-    s->dbr = malloc(nbr * sizeof(ct_branch_t));
-    s->dM = malloc(n * sizeof(double));
-    s->dcol2 = malloc(n * sizeof(size_t));
-    s->dinfo2 = malloc(n * sizeof(ct_tripinfo_t));
-    s->dbr2 = malloc(nbr * sizeof(ct_branch_t));
-    s->dM2 = malloc(n * sizeof(double));
-    s->astart2 = malloc(nb1 * sizeof(size_t));
+    s->sa1 = scratch_get(s, n * sizeof(float));
+    s->sa2 = scratch_get(s, n * sizeof(float));
+    s->sq = scratch_get(s, n * sizeof(float));
+    s->la = scratch_get(s, n * sizeof(float));
+    s->ln = scratch_get(s, n * sizeof(float));
+    s->la2 = scratch_get(s, n * sizeof(float));
+    s->ln2 = scratch_get(s, n * sizeof(float));
+    s->lr = scratch_get(s, 2 * n);
+    s->bmin = scratch_get(s, 6 * nb1 * sizeof(double));
+    s->bbeta = scratch_get(s, nb1 * sizeof(double));
+    s->bshare = scratch_get(s, nb1 * sizeof(double));
+    s->cand = scratch_get(s, n * sizeof(size_t));
+    s->dcol = scratch_get(s, n * sizeof(size_t));
+    s->dinfo = scratch_get(s, n * sizeof(ct_tripinfo_t));
+    s->dbr = scratch_get(s, nbr * sizeof(ct_branch_t));
+    s->dM = scratch_get(s, n * sizeof(double));
+    s->dcol2 = scratch_get(s, n * sizeof(size_t));
+    s->dinfo2 = scratch_get(s, n * sizeof(ct_tripinfo_t));
+    s->dbr2 = scratch_get(s, nbr * sizeof(ct_branch_t));
+    s->dM2 = scratch_get(s, n * sizeof(double));
+    s->astart2 = scratch_get(s, nb1 * sizeof(size_t));
     s->dense_stale = 1;
-    s->cand_b = malloc(n * sizeof(size_t));
-    s->cand_lin = malloc(n * sizeof(double));
-    s->pbest = malloc(nb1 * sizeof(size_t));
-    s->pu = malloc(nb1 * sizeof(double));
-    s->ptmin = malloc(nb1 * sizeof(double));
-    s->pbest_rc = malloc(nb1 * sizeof(double));
+    s->cand_b = scratch_get(s, n * sizeof(size_t));
+    s->cand_lin = scratch_get(s, n * sizeof(double));
+    s->pbest = scratch_get(s, nb1 * sizeof(size_t));
+    s->pu = scratch_get(s, nb1 * sizeof(double));
+    s->ptmin = scratch_get(s, nb1 * sizeof(double));
+    s->pbest_rc = scratch_get(s, nb1 * sizeof(double));
     if (!s->act || !s->cstamp || !s->on || !s->kc || !s->n_act || !s->astart || !s->ac || !s->av1 || !s->av2 || !s->ax ||
         !s->tm || !s->mc || !s->sa1 || !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin ||
         !s->bbeta || !s->bshare || !s->dcol || !s->dinfo || !s->dbr || !s->dM || !s->dcol2 || !s->dinfo2 ||
         !s->dbr2 || !s->dM2 || !s->astart2 || !s->cand || !s->cand_b ||
         !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc || !s->kcol) {
-        free(keep);
+        scratch_put(s, keep);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
     float *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2, *sa1 = s->sa1, *sa2 = s->sa2, *sq = s->sq;
@@ -427,9 +445,9 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
         s->bshare[b] = beta / s->beta_sum;
     }
     s->astart[m->n_blocks] = nk;
-    free(keep);
+    scratch_put(s, keep);
     ct_status_t st = chunk_init(s, err);
-    return st != CT_OK ? st : ct_block_lp_alloc(&s->blp, m->n_blocks, s->astart, err);
+    return st != CT_OK ? st : ct_block_lp_alloc_scratch(&s->blp, m->n_blocks, s->astart, m->scratch, err);
 }
 
 ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_lp_t which, ct_error_t *err)
@@ -444,12 +462,12 @@ ct_status_t ct_wait_lp_init(ct_wait_lp_t *s, const ct_nona_model_t *m, ct_nona_l
     ct_status_t st;
     if (which == CT_NONA_LP_BLOCK)
         return restricted_init(s, err);
-    s->c = malloc(n * sizeof(double)); /* GLPK's: its objective, rows, solution and scaled rows */
-    s->cols = malloc(n * sizeof(size_t));
-    s->vals = malloc(n * sizeof(double));
-    s->x = malloc(n * sizeof(double));
-    s->v1 = malloc(n * sizeof(double));
-    s->v2 = malloc(n * sizeof(double));
+    s->c = scratch_get(s, n * sizeof(double)); /* GLPK's: its objective, rows, solution and scaled rows */
+    s->cols = scratch_get(s, n * sizeof(size_t));
+    s->vals = scratch_get(s, n * sizeof(double));
+    s->x = scratch_get(s, n * sizeof(double));
+    s->v1 = scratch_get(s, n * sizeof(double));
+    s->v2 = scratch_get(s, n * sizeof(double));
     if (!s->c || !s->cols || !s->vals || !s->x || !s->v1 || !s->v2)
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     if ((st = ct_lp_alloc(&s->lp, m->n_blocks + 2, m->n_vars, err)) != CT_OK)
@@ -516,11 +534,11 @@ void ct_wait_lp_use_row(ct_wait_lp_t *s, int linear)
     if (!s->blp)
         return;
     if (!s->sq_alt) { /* first switch: the other row's screens, from the model */
-        if (!(s->sq_alt = malloc((s->kstart[m->n_blocks] ? s->kstart[m->n_blocks] : 1) * sizeof(float))) ||
-            !(s->bmin_alt = malloc((m->n_blocks + 1) * sizeof(double))) ||
-            !(s->csq_alt = malloc((s->chstart[m->n_blocks] ? s->chstart[m->n_blocks] : 1) * sizeof(float)))) {
-            free(s->sq_alt); /* out of memory: the LP keeps its row (either row gives valid bounds) */
-            free(s->bmin_alt);
+        if (!(s->sq_alt = scratch_get(s, (s->kstart[m->n_blocks] ? s->kstart[m->n_blocks] : 1) * sizeof(float))) ||
+            !(s->bmin_alt = scratch_get(s, (m->n_blocks + 1) * sizeof(double))) ||
+            !(s->csq_alt = scratch_get(s, (s->chstart[m->n_blocks] ? s->chstart[m->n_blocks] : 1) * sizeof(float)))) {
+            scratch_put(s, s->sq_alt); /* out of memory: the LP keeps its row (either row gives valid bounds) */
+            scratch_put(s, s->bmin_alt);
             s->sq_alt = NULL;
             s->bmin_alt = NULL;
             s->row_linear = !linear;
@@ -573,60 +591,60 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
 {
     ct_block_lp_free(s->blp);
     ct_lp_free(s->lp);
-    free(s->cols);
-    free(s->vals);
-    free(s->x);
-    free(s->c);
-    free(s->v1);
-    free(s->v2);
-    free(s->act);
-    free(s->n_act);
-    free(s->astart);
-    free(s->cstamp);
-    free(s->on);
-    free(s->ac);
-    free(s->av1);
-    free(s->av2);
-    free(s->ax);
-    free(s->tm);
-    free(s->mc);
-    free(s->sa1);
-    free(s->sa2);
-    free(s->sq);
-    free(s->sq_alt);
-    free(s->bmin_alt);
-    free(s->chstart);
-    free(s->cmin);
-    free(s->csq);
-    free(s->csq_alt);
-    free(s->la);
-    free(s->ln);
-    free(s->la2);
-    free(s->ln2);
-    free(s->lr);
-    free(s->bmin);
-    free(s->bbeta);
-    free(s->bshare);
-    free(s->cand);
-    free(s->kcol);
-    free(s->kc);
-    free(s->kstart);
-    free(s->dcol);
-    free(s->dinfo);
-    free(s->dbr);
-    free(s->dM);
-    free(s->dcol2);
-    free(s->dinfo2);
-    free(s->dbr2);
-    free(s->dM2);
-    free(s->astart2);
-    free(s->cand_b);
-    free(s->cand_lin);
-    free(s->pbest);
-    free(s->pu);
-    free(s->ptmin);
-    free(s->pbest_rc);
-    free(s->ib);
+    scratch_put(s, s->cols);
+    scratch_put(s, s->vals);
+    scratch_put(s, s->x);
+    scratch_put(s, s->c);
+    scratch_put(s, s->v1);
+    scratch_put(s, s->v2);
+    scratch_put(s, s->act);
+    scratch_put(s, s->n_act);
+    scratch_put(s, s->astart);
+    scratch_put(s, s->cstamp);
+    scratch_put(s, s->on);
+    scratch_put(s, s->ac);
+    scratch_put(s, s->av1);
+    scratch_put(s, s->av2);
+    scratch_put(s, s->ax);
+    scratch_put(s, s->tm);
+    scratch_put(s, s->mc);
+    scratch_put(s, s->sa1);
+    scratch_put(s, s->sa2);
+    scratch_put(s, s->sq);
+    scratch_put(s, s->sq_alt);
+    scratch_put(s, s->bmin_alt);
+    scratch_put(s, s->chstart);
+    scratch_put(s, s->cmin);
+    scratch_put(s, s->csq);
+    scratch_put(s, s->csq_alt);
+    scratch_put(s, s->la);
+    scratch_put(s, s->ln);
+    scratch_put(s, s->la2);
+    scratch_put(s, s->ln2);
+    scratch_put(s, s->lr);
+    scratch_put(s, s->bmin);
+    scratch_put(s, s->bbeta);
+    scratch_put(s, s->bshare);
+    scratch_put(s, s->cand);
+    scratch_put(s, s->kcol);
+    scratch_put(s, s->kc);
+    scratch_put(s, s->kstart);
+    scratch_put(s, s->dcol);
+    scratch_put(s, s->dinfo);
+    scratch_put(s, s->dbr);
+    scratch_put(s, s->dM);
+    scratch_put(s, s->dcol2);
+    scratch_put(s, s->dinfo2);
+    scratch_put(s, s->dbr2);
+    scratch_put(s, s->dM2);
+    scratch_put(s, s->astart2);
+    scratch_put(s, s->cand_b);
+    scratch_put(s, s->cand_lin);
+    scratch_put(s, s->pbest);
+    scratch_put(s, s->pu);
+    scratch_put(s, s->ptmin);
+    scratch_put(s, s->pbest_rc);
+    scratch_put(s, s->ib);
 }
 
 /* A wait row's scale: GLPK's row tolerance is relative to the bound (about
@@ -1144,7 +1162,7 @@ ct_status_t ct_wait_lp_interval_bound(ct_wait_lp_t *s, size_t n, const ct_wait_i
     }
     if (s->dense_stale)
         pack_active(s); /* every active column packed: the pass below skips them */
-    if (!s->ib && !(s->ib = malloc(4 * CT_WAIT_INTERVALS * (m->n_blocks + 1) * sizeof(double))))
+    if (!s->ib && !(s->ib = scratch_get(s, 4 * CT_WAIT_INTERVALS * (m->n_blocks + 1) * sizeof(double))))
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     size_t nc = 0;
     for (size_t b = 0; b < m->n_blocks; b++) {

@@ -20,7 +20,9 @@
  * (time, LPs, column gaps, tables); BENCH_STALL=N the same with --stall N
  * (250 since 2026-11-29; 1000: the rule before); BENCH_STALL_RULE=before
  * the same with the stall rule's levels before 2026-11-30's (--stall-gap 0
- * --stall-close 0.1).
+ * --stall-close 0.1); BENCH_SCRATCH=off the same with the wait LPs'
+ * arrays allocated afresh for each LP set up (the model's scratch cache
+ * dropped, as before 2026-11-30's).
  */
 #include "bench_util.h"
 #include "ct_nona_solve.h"
@@ -40,6 +42,7 @@ static int class_dual; /* BENCH_CLASS_DUAL=1: the solves of the class-dual table
 static double spread_gap = CT_NONA_SPREAD_GAP; /* BENCH_SPREAD_GAP=G: the solves of that summary use G */
 static size_t stall = CT_NONA_STALL_LPS;       /* BENCH_STALL=N: the same with --stall N */
 static double stall_gap = CT_NONA_STALL_GAP, stall_close = CT_NONA_STALL_CLOSE; /* BENCH_STALL_RULE=before */
+static int no_scratch; /* BENCH_SCRATCH=off: the model's scratch cache dropped */
 static int waits = 1;  /* params.reentry_waits: job-first (BENCH_WAITS=aged: CT_NONA_WAITS_DEFAULT) */
 
 static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t *r)
@@ -59,7 +62,12 @@ static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t
     p.stall_lps = stall;
     p.stall_gap = stall_gap;
     p.stall_close = stall_close;
-    if (ct_nona_model_build(s, &mp, &m, &err) != CT_OK || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
+    int built = ct_nona_model_build(s, &mp, &m, &err) == CT_OK;
+    if (built && no_scratch) {
+        ct_scratch_free(m.scratch);
+        m.scratch = NULL;
+    }
+    if (!built || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
         fprintf(stderr, "%s: %s\n", s->path, err.msg);
         return 1;
     }
@@ -106,6 +114,8 @@ int main(void)
     /* (sg_*: the default row with the other option, --spread-gap, --stall or the stall rule's levels before) */
     double sg = sg_env ? atof(sg_env) : -1, st = st_env ? atof(st_env) : -1;
     int sr = sr_env && !strcmp(sr_env, "before");
+    const char *sc_env = getenv("BENCH_SCRATCH");
+    int sc = sc_env && !strcmp(sc_env, "off");
     double sg_sum = 0, def_sum = 0, sg_lj = 0, sg_worst = 0, sg_best = INFINITY;
     size_t sg_lps = 0, def_lps = 0;
     int sg_col1 = 0, def_col1 = 0, sg_slow = 0, def_slow = 0, sg_changed = 0;
@@ -149,17 +159,19 @@ int main(void)
             cd_worst = fmax(cd_worst, q);
             cd_best = fmin(cd_best, q);
         }
-        if (sg >= 0 || st >= 0 || sr) { /* the default row (the cut with aged waits) with the other options */
+        if (sg >= 0 || st >= 0 || sr || sc) { /* the default row (the cut with aged waits) with the other options */
             result_t x, *d = aged ? &r[0] : &r[1];
             spread_gap = sg >= 0 ? sg : CT_NONA_SPREAD_GAP;
             stall = st >= 0 ? (size_t)st : CT_NONA_STALL_LPS;
             stall_gap = sr ? 0 : CT_NONA_STALL_GAP;
             stall_close = sr ? 0.1 : CT_NONA_STALL_CLOSE;
+            no_scratch = sc;
             int bad = solve(&s, aged ? CT_NONA_ROW_PIECES : CT_NONA_ROW_LINEAR, 1e-9, &x);
             spread_gap = CT_NONA_SPREAD_GAP;
             stall = CT_NONA_STALL_LPS;
             stall_gap = CT_NONA_STALL_GAP;
             stall_close = CT_NONA_STALL_CLOSE;
+            no_scratch = 0;
             if (bad)
                 return 1;
             sg_sum += x.seconds;
@@ -213,8 +225,8 @@ int main(void)
                "JCT over the LP's geometric mean %.6f (%.6f .. %.6f)\n",
                cd_closed, n, closed[1], cd_max, cd_sum, tsum[1], exp(cd_lj / n), cd_best, cd_worst);
     }
-    if (sg >= 0 || st >= 0 || sr) {
-        char what[96];
+    if (sg >= 0 || st >= 0 || sr || sc) {
+        char what[128];
         int k = 0;
         what[0] = 0;
         if (sg >= 0)
@@ -223,6 +235,8 @@ int main(void)
             k += snprintf(what + k, sizeof what - (size_t)k, "--stall %g ", st);
         if (sr)
             k += snprintf(what + k, sizeof what - (size_t)k, "--stall-gap 0 --stall-close 0.1 ");
+        if (sc)
+            k += snprintf(what + k, sizeof what - (size_t)k, "without the scratch cache ");
         if (k > 0)
             what[k - 1] = 0;
         printf("  %s against the default row: %.3f s in all against %.3f s (x%.2f), %zu LPs against %zu, "
