@@ -562,19 +562,25 @@ static double screen_f_lb(const ct_nona_model_t *m, const float *r, double qr, c
     return T + bonf * Wp * sum * (1 - 1e-12) + lin;
 }
 
-/* Whether the recorded triplet r loses at every point: its f's lower
- * bound above the point's best so far, with the stream's margin. Wp[i] =
- * r_part W. */
-static int screen_loses(const ct_nona_model_t *m, size_t block, const float *r, size_t n,
-                        const ct_nona_price_point_t *pts, const double *Wp, const point_t *best)
+/* Whether a record r with server-row coefficient qr loses at every point:
+ * its f's lower bound above the point's best so far, with the stream's
+ * margin. Wp[i] = r_part W. */
+static int loses_everywhere(const ct_nona_model_t *m, const float *r, double qr, size_t n,
+                            const ct_nona_price_point_t *pts, const double *Wp, const point_t *best)
 {
-    double qr = screen_qr(m, block, r);
     for (size_t i = 0; i < n; i++) {
         double cut = best[i].f + 1e-9 * fabs(best[i].f);
         if (!(screen_f_lb(m, r, qr, &pts[i], Wp[i], cut) > cut))
             return 0;
     }
     return 1;
+}
+
+/* Whether the recorded triplet r loses at every point. */
+static int screen_loses(const ct_nona_model_t *m, size_t block, const float *r, size_t n,
+                        const ct_nona_price_point_t *pts, const double *Wp, const point_t *best)
+{
+    return loses_everywhere(m, r, screen_qr(m, block, r), n, pts, Wp, best);
 }
 
 /* The least server-row coefficient (screen_qr) of the run's members
@@ -594,14 +600,8 @@ static double run_qr(const ct_nona_model_t *m, size_t block, const screen_block_
 static int run_loses(const ct_nona_model_t *m, size_t block, const screen_block_t *sb, size_t first, size_t n,
                      const ct_nona_price_point_t *pts, const double *Wp, const point_t *best)
 {
-    double qr = run_qr(m, block, sb, first);
-    const float *r = sb->run + (first / SCR_RUN) * SCR_STRIDE;
-    for (size_t i = 0; i < n; i++) {
-        double cut = best[i].f + 1e-9 * fabs(best[i].f);
-        if (!(screen_f_lb(m, r, qr, &pts[i], Wp[i], cut) > cut))
-            return 0;
-    }
-    return 1;
+    return loses_everywhere(m, sb->run + (first / SCR_RUN) * SCR_STRIDE, run_qr(m, block, sb, first), n, pts, Wp,
+                            best);
 }
 
 double ct_nona_price_screen_run_lb(const ct_nona_model_t *m, const ct_nona_price_screen_t *s, size_t block,

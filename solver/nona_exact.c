@@ -216,7 +216,7 @@ typedef struct {
     ct_nona_model_t *mm;    /* the model, to tune its server row (the LP's m) */
     int row_stale;          /* the incumbent moved since the server row was tuned at it */
     size_t stall_at;        /* params.stall_lps's next check (LPs), and the gap (J units) at the last one */
-    double stall_gap;
+    double stall_last;
     int stalled;
     double deadline;        /* params.time_limit: the solve's end (monotonic s; INFINITY: none) */
     int timed_out;
@@ -575,7 +575,7 @@ static int stall_fails(const bnb_t *s, double gap)
     const ct_nona_solve_params_t *p = s->p;
     if (p->stall_gap > 0 && gap <= p->stall_gap * s->best_J)
         return 2;
-    return s->stall_at > p->stall_lps && gap > (1.0 - p->stall_close) * s->stall_gap;
+    return s->stall_at > p->stall_lps && gap > (1.0 - p->stall_close) * s->stall_last;
 }
 
 /* params.progress after an LP. */
@@ -684,7 +684,7 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
             if (s->cd_at > CD_FIRST_CHECK && gap > 0.75 * s->cd_gap) {
                 s->cd_on = 1;
                 s->stall_at = p->stall_lps > 2 * s->lp.solves ? p->stall_lps : 2 * s->lp.solves;
-                s->stall_gap = INFINITY; /* (the stall rule starts over with the new bounds) */
+                s->stall_last = INFINITY; /* (the stall rule starts over with the new bounds) */
             }
             s->cd_gap = gap;
             s->cd_at = 2 * s->lp.solves;
@@ -702,14 +702,14 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
             if (why) {
                 if (why == 1 && s->cd && !s->cd_on) { /* the class dual first */
                     s->cd_on = 1;
-                    s->stall_gap = INFINITY;
+                    s->stall_last = INFINITY;
                     s->stall_at = 2 * s->lp.solves;
                     continue;
                 }
                 s->stalled = 1;
                 break;
             }
-            s->stall_gap = gap;
+            s->stall_last = gap;
             s->stall_at = 2 * s->lp.solves;
         }
     }
@@ -934,7 +934,7 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
     }
     s.mm = m;
     s.stall_at = p->stall_lps;
-    s.stall_gap = INFINITY;
+    s.stall_last = INFINITY;
     s.deadline = deadline;
     s.best_J = local_incumbent(m, s.best, sol);
     /* every search starts from the same server row: the one tuned at
