@@ -1541,6 +1541,25 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
     return CT_OK;
 }
 
+/* A deep copy of src (n_vars and n_classes of model m) into *dst. */
+static ct_status_t solution_copy(const ct_nona_model_t *m, const ct_nona_solution_t *src, ct_nona_solution_t *dst,
+                                 ct_error_t *err)
+{
+    *dst = *src;
+    dst->theta = malloc((m->n_vars ? m->n_vars : 1) * sizeof(double));
+    dst->tau = malloc((m->n_classes ? m->n_classes : 1) * sizeof(double));
+    dst->segment_gap = src->segment_gap ? malloc((m->n_blocks ? m->n_blocks : 1) * sizeof(double)) : NULL;
+    if (!dst->theta || !dst->tau || (src->segment_gap && !dst->segment_gap)) {
+        ct_nona_solution_free(dst);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    memcpy(dst->theta, src->theta, m->n_vars * sizeof(double));
+    memcpy(dst->tau, src->tau, m->n_classes * sizeof(double));
+    if (src->segment_gap)
+        memcpy(dst->segment_gap, src->segment_gap, m->n_blocks * sizeof(double));
+    return CT_OK;
+}
+
 /* The shares the model's waits depend on: root share a, later share L, the
  * busy servers' dispersion D and the held share h. */
 static void set_shares(ct_nona_model_t *m, double a, double L, double D, double h)
@@ -1620,6 +1639,18 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     ct_status_t st = solve_columns(m, full ? p : &tenth, !full, sol, screen, &searches, deadline, err);
     if (st != CT_OK || !fixed_point)
         return st;
+    /* The first search, kept while a later one at its shares would repeat
+     * it: the first move that reverses (a split table's shares give the
+     * all-local table, whose own shares are the start) comes back to them
+     * with the model as it was (the same columns and prices), and a search
+     * the tenth did not cut short is the one the whole budget gives. */
+    ct_nona_solution_t first = { 0 };
+    size_t first_vars = m->n_vars;
+    double first_ph = m->price_hold, first_po = m->price_overlap;
+    if ((full || !cut_short(sol, &tenth)) && !sol->time_limited && (st = solution_copy(m, sol, &first, err)) != CT_OK) {
+        ct_nona_solution_free(sol);
+        return st;
+    }
     /* The root rule's benefit depends on how much work it steers: iterate
      * the shares to a fixed point (settled: both move by less than 1e-3,
      * or, after a search that left its gap open, a move of less than 0.05
@@ -1760,6 +1791,15 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             memset(sol, 0, sizeof *sol);
         } else
             ct_nona_solution_free(sol);
+        /* (back at the start up to round-off: the moves add and subtract
+         * shares, and all-local's later share comes out as 1e-16) */
+        if (first.theta && m->n_vars == first_vars && fabs(m->root_share - 1.0) <= 1e-12 &&
+            fabs(m->later_share) <= 1e-12 && fabs(m->dispersion - 1.0) <= 1e-12 && fabs(m->held_share) <= 1e-12 &&
+            m->price_hold == first_ph && m->price_overlap == first_po) {
+            if ((st = solution_copy(m, &first, sol, err)) != CT_OK)
+                break;
+            continue; /* (its LPs and time counted once) */
+        }
         if ((st = solve_columns(m, full ? p : &tenth, !full, sol, screen, &searches, deadline, err)) != CT_OK)
             break;
         total += sol->seconds;
@@ -1769,6 +1809,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         added += sol->columns_added;
     }
     ct_nona_solution_free(&best);
+    ct_nona_solution_free(&first);
     free(best_start);
     if (st != CT_OK) {
         ct_nona_solution_free(sol);

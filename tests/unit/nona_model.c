@@ -1952,6 +1952,93 @@ static void progress_reports(void)
     }
 }
 
+/* The searches of one solve as params.progress saw them: each one's last
+ * report (LPs, the incumbent's mean JCT, the gap). */
+typedef struct {
+    size_t n, lps[64];
+    double jct[64], gap[64];
+} search_log_t;
+
+static void log_searches(const ct_nona_progress_t *r, void *ctx)
+{
+    search_log_t *g = ctx;
+    if (r->search > 64)
+        return;
+    g->n = r->search;
+    g->lps[r->search - 1] = r->lps;
+    g->jct[r->search - 1] = r->mean_jct;
+    g->gap[r->search - 1] = r->gap;
+}
+
+/* The shares' fixed point does not search its start again: on issue
+ * #27's mixed fleet of 10 classes (bench_nona_scale's) at 1.5x its rates the first
+ * search's split table sends the shares to its own, the search there
+ * finds the all-local table, and the move back ends at root share 1,
+ * later share 0 (up to round-off) with the model as it was; the first
+ * search stands in for that one (no two searches end alike), and the
+ * searches' LPs still add up to the solution's. */
+static unsigned long long xs_state;
+static double xs_urand(void) /* (bench_nona_scale's generator: the same fleet) */
+{
+    xs_state ^= xs_state << 13;
+    xs_state ^= xs_state >> 7;
+    xs_state ^= xs_state << 17;
+    return (double)(xs_state >> 11) * 0x1.0p-53;
+}
+
+static void shares_skip_repeat(void)
+{
+    ct_scenario_t s;
+    ct_dag_t d[10];
+    double rate[10];
+    ct_error_t err;
+    xs_state = 0x9E3779B97F4A7C15ULL;
+    for (int c = 0; c < 10; c++) {
+        size_t prev, join, par[3];
+        char id[32];
+        rate[c] = 1.5 * 10.5 * (0.5 + xs_urand());
+        ct_dag_init(&d[c]);
+        ct_dag_add_task(&d[c], "in", 0.0005, &prev, &err);
+        for (int g = 0; g < 10; g++) {
+            size_t width = xs_urand() < 0.5 ? 2 : 3;
+            for (size_t t = 0; t < width; t++) {
+                snprintf(id, sizeof id, "g%d.t%zu", g, t);
+                ct_dag_add_task(&d[c], id, 0.001 + 0.001 * floor(5 * xs_urand()), &par[t], &err);
+                ct_dag_add_edge(&d[c], prev, par[t], 1e5 * (1 + floor(20 * xs_urand())), &err);
+            }
+            snprintf(id, sizeof id, "g%d.join", g);
+            ct_dag_add_task(&d[c], id, 0.0002, &join, &err);
+            for (size_t t = 0; t < width; t++)
+                ct_dag_add_edge(&d[c], par[t], join, 1e5 * (1 + floor(20 * xs_urand())), &err);
+            prev = join;
+        }
+    }
+    ct_test_scenario(&s, d, rate, 10, 80, 1.25e9, 0.05, 1e-6);
+    ct_nona_model_t m;
+    ct_nona_solve_params_t p;
+    ct_nona_solution_t sol;
+    CHECK_MSG(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK, "%s", err.msg);
+    search_log_t g = { 0 };
+    ct_nona_solve_params_init(&p);
+    p.progress = log_searches;
+    p.progress_ctx = &g;
+    CHECK_MSG(ct_nona_solve(&m, &p, &sol, &err) == CT_OK, "%s", err.msg);
+    size_t sum = 0, repeats = 0;
+    for (size_t i = 0; i < g.n && i < 64; i++) {
+        sum += g.lps[i];
+        for (size_t j = 0; j < i; j++)
+            repeats += g.lps[i] == g.lps[j] && fabs(g.jct[i] - g.jct[j]) <= 1e-12 * g.jct[j] &&
+                       fabs(g.gap[i] - g.gap[j]) <= 1e-9;
+    }
+    /* (the case the rule is for: shares that swing between a split table's and all-local's) */
+    CHECK_MSG(sol.shares_unsettled && g.n >= 4, "unsettled %d, %zu searches", sol.shares_unsettled, g.n);
+    CHECK_MSG(repeats == 0 && sum == sol.lp_solves, "%zu searches, %zu repeated; LPs %zu reported, %zu solved", g.n,
+              repeats, sum, sol.lp_solves);
+    printf("shares: %zu searches, none repeated, %zu LPs\n", g.n, sol.lp_solves);
+    ct_nona_solution_free(&sol);
+    rep_free(&m, &s, d, 10);
+}
+
 /* On fork-join segments dependent parts are the paper's model exactly:
  * every triplet of random fork scenarios has the same M at several waits
  * with either setting. */
@@ -2822,6 +2909,7 @@ int main(void)
     dominance_filter_holds();
     j_floor_holds();
     progress_reports();
+    shares_skip_repeat();
     least_wait_matches_glpk();
     columns_match_enumeration();
     pricing_bound_holds();
