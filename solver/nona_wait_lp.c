@@ -293,7 +293,8 @@ static ct_status_t chunk_init(ct_wait_lp_t *s, ct_error_t *err)
         nch += (s->kstart[b + 1] - s->kstart[b] + CT_WAIT_CHUNK - 1) / CT_WAIT_CHUNK;
     }
     s->chstart[m->n_blocks] = nch;
-    if (!(s->cmin = scratch_get(s, (nch ? nch : 1) * 6 * sizeof(float))) || !(s->csq = scratch_get(s, (nch ? nch : 1) * sizeof(float))))
+    if (!(s->cmin = scratch_get(s, (nch ? nch : 1) * 6 * sizeof(float))) ||
+        !(s->csq = scratch_get(s, (nch ? nch : 1) * sizeof(float))))
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     const float *st[6] = { s->la, s->ln, s->la2, s->ln2, s->sa1, s->sa2 };
     for (int i = 0; i < 6; i++)
