@@ -407,7 +407,30 @@ typedef struct {
     void *gl;               /**< Gauss-Legendre table (private) */
     ct_scratch_t *scratch;  /**< the solves' wait LPs' buffers, kept for the next (private; NULL works: a
                                  model is solved by one thread at a time) */
+    struct ct_screen_cache *screens; /**< the wait LPs' per-column screens, kept for the next (private:
+                                 solver/nona_wait_lp.c; NULL works; its columns stay aligned with trip) */
+    unsigned long branch_gen; /**< bumped whenever existing branches change (set_intrusions): what the
+                                 screens cache is keyed on besides the waits */
 } ct_nona_model_t;
+
+/** What the wait LP's screens of one column keep (solver/nona_wait_lp.c):
+ *  its branches' lower lines a + n phi + r W_part at two reference points,
+ *  as floats rounded down and r in eighths. A function of the column's
+ *  branches, the points and p_wait only. */
+typedef struct {
+    float a[2], n[2];       /**< the lines' constant and link terms */
+    unsigned char r[2];     /**< their W_part coefficient in eighths, rounded down */
+    unsigned char valid;    /**< 1: computed under the cache's key */
+} ct_screen_entry_t;
+
+/** The model's cache of column screens (private): entry w belongs to
+ *  trip[w] (ct_nona_model_add_triplets moves entries with their columns
+ *  and adds invalid ones); every valid entry was computed under key. */
+struct ct_screen_cache {
+    double key[6];          /**< phi and W_part at both points, p_wait, branch_gen */
+    size_t n;               /**< entries (the model's n_vars, or 0 before the first use) */
+    ct_screen_entry_t *e;   /**< n entries */
+};
 
 /** Model-building options; fill with ct_nona_model_params_init(). */
 typedef struct {

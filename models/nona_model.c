@@ -66,6 +66,7 @@ static void set_intrusions(ct_nona_model_t *m)
     for (size_t i = 0; i < m->n_branches; i++)
         m->branches[i].a += (cf - m->cont_factor) * m->branches[i].c;
     m->cont_factor = cf;
+    m->branch_gen++;
 }
 
 /* Mean-field wait factors at per-server load rho when a share a of the
@@ -222,6 +223,9 @@ void ct_nona_model_free(ct_nona_model_t *m)
     free(m->branches);
     free(m->gl);
     ct_scratch_free(m->scratch);
+    if (m->screens)
+        free(m->screens->e);
+    free(m->screens);
     memset(m, 0, sizeof *m);
 }
 
@@ -971,6 +975,26 @@ static ct_status_t fill_triplets(ct_nona_model_t *m, ct_error_t *err)
     return CT_OK;
 }
 
+/* The screens cache keeps its entries with their columns: n invalid ones
+ * at column at (dropped whole if it cannot grow: it is only a cache). */
+static void screens_insert(ct_nona_model_t *m, size_t at, size_t n)
+{
+    struct ct_screen_cache *c = m->screens;
+    if (!c || !c->n)
+        return;
+    ct_screen_entry_t *e = c->n == m->n_vars ? realloc(c->e, (c->n + n) * sizeof *e) : NULL;
+    if (!e) {
+        free(c->e);
+        c->e = NULL;
+        c->n = 0;
+        return;
+    }
+    memmove(e + at + n, e + at, (c->n - at) * sizeof *e);
+    memset(e + at, 0, n * sizeof *e);
+    c->e = e;
+    c->n += n;
+}
+
 /* fill_triplets after the last n triplets of block bi were appended to
  * its list: only they are evaluated; the later blocks' variables move up
  * by n, and the new branches go at the end of m->branches (every reader
@@ -1001,6 +1025,7 @@ static ct_status_t fill_added(ct_nona_model_t *m, size_t bi, size_t n, ct_error_
         return ct_error_set(err, CT_ENOMEM, "out of memory for %zu triplets", m->n_vars + n);
     }
     memmove(m->trip + at + n, m->trip + at, (m->n_vars - at) * sizeof(ct_tripinfo_t));
+    screens_insert(m, at, n);
     for (size_t t = b->n_vars; t < b->n_vars + n; t++) {
         const ct_triplet_t *tr = &pt->triplets[t];
         ct_tripinfo_t *ti = &m->trip[b->var_start + t];
@@ -1337,6 +1362,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     gsl_integration_glfixed_table_free(glt);
     m->gl = gl;
     m->scratch = ct_scratch_alloc(); /* (NULL, out of memory: the LPs allocate as without it) */
+    m->screens = calloc(1, sizeof *m->screens); /* (NULL: the LPs compute every screen) */
     /* Pass 2: enumerate triplets per block. */
     m->blocks = calloc(m->n_blocks ? m->n_blocks : 1, sizeof(ct_block_t));
     if (!m->blocks) {

@@ -62,9 +62,10 @@ static void *scratch_get(const ct_wait_lp_t *s, size_t bytes)
     return ct_scratch_get(s->m->scratch, bytes, 0);
 }
 
-static void *scratch_get_zero(const ct_wait_lp_t *s, size_t bytes)
+/* n zeroed entries of size bytes (NULL if the product overflows, as calloc). */
+static void *scratch_get_zero(const ct_wait_lp_t *s, size_t n, size_t size)
 {
-    return ct_scratch_get(s->m->scratch, bytes, 1);
+    return size && n > SIZE_MAX / size ? NULL : ct_scratch_get(s->m->scratch, n * size, 1);
 }
 
 static void scratch_put(const ct_wait_lp_t *s, void *p)
@@ -303,6 +304,31 @@ static ct_status_t chunk_init(ct_wait_lp_t *s, ct_error_t *err)
     return CT_OK;
 }
 
+/* The model's cached screens of its columns at these reference points,
+ * emptied when the points, p_wait or the branches changed since (NULL:
+ * none, out of memory; the caller computes them). The screens of a
+ * solve's wait LPs repeat: on bench_nona_family's seed 14 32 LPs saw 12
+ * sets of columns (column generation only adds columns), 30 of them at
+ * the same points, and the screens were 11% of the solve. O(columns)
+ * when emptied, else O(1). */
+static ct_screen_entry_t *screens_cache(const ct_nona_model_t *m, double phi0, double Wp0, double phi1, double Wp1)
+{
+    struct ct_screen_cache *c = m->screens;
+    if (!c)
+        return NULL;
+    const double key[6] = { phi0, Wp0, phi1, Wp1, m->p_wait, (double)m->branch_gen };
+    if (c->n != m->n_vars || !c->e) {
+        free(c->e);
+        c->n = 0;
+        if (!(c->e = calloc(m->n_vars ? m->n_vars : 1, sizeof *c->e)))
+            return NULL;
+        c->n = m->n_vars;
+    } else if (memcmp(key, c->key, sizeof key) != 0)
+        memset(c->e, 0, c->n * sizeof *c->e);
+    memcpy(c->key, key, sizeof key);
+    return c->e;
+}
+
 /* The block solver's restricted problem (see the file's comment): first
  * the stream entries (the link model's undominated columns; see
  * ct_wait_lp_t), then its arrays, sized by them (the active and packed
@@ -344,8 +370,8 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     nbr = nbr ? nbr : 1;
     s->kcol = scratch_get(s, n * sizeof(size_t));
     s->act = scratch_get(s, n * sizeof(size_t));
-    s->cstamp = scratch_get_zero(s, (n) * (sizeof(size_t)));
-    s->on = scratch_get_zero(s, (n) * (1));
+    s->cstamp = scratch_get_zero(s, n, sizeof(size_t));
+    s->on = scratch_get_zero(s, n, 1);
     s->kc = scratch_get(s, n * sizeof(double));
     s->n_act = scratch_get(s, nb1 * sizeof(size_t));
     s->astart = scratch_get(s, nb1 * sizeof(size_t));
@@ -394,6 +420,7 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     }
     float *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2, *sa1 = s->sa1, *sa2 = s->sa2, *sq = s->sq;
     unsigned char *lrs = s->lr;
+    ct_screen_entry_t *cache = screens_cache(m, phi_ref, Wp_ref, phi_top, Wp_top);
     size_t k = 0;
     for (size_t b = 0; b < m->n_blocks; b++) {
         const ct_block_t *bl = &m->blocks[b];
@@ -416,14 +443,24 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
                 s->act[s->kstart[b]] = k;
                 s->on[k] = 1;
             }
-            screen_branches(m, w, phi_ref, Wp_ref, phi_top, Wp_top, a, nn, r);
+            ct_screen_entry_t e;
+            if (cache && cache[w].valid)
+                e = cache[w];
+            else {
+                screen_branches(m, w, phi_ref, Wp_ref, phi_top, Wp_top, a, nn, r);
+                e = (ct_screen_entry_t){ .a = { float_down(a[0]), float_down(a[1]) },
+                                         .n = { float_down(nn[0]), float_down(nn[1]) },
+                                         /* r in eighths rounded down (a lower bound still), up to 255 */
+                                         .r = { (unsigned char)fmin(255.0, floor(8.0 * r[0])),
+                                                (unsigned char)fmin(255.0, floor(8.0 * r[1])) },
+                                         .valid = 1 };
+                if (cache)
+                    cache[w] = e;
+            }
             /* each stream written once, from locals (the stores would
              * otherwise make the compiler reload every stream's pointer) */
-            const float v[7] = { float_down(a[0]), float_down(nn[0]), float_down(a[1]), float_down(nn[1]),
-                                 float_down(b1),   float_down(b2),    float_down(q) };
-            /* r in eighths rounded down (a lower bound still), up to 255 */
-            const unsigned char lr[2] = { (unsigned char)fmin(255.0, floor(8.0 * r[0])),
-                                          (unsigned char)fmin(255.0, floor(8.0 * r[1])) };
+            const float v[7] = { e.a[0], e.n[0], e.a[1], e.n[1], float_down(b1), float_down(b2), float_down(q) };
+            const unsigned char lr[2] = { e.r[0], e.r[1] };
             la[k] = v[0];
             ln[k] = v[1];
             la2[k] = v[2];
@@ -950,29 +987,46 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
                         m1 += 0.125 * s->lr[2 * j] * Wp0;
                         m2 += 0.125 * s->lr[2 * j + 1] * Wp0;
                     }
-                    if (sh * (m1 > m2 ? m1 : m2) + lin >= u || s->on[j])
-                        continue;
+                    /* written always, kept when it passes: no branch
+                     * to mispredict (nc <= j's index < the arrays' size) */
                     s->cand[nc] = j;
                     s->cand_b[nc] = b;
-                    s->cand_lin[nc++] = lin;
+                    s->cand_lin[nc] = lin;
+                    nc += !(sh * (m1 > m2 ? m1 : m2) + lin >= u) & !s->on[j];
                 }
             }
+        }
+        /* Pass 2 first drops the candidates that a bound this search
+         * found at waits no larger rules out (M or its bound there; most
+         * of them where the screen is loose: 95% on bench_nona_family's
+         * seed 7), reading only their own entries in column order, so
+         * that the model's data is fetched for the rest alone. */
+        if (s->mc_on) {
+            size_t kept = 0;
+            for (size_t i = 0; i < nc; i++) {
+                size_t j = s->cand[i], b = s->cand_b[i];
+                const double *c = s->mc + 3 * j;
+                double lin = s->cand_lin[i];
+                int out = s->cstamp[j] != s->stamp && po >= c[1] && wo >= c[2] &&
+                          s->bshare[b] * s->inv_t * c[0] + lin >= s->pu[b];
+                s->cand[kept] = j;
+                s->cand_b[kept] = b;
+                s->cand_lin[kept] = lin;
+                kept += !out;
+            }
+            nc = kept;
         }
         for (size_t i = 0; i < nc; i++) {
             if (i + 8 < nc)
                 CT_PREFETCH(&m->trip[s->kcol[s->cand[i + 8]]]);
-            if (i + 16 < nc)
-                CT_PREFETCH(&s->mc[3 * s->cand[i + 16]]);
             if (i + 4 < nc)
                 CT_PREFETCH(&m->branches[m->trip[s->kcol[s->cand[i + 4]]].branch_start]);
             size_t j = s->cand[i], w = s->kcol[j], b = s->cand_b[i];
             double share = s->bshare[b], lin = s->cand_lin[i];
             if (s->cstamp[j] != s->stamp) {
-                /* first a bound this search found at waits no larger (M or
-                 * its bound there), then the bound here, kept for later */
+                /* the bound here (the one found before was dropped above),
+                 * kept for later */
                 double *c = s->mc + 3 * j, k = share * s->inv_t;
-                if (s->mc_on && po >= c[1] && wo >= c[2] && k * c[0] + lin >= s->pu[b])
-                    continue;
                 double lo = ct_nona_triplet_time_lb(m, w, po, wo);
                 if (k * lo + lin >= s->pu[b]) {
                     c[0] = lo;

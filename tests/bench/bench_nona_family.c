@@ -22,7 +22,9 @@
  * the same with the stall rule's levels before 2026-11-30's (--stall-gap 0
  * --stall-close 0.1); BENCH_SCRATCH=off the same with the wait LPs'
  * arrays allocated afresh for each LP set up (the model's scratch cache
- * dropped, as before 2026-11-30's).
+ * dropped, as before 2026-11-30's); BENCH_SCREENS=off the same with every
+ * wait LP's column screens computed afresh (the model's screens cache
+ * dropped, as before the night of 2026-11-30).
  */
 #include "bench_util.h"
 #include "ct_nona_solve.h"
@@ -43,6 +45,7 @@ static double spread_gap = CT_NONA_SPREAD_GAP; /* BENCH_SPREAD_GAP=G: the solves
 static size_t stall = CT_NONA_STALL_LPS;       /* BENCH_STALL=N: the same with --stall N */
 static double stall_gap = CT_NONA_STALL_GAP, stall_close = CT_NONA_STALL_CLOSE; /* BENCH_STALL_RULE=before */
 static int no_scratch; /* BENCH_SCRATCH=off: the model's scratch cache dropped */
+static int no_screens; /* BENCH_SCREENS=off: the model's screens cache dropped */
 static int waits = 1;  /* params.reentry_waits: job-first (BENCH_WAITS=aged: CT_NONA_WAITS_DEFAULT) */
 
 static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t *r)
@@ -66,6 +69,11 @@ static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t
     if (built && no_scratch) {
         ct_scratch_free(m.scratch);
         m.scratch = NULL;
+    }
+    if (built && no_screens && m.screens) {
+        free(m.screens->e);
+        free(m.screens);
+        m.screens = NULL;
     }
     if (!built || ct_nona_solve(&m, &p, &sol, &err) != CT_OK) {
         fprintf(stderr, "%s: %s\n", s->path, err.msg);
@@ -116,6 +124,8 @@ int main(void)
     int sr = sr_env && !strcmp(sr_env, "before");
     const char *sc_env = getenv("BENCH_SCRATCH");
     int sc = sc_env && !strcmp(sc_env, "off");
+    const char *sn_env = getenv("BENCH_SCREENS");
+    int sn = sn_env && !strcmp(sn_env, "off");
     double sg_sum = 0, def_sum = 0, sg_lj = 0, sg_worst = 0, sg_best = INFINITY;
     size_t sg_lps = 0, def_lps = 0;
     int sg_col1 = 0, def_col1 = 0, sg_slow = 0, def_slow = 0, sg_changed = 0;
@@ -159,19 +169,21 @@ int main(void)
             cd_worst = fmax(cd_worst, q);
             cd_best = fmin(cd_best, q);
         }
-        if (sg >= 0 || st >= 0 || sr || sc) { /* the default row (the cut with aged waits) with the other options */
+        if (sg >= 0 || st >= 0 || sr || sc || sn) { /* the default row (the cut with aged waits) with the other options */
             result_t x, *d = aged ? &r[0] : &r[1];
             spread_gap = sg >= 0 ? sg : CT_NONA_SPREAD_GAP;
             stall = st >= 0 ? (size_t)st : CT_NONA_STALL_LPS;
             stall_gap = sr ? 0 : CT_NONA_STALL_GAP;
             stall_close = sr ? 0.1 : CT_NONA_STALL_CLOSE;
             no_scratch = sc;
+            no_screens = sn;
             int bad = solve(&s, aged ? CT_NONA_ROW_PIECES : CT_NONA_ROW_LINEAR, 1e-9, &x);
             spread_gap = CT_NONA_SPREAD_GAP;
             stall = CT_NONA_STALL_LPS;
             stall_gap = CT_NONA_STALL_GAP;
             stall_close = CT_NONA_STALL_CLOSE;
             no_scratch = 0;
+            no_screens = 0;
             if (bad)
                 return 1;
             sg_sum += x.seconds;
@@ -225,8 +237,8 @@ int main(void)
                "JCT over the LP's geometric mean %.6f (%.6f .. %.6f)\n",
                cd_closed, n, closed[1], cd_max, cd_sum, tsum[1], exp(cd_lj / n), cd_best, cd_worst);
     }
-    if (sg >= 0 || st >= 0 || sr || sc) {
-        char what[128];
+    if (sg >= 0 || st >= 0 || sr || sc || sn) {
+        char what[160];
         int k = 0;
         what[0] = 0;
         if (sg >= 0)
@@ -237,6 +249,8 @@ int main(void)
             k += snprintf(what + k, sizeof what - (size_t)k, "--stall-gap 0 --stall-close 0.1 ");
         if (sc)
             k += snprintf(what + k, sizeof what - (size_t)k, "without the scratch cache ");
+        if (sn)
+            k += snprintf(what + k, sizeof what - (size_t)k, "without the screens cache ");
         if (k > 0)
             what[k - 1] = 0;
         printf("  %s against the default row: %.3f s in all against %.3f s (x%.2f), %zu LPs against %zu, "

@@ -5,12 +5,18 @@
  * malloc and free; and a certified Nona solve whose wait LPs draw from the
  * model's cache gives the same table, bound and LP count as one without
  * it (a generated layered workload with column generation: its LPs grow
- * between rounds).
+ * between rounds). The model's screens cache (ct_nona_model_t.screens):
+ * its entries move with their columns when triplets are added to a block
+ * before others, the added ones are computed at the next wait LP, every
+ * entry kept equals a fresh computation, and a solve without the cache
+ * gives the same table, bound and LP count.
  */
 #include "ct_nona_solve.h"
 #include "ct_scenario_gen.h"
 #include "ct_test.h"
+#include "nona_wait_lp.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +77,87 @@ static void cache_rules(void)
     ct_scratch_free(NULL);
 }
 
+/* Entries a[i] and b[i] equal field by field for i < n (not memcmp: padding). */
+static int entries_equal(const ct_screen_entry_t *a, const ct_screen_entry_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(a[i].a, b[i].a, sizeof a[i].a) || memcmp(a[i].n, b[i].n, sizeof a[i].n) || a[i].r[0] != b[i].r[0] ||
+            a[i].r[1] != b[i].r[1] || a[i].valid != b[i].valid)
+            return 0;
+    return 1;
+}
+
+/* One wait LP set up and freed on m: its screens go to the model's cache. */
+static void init_lp(const ct_nona_model_t *m)
+{
+    ct_wait_lp_t lp;
+    ct_error_t err;
+    CHECK_MSG(ct_wait_lp_init(&lp, m, CT_NONA_LP_BLOCK, &err) == CT_OK, "%s", err.msg);
+    ct_wait_lp_free(&lp);
+}
+
+static void screens_follow_columns(void)
+{
+    ct_scenario_gen_params_t gp;
+    ct_scenario_t s;
+    ct_error_t err;
+    ct_scenario_gen_params_init(&gp);
+    gp.stages_min = 3;
+    gp.stages_max = 6;
+    int checked = 0, moved = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        CHECK(ct_scenario_gen_layered(&gp, seed, &s, &err) == CT_OK);
+        ct_nona_model_t m;
+        ct_nona_model_params_t mp;
+        ct_nona_model_params_init(&mp);
+        mp.partition.max_triplets = 1; /* every segment of 2+ inner tasks generated */
+        CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
+        size_t blk = m.n_blocks; /* a generated block with blocks after it */
+        for (size_t b = 0; b + 1 < m.n_blocks && blk == m.n_blocks; b++)
+            if (m.blocks[b].generated && m.blocks[b].parts.n_inner >= 2)
+                blk = b;
+        if (blk == m.n_blocks)
+            goto next;
+        init_lp(&m);
+        struct ct_screen_cache *c = m.screens;
+        CHECK(c != NULL && c->n == m.n_vars);
+        size_t ni = m.blocks[blk].parts.n_inner, at = m.blocks[blk].var_start + m.blocks[blk].n_vars,
+               tail = m.n_vars - at;
+        ct_screen_entry_t *before = malloc((tail ? tail : 1) * sizeof *before);
+        uint8_t assign[2 * 64], k[2] = { 0, 1 }, l[2] = { 1, 0 };
+        CHECK(before != NULL && ni <= 64);
+        if (!before || ni > 64)
+            goto next;
+        memcpy(before, c->e + at, tail * sizeof *before);
+        for (size_t t = 0; t < ni; t++) { /* the first task alone, the rest together; and alternating */
+            assign[t] = t ? 1 : 0;
+            assign[ni + t] = (uint8_t)(t % 2);
+        }
+        CHECK(ct_nona_model_add_triplets(&m, blk, 2, assign, k, l, &err) == CT_OK);
+        /* the later blocks' entries moved with their columns; the new ones wait */
+        CHECK(c->n == m.n_vars && !c->e[at].valid && !c->e[at + 1].valid);
+        CHECK(entries_equal(before, c->e + at + 2, tail));
+        moved += tail > 0;
+        free(before);
+        init_lp(&m);
+        ct_screen_entry_t *kept = malloc(m.n_vars * sizeof *kept);
+        CHECK(kept != NULL);
+        if (!kept)
+            goto next;
+        memcpy(kept, c->e, m.n_vars * sizeof *kept);
+        CHECK(kept[at].valid && kept[at + 1].valid);
+        c->key[0] = NAN; /* every entry computed afresh */
+        init_lp(&m);
+        CHECK(entries_equal(kept, c->e, m.n_vars));
+        free(kept);
+        checked++;
+    next:
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+    }
+    CHECK_MSG(checked >= 4 && moved >= 4, "screens: %d models checked, %d with columns moved", checked, moved);
+}
+
 static void solve_same(void)
 {
     ct_scenario_gen_params_t gp;
@@ -85,11 +172,13 @@ static void solve_same(void)
     for (int v = 0; v < 2; v++) {
         ct_nona_model_t m;
         CHECK_MSG(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK, "%s", err.msg);
-        if (v) { /* without the cache */
+        if (v) { /* without the caches */
             ct_scratch_free(m.scratch);
             m.scratch = NULL;
+            free(m.screens);
+            m.screens = NULL;
         } else {
-            CHECK(m.scratch != NULL);
+            CHECK(m.scratch != NULL && m.screens != NULL);
         }
         CHECK_MSG(ct_nona_solve(&m, NULL, &sol[v], &err) == CT_OK, "%s", err.msg);
         vars[v] = m.n_vars;
@@ -107,6 +196,7 @@ static void solve_same(void)
 int main(void)
 {
     cache_rules();
+    screens_follow_columns();
     solve_same();
     return ct_test_end();
 }
