@@ -161,7 +161,7 @@ $(CLI): $(CLI_OBJ) $(SVCA) $(LIBA) $(SMPA)
 	@$(SAY) "  LD   $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(SVCA) $(LIBA) $(SMPA) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h tests/unit/ct_test_scenario.h tests/unit/ct_test_lookup.h $(SVCA) $(LIBA) $(SMPA)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/ct_test.h tests/unit/ct_test_scenario.h tests/unit/ct_test_lookup.h tests/unit/ct_test_fleet.h $(SVCA) $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
 	@$(SAY) "  LD   $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
@@ -171,7 +171,7 @@ $(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(S
 	@$(SAY) "  LD   $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/bench/%: tests/bench/%.c $(SVCA) $(LIBA) $(SMPA)
+$(BUILD)/bench/%: tests/bench/%.c tests/bench/bench_util.h tests/unit/ct_test_fleet.h $(SVCA) $(LIBA) $(SMPA)
 	@mkdir -p $(dir $@)
 	@$(SAY) "  LD   $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(SVCA) $(LIBA) $(SMPA) $(ALL_LDFLAGS) $(PKG_LIBS)

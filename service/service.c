@@ -906,18 +906,20 @@ static int handle_bind(ct_service_t *s, const cJSON *req, buf_t *o)
     }
     if (probes) {
         uint32_t d = ct_sampler_root_choices(sn->smp, scen), m = parts ? (uint32_t)parts->valuedouble : 1;
-        if (!(loads = malloc((size_t)n * sizeof(uint32_t)))) { /* (the permutation the probes are drawn from) */
+        uint32_t *perm = malloc((size_t)n * sizeof(uint32_t)); /* (the permutation the probes are drawn from) */
+        if (!perm) {
             o->oom = 1;
             goto done;
         }
-        ct_sampler_perm_init(n, loads);
-        uint32_t k = ct_sampler_probe_servers(n, (uint64_t)d * m < n ? d * m : n, loads, thread_rng(s));
+        ct_sampler_perm_init(n, perm);
+        uint32_t k = ct_sampler_probe_servers(n, (uint64_t)d * m < n ? d * m : n, perm, thread_rng(s));
         puts_(o, "{\"probes\": [");
         for (uint32_t i = 0; i < k; i++) {
             puts_(o, i ? ", " : "");
-            put_server(o, srv, loads[i]);
+            put_server(o, srv, perm[i]);
         }
         putf(o, "], \"choices\": %u}\n", d);
+        free(perm);
         goto done;
     }
     if ((bad = parse_loads(ql, n, &loads, o)) != 0) {

@@ -24,84 +24,17 @@
  */
 #include "bench_util.h"
 #include "ct_nona_solve.h"
+#include "ct_test_fleet.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static unsigned long long rng_state;
-static double urand(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) * 0x1.0p-53;
-}
-
-/* A fleet of n classes, each a DAG of 10 segments of 2-3 parallel tasks,
- * total arrival rate `rate` jobs/s spread unevenly: task times t0 + 1..5
- * ms steps, edges into the tasks in_b x 1..in_n, out of them out_b x
- * 1..out_n bytes, 10 Gbps, `servers` servers. */
-typedef struct {
-    const char *name;
-    size_t servers;
-    double rate, t0, in_b, out_b;
-    int in_n, out_n;
-} fleet_shape_t;
-
-static void fleet_make(ct_scenario_t *s, size_t n, const fleet_shape_t *f)
-{
-    ct_error_t err;
-    rng_state = 0x9E3779B97F4A7C15ULL;
-    ct_scenario_init(s);
-    s->path = ct_strdup(f->name, &err);
-    s->servers = f->servers;
-    s->link_bandwidth = 1.25e9;
-    s->speed = 1;
-    s->rho_bg = 0.05;
-    s->m2_bg = 1e-6;
-    s->n_classes = n;
-    s->classes = calloc(n, sizeof(ct_class_t));
-    for (size_t c = 0; c < n; c++) {
-        ct_class_t *k = &s->classes[c];
-        char id[48];
-        size_t prev, join, par[3];
-        snprintf(id, sizeof id, "c%zu", c);
-        k->name = ct_strdup(id, &err);
-        k->dag_path = ct_strdup("generated", &err);
-        k->rate = f->rate / (double)n * (0.5 + urand());
-        ct_dag_init(&k->dag);
-        ct_dag_add_task(&k->dag, "in", 0.0005, &prev, &err);
-        for (size_t g = 0; g < 10; g++) {
-            size_t width = urand() < 0.5 ? 2 : 3;
-            for (size_t t = 0; t < width; t++) {
-                snprintf(id, sizeof id, "g%zu.t%zu", g, t);
-                ct_dag_add_task(&k->dag, id, f->t0 + 0.001 * floor(5 * urand()), &par[t], &err);
-                ct_dag_add_edge(&k->dag, prev, par[t], f->in_b * (1 + floor(f->in_n * urand())), &err);
-            }
-            snprintf(id, sizeof id, "g%zu.join", g);
-            ct_dag_add_task(&k->dag, id, 0.0002, &join, &err);
-            for (size_t t = 0; t < width; t++)
-                ct_dag_add_edge(&k->dag, par[t], join, f->out_b * (1 + floor(f->out_n * urand())), &err);
-            prev = join;
-        }
-    }
-}
-
 /* #9's fleet: 2-6 ms tasks, 2-8 MB in, 0.5-1 MB out, 400 servers. */
 static void fleet(ct_scenario_t *s, size_t n, double rate)
 {
-    const fleet_shape_t f = { "fleet", 400, rate, 0.002, 2e6, 5e5, 4, 2 };
-    fleet_make(s, n, &f);
-}
-
-/* Issue #27's mixed-optimum fleet: 1-5 ms tasks, edges of 0.1-2 MB, about
- * 105 jobs/s in all on 80 servers: splitting pays about 15% of the mean
- * JCT and the optimum mixes. */
-static void fleet_mixed(ct_scenario_t *s, size_t n)
-{
-    const fleet_shape_t f = { "fleet-mixed", 80, 105.0, 0.001, 1e5, 1e5, 20, 20 };
-    fleet_make(s, n, &f);
+    const ct_test_fleet_shape_t f = { "fleet", 400, rate, 0.002, 2e6, 5e5, 4, 2 };
+    ct_test_fleet(s, n, &f);
 }
 
 /* Builds s's model with mp, solves it with p into *sol (the caller frees
@@ -307,7 +240,7 @@ int main(void)
     for (int i = 0; i < 3; i++) {
         size_t budget = sizes[i] >= 1000 ? 500 : 2000;
         ct_scenario_t s;
-        fleet_mixed(&s, sizes[i]);
+        ct_test_fleet_mixed(&s, sizes[i], 1.0);
         double local = NAN;
         size_t cols = 0;
         printf("  %7zu", sizes[i]);
@@ -349,7 +282,7 @@ int main(void)
     double first[2] = { NAN, NAN };
     for (int i = 0; i < 3; i++) {
         ct_scenario_t s;
-        fleet_mixed(&s, sizes[i]);
+        ct_test_fleet_mixed(&s, sizes[i], 1.0);
         printf("  %7zu |", sizes[i]);
         double J = NAN, t_default = NAN;
         for (int run = 0; run < 3; run++) { /* servers, link, servers with the rule before */
@@ -396,7 +329,7 @@ int main(void)
            "ratio, tables: the same J, mean JCT over the rule before's geometric mean (worst)");
     for (int i = 0; i < (full ? 3 : 2); i++) {
         ct_scenario_t s;
-        fleet_mixed(&s, sizes[i]);
+        ct_test_fleet_mixed(&s, sizes[i], 1.0);
         double t[2] = { 0, 0 }, Jv[2][20], lj = 0, worst = 0;
         size_t lps[2] = { 0, 0 };
         int same = 0, n = 0;

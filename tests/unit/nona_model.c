@@ -8,6 +8,7 @@
 #include "ct_test.h"
 #include "nona_internal.h"
 #include "ct_test_scenario.h"
+#include "ct_test_fleet.h"
 #include "ct_lp.h"
 #include "nona_wait_lp.h"
 #include "nona_class_dual.h"
@@ -1971,49 +1972,17 @@ static void log_searches(const ct_nona_progress_t *r, void *ctx)
 }
 
 /* The shares' fixed point does not search its start again: on issue
- * #27's mixed fleet of 10 classes (bench_nona_scale's) at 1.5x its rates the first
+ * #27's mixed fleet of 10 classes (ct_test_fleet.h, bench_nona_scale's) at 1.5x its rates the first
  * search's split table sends the shares to its own, the search there
  * finds the all-local table, and the move back ends at root share 1,
  * later share 0 (up to round-off) with the model as it was; the first
  * search stands in for that one (no two searches end alike), and the
  * searches' LPs still add up to the solution's. */
-static unsigned long long xs_state;
-static double xs_urand(void) /* (bench_nona_scale's generator: the same fleet) */
-{
-    xs_state ^= xs_state << 13;
-    xs_state ^= xs_state >> 7;
-    xs_state ^= xs_state << 17;
-    return (double)(xs_state >> 11) * 0x1.0p-53;
-}
-
 static void shares_skip_repeat(void)
 {
     ct_scenario_t s;
-    ct_dag_t d[10];
-    double rate[10];
     ct_error_t err;
-    xs_state = 0x9E3779B97F4A7C15ULL;
-    for (int c = 0; c < 10; c++) {
-        size_t prev, join, par[3];
-        char id[32];
-        rate[c] = 1.5 * 10.5 * (0.5 + xs_urand());
-        ct_dag_init(&d[c]);
-        ct_dag_add_task(&d[c], "in", 0.0005, &prev, &err);
-        for (int g = 0; g < 10; g++) {
-            size_t width = xs_urand() < 0.5 ? 2 : 3;
-            for (size_t t = 0; t < width; t++) {
-                snprintf(id, sizeof id, "g%d.t%zu", g, t);
-                ct_dag_add_task(&d[c], id, 0.001 + 0.001 * floor(5 * xs_urand()), &par[t], &err);
-                ct_dag_add_edge(&d[c], prev, par[t], 1e5 * (1 + floor(20 * xs_urand())), &err);
-            }
-            snprintf(id, sizeof id, "g%d.join", g);
-            ct_dag_add_task(&d[c], id, 0.0002, &join, &err);
-            for (size_t t = 0; t < width; t++)
-                ct_dag_add_edge(&d[c], par[t], join, 1e5 * (1 + floor(20 * xs_urand())), &err);
-            prev = join;
-        }
-    }
-    ct_test_scenario(&s, d, rate, 10, 80, 1.25e9, 0.05, 1e-6);
+    ct_test_fleet_mixed(&s, 10, 1.5);
     ct_nona_model_t m;
     ct_nona_solve_params_t p;
     ct_nona_solution_t sol;
@@ -2036,7 +2005,8 @@ static void shares_skip_repeat(void)
               repeats, sum, sol.lp_solves);
     printf("shares: %zu searches, none repeated, %zu LPs\n", g.n, sol.lp_solves);
     ct_nona_solution_free(&sol);
-    rep_free(&m, &s, d, 10);
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&s);
 }
 
 /* On fork-join segments dependent parts are the paper's model exactly:
