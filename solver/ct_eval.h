@@ -151,6 +151,19 @@ ct_status_t ct_eval_sweep(const ct_scenario_t *s, const double *xs, size_t n_x, 
 /** The rate scale that gives scenario s compute load `load`. */
 double ct_eval_scale_for_load(const ct_scenario_t *s, double load);
 
+/**
+ * The scenario a sweep's point solves its tables for and simulates: s's
+ * rates scaled by `scale`, the link at bw bytes/s, and the background p
+ * describes (p NULL: the defaults; the scenario's own link background, or
+ * one job in p->bg_ratio moving a mean job's bytes, and as many compute
+ * jobs on uniform servers) in rho_bg, m2_bg, rho_bg_s and m2_bg_s.
+ * @return CT_OK with *out filled (the caller destroys it); CT_EUNSTABLE
+ *   if the background alone loads the link to 1 or more (nothing to
+ *   destroy then). O(tasks + edges).
+ */
+ct_status_t ct_eval_point_scenario(const ct_scenario_t *s, double scale, double bw, const ct_eval_params_t *p,
+                                   ct_scenario_t *out, ct_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -253,9 +253,10 @@ void ct_eval_model_params(const ct_eval_params_t *p, int late_parts, ct_nona_mod
     mp->late_hold = p->late_bind == CT_LATE_BIND_PROBES || p->late_bind == CT_LATE_BIND_READY_HOLD;
 }
 
-static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, const ct_eval_params_t *p,
-                               int late_parts, ct_scenario_t *sx, ct_sim_config_t *cfg, ct_nona_model_t *m,
-                               ct_error_t *err)
+/* The point's scenario into *sx and the simulator's background streams
+ * into *cfg (see ct_eval_point_scenario). */
+static ct_status_t point_scenario(const ct_scenario_t *s, double scale, double bw, const ct_eval_params_t *p,
+                                  ct_scenario_t *sx, ct_sim_config_t *cfg, ct_error_t *err)
 {
     ct_status_t st = ct_scenario_scaled(s, scale, sx, err);
     if (st != CT_OK)
@@ -269,8 +270,30 @@ static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, 
                           s->path ? s->path : "scenario", sx->rho_bg, bw,
                           s->rho_bg > 0 ? "the scenario's background" : "1 per --bg-ratio jobs, each moving a mean job's bytes");
         ct_scenario_destroy(sx);
-        return st;
     }
+    return st;
+}
+
+ct_status_t ct_eval_point_scenario(const ct_scenario_t *s, double scale, double bw, const ct_eval_params_t *p,
+                                   ct_scenario_t *out, ct_error_t *err)
+{
+    ct_eval_params_t defaults;
+    ct_sim_config_t cfg;
+    if (!p) {
+        ct_eval_params_init(&defaults);
+        p = &defaults;
+    }
+    memset(&cfg, 0, sizeof cfg);
+    return point_scenario(s, scale, bw, p, out, &cfg, err);
+}
+
+static ct_status_t point_setup(const ct_scenario_t *s, double scale, double bw, const ct_eval_params_t *p,
+                               int late_parts, ct_scenario_t *sx, ct_sim_config_t *cfg, ct_nona_model_t *m,
+                               ct_error_t *err)
+{
+    ct_status_t st = point_scenario(s, scale, bw, p, sx, cfg, err);
+    if (st != CT_OK)
+        return st;
     ct_nona_model_params_t mp;
     ct_eval_model_params(p, late_parts, &mp);
     if ((st = ct_nona_model_build(sx, &mp, m, err)) != CT_OK)

@@ -2780,25 +2780,8 @@ static void columns_never_repeat(void)
     ct_error_t err;
     ct_scenario_gen_params_init(&gp);
     CHECK(ct_scenario_gen_layered(&gp, 2025, &s, &err) == CT_OK);
-    CHECK(ct_scenario_scaled(&s, ct_eval_scale_for_load(&s, 0.5), &sx, &err) == CT_OK);
-    /* the background of ct_eval_sweep's default: one job in 100, a mean job's work and bytes */
-    double rate = 0, work = 0, bytes = 0;
-    for (size_t c = 0; c < sx.n_classes; c++) {
-        const ct_dag_t *d = &sx.classes[c].dag;
-        double w = 0, b = 0;
-        for (size_t t = 0; t < d->n_tasks; t++)
-            w += d->time[t] / sx.speed;
-        for (size_t e = 0; e < d->n_edges; e++)
-            b += d->bytes[e];
-        rate += sx.classes[c].rate;
-        work += sx.classes[c].rate * w;
-        bytes += sx.classes[c].rate * b;
-    }
-    double S = bytes / rate / sx.link_bandwidth, T = work / rate, bg = rate / 100;
-    sx.rho_bg = bg * S;
-    sx.m2_bg = bg * 2.0 * S * S;
-    sx.rho_bg_s = bg / (double)sx.servers * T;
-    sx.m2_bg_s = bg / (double)sx.servers * 2.0 * T * T;
+    /* the scenario sim check solves at load 0.5 (ct_eval_sweep's default background) */
+    CHECK(ct_eval_point_scenario(&s, ct_eval_scale_for_load(&s, 0.5), s.link_bandwidth, NULL, &sx, &err) == CT_OK);
     ct_nona_model_t m;
     ct_nona_solve_params_t p;
     ct_nona_solution_t sol;
