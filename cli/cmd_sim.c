@@ -676,10 +676,11 @@ static int run(const char *path, sim_opts_t *o, int sweep)
                        p->sum.mean[k], isfinite(p->sum.ci95[k]) ? p->sum.ci95[k] : 0.0, p->sum.p50[k], p->sum.p95[k],
                        p->sum.p99[k], (unsigned long long)p->sum.jobs[k]);
             }
-            printf("], \"link_util\": %.17g, \"server_util\": %.17g, \"link_wait\": %.17g, \"model_mean_jct\": %.17g, "
-                   "\"model_link_wait\": %.17g, \"backlog\": [%.17g, %.17g, %.17g, %.17g], \"growth\": %.17g, "
-                   "\"events\": %llu, \"seconds\": %.17g}\n",
+            printf("], \"link_util\": %.17g, \"server_util\": %.17g, \"link_wait\": %.17g, \"link_head_wait\": %.17g, "
+                   "\"model_mean_jct\": %.17g, \"model_link_wait\": %.17g, \"backlog\": [%.17g, %.17g, %.17g, %.17g], "
+                   "\"growth\": %.17g, \"events\": %llu, \"seconds\": %.17g}\n",
                    p->sum.link_util, p->sum.server_util, p->sum.link_wait,
+                   isfinite(p->sum.link_head_wait) ? p->sum.link_head_wait : -1.0,
                    isfinite(p->model_mean_jct) ? p->model_mean_jct : -1.0,
                    isfinite(p->model_link_wait) ? p->model_link_wait : -1.0, p->sum.backlog[0], p->sum.backlog[1],
                    p->sum.backlog[2], p->sum.backlog[3], p->sum.growth, (unsigned long long)p->sum.events,
@@ -696,9 +697,13 @@ static int run(const char *path, sim_opts_t *o, int sweep)
                        p->sum.p95[k], p->sum.p99[k], (unsigned long long)p->sum.jobs[k]);
             if (isfinite(p->model_mean_jct))
                 printf("model's predicted mean JCT: %.4g s\n", p->model_mean_jct);
-            if (isfinite(p->model_link_wait)) /* (its own line: scripts read the one above by its last fields) */
-                printf("model's link wait: %.4g s (a batch's, at the head of the link; the simulated mean "
-                       "above is per transfer)\n", p->model_link_wait);
+            if (isfinite(p->model_link_wait)) { /* (its own line: scripts read the one above by its last fields) */
+                printf("model's link wait: %.4g s (a batch's, at the head of the link; the simulated mean above is "
+                       "per transfer", p->model_link_wait);
+                if (isfinite(p->sum.link_head_wait)) /* the like of phi: the first of a job's batch */
+                    printf(", at a batch's head %.4g s", p->sum.link_head_wait);
+                printf(")\n");
+            }
             for (size_t k = 0; cls && k < ncls; k++) {
                 printf("class %s by task (s): time, mean wait for its server, mean end since arrival%s\n",
                        cls[k].name, p->model_task_end ? ", the model's mean end (tasks that end a segment)" : "");

@@ -270,6 +270,9 @@ typedef struct {
     const ct_stats_t *jct;
     const ct_stats_t *bg_compute, *bg_comm;
     const ct_stats_t *link_wait;   /**< per transfer: queueing before service (PS: sojourn - size/bw) */
+    double link_head_wait;         /**< FIFO: mean wait of the inference jobs' transfers that head their batch (the
+                                        first a job submits at an instant: what the model's phi is); NAN under PS or
+                                        with no such transfer */
     double link_util, server_util; /**< busy fraction over the window */
     uint64_t events;
     size_t max_in_flight;          /**< peak jobs in flight (memory bound) */
@@ -308,6 +311,7 @@ typedef struct {
     uint64_t *jobs;
     double link_util, server_util;
     double link_wait, link_wait_ci95;
+    double link_head_wait, link_head_wait_ci95; /**< ct_sim_result_t's, mean over replications; NAN under PS */
     uint64_t events;
     double seconds;        /**< wall time of all replications */
     size_t max_in_flight;

@@ -123,6 +123,10 @@ struct ct_sim {
     double link_since, link_window;
     double ps_v, ps_last;
     uint64_t ps_gen;
+    uint32_t start_job;    /* FIFO: the job (or NO_JOB) and submission time of the transfer started last: */
+    double start_enq;      /*   one of the same job and time continues its batch (contiguous in the ring) */
+    double head_wait_sum;  /* FIFO, in the window: waits of job transfers that head their batch (phi's wait) */
+    uint64_t head_wait_n;
     /* central */
     uint32_t *ready_jobs, *idle;
     size_t n_ready_jobs, cap_ready_jobs, n_idle;
@@ -615,9 +619,19 @@ static void link_start_next(ct_sim_t *s)
     s->link_busy = 1;
     s->link_cur = t;
     s->link_since = s->now;
-    if (s->windowed ? (t.enq >= s->t0 && t.enq < s->t1) : 1)
+    if (s->windowed ? (t.enq >= s->t0 && t.enq < s->t1) : 1) {
         if (ct_stats_add(&s->link_wait, s->now - t.enq) != CT_OK)
             fail(s, CT_ENOMEM, "out of memory (statistics)");
+        /* A batch (a task's outputs sent, or its inputs fetched, at one
+         * instant) is submitted in one go, so it is contiguous here and its
+         * first transfer's wait is the batch's. */
+        if (t.job != NO_JOB && !(t.job == s->start_job && t.enq == s->start_enq)) {
+            s->head_wait_sum += s->now - t.enq;
+            s->head_wait_n++;
+        }
+    }
+    s->start_job = t.job;
+    s->start_enq = t.enq;
     push(s, s->now + t.bytes / s->cfg.bandwidth, EV_LINK_DONE, 0, 0);
 }
 
@@ -1417,6 +1431,7 @@ ct_status_t ct_sim_alloc(const ct_sim_config_t *cfg, ct_sim_t **out, ct_error_t 
     ct_evq_init(&s->evq);
     ct_rng_seed(&s->rng, cfg->seed);
     s->free_head = NO_JOB;
+    s->start_job = NO_JOB;
     s->max_tasks = 1;
     for (size_t c = 0; c < cfg->n_classes; c++)
         if (cfg->classes[c].n_tasks > s->max_tasks)
@@ -1654,6 +1669,7 @@ void ct_sim_result_get(const ct_sim_t *s, ct_sim_result_t *r)
     r->bg_compute = &s->bg_compute;
     r->bg_comm = &s->bg_comm;
     r->link_wait = &s->link_wait;
+    r->link_head_wait = s->cfg.link == CT_LINK_FIFO && s->head_wait_n ? s->head_wait_sum / (double)s->head_wait_n : NAN;
     r->link_util = span > 0 ? s->link_window / span : 0;
     r->server_util = span > 0 ? busy / (span * (double)s->cfg.servers) : 0;
     r->events = s->events;

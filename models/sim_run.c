@@ -67,6 +67,19 @@ typedef struct {
 /* Replication r on a pool thread: its outcome is kept for the merge in
  * order, never reported to the pool (a later replication failing must not
  * hide an earlier one's result). */
+/* The mean of R replications' values x[0], x[stride], ... and its 95%
+ * interval (NAN with one replication; NAN throughout if any is NAN). */
+static void rep_mean_ci(const double *x, size_t stride, size_t R, double *mean, double *ci95)
+{
+    double m = 0, v = 0;
+    for (size_t r = 0; r < R; r++)
+        m += x[r * stride] / (double)R;
+    for (size_t r = 0; r < R; r++)
+        v += (x[r * stride] - m) * (x[r * stride] - m);
+    *mean = m;
+    *ci95 = R > 1 ? ct_stats_ci95(sqrt(v / (double)(R - 1)), R) : NAN;
+}
+
 static ct_status_t rep_point(size_t r, void *arg, ct_error_t *err)
 {
     (void)err;
@@ -96,7 +109,7 @@ ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *
         return ct_error_set(err, CT_EINPUT, "simulation: every class has a zero arrival rate");
     double span = (double)p->jobs / rate, t0 = p->warmup * span, t1 = t0 + span;
     ct_stats_t *pool = calloc(K, sizeof(ct_stats_t)), wait;
-    double *rep_means = calloc(K * R, sizeof(double)), *rep_wait = calloc(R, sizeof(double));
+    double *rep_means = calloc(K * R, sizeof(double)), *rep_wait = calloc(2 * R, sizeof(double)); /* per transfer, then at a batch's head */
     out->n_classes = cfg->n_classes;
     out->mean = calloc(K, sizeof(double));
     out->ci95 = calloc(K, sizeof(double));
@@ -161,6 +174,7 @@ ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *
                 task_n[t] += res.task_count[t];
             }
             rep_wait[r] = res.link_wait->mean;
+            rep_wait[R + r] = res.link_head_wait;
             if (ct_stats_merge(&wait, res.link_wait) != CT_OK)
                 st = ct_error_set(err, CT_ENOMEM, "out of memory");
             out->link_util += res.link_util / (double)R;
@@ -206,25 +220,14 @@ ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *
     if (st != CT_OK)
         goto done;
     for (size_t k = 0; k < K; k++) {
-        double m = 0, v = 0;
-        for (size_t r = 0; r < R; r++)
-            m += rep_means[r * K + k] / (double)R;
-        for (size_t r = 0; r < R; r++)
-            v += (rep_means[r * K + k] - m) * (rep_means[r * K + k] - m);
-        out->mean[k] = m;
-        out->ci95[k] = R > 1 ? ct_stats_ci95(sqrt(v / (double)(R - 1)), R) : NAN;
+        rep_mean_ci(rep_means + k, K, R, &out->mean[k], &out->ci95[k]);
         out->p50[k] = ct_stats_quantile(&pool[k], 0.50);
         out->p95[k] = ct_stats_quantile(&pool[k], 0.95);
         out->p99[k] = ct_stats_quantile(&pool[k], 0.99);
         out->jobs[k] = pool[k].n;
     }
-    double m = 0, v = 0;
-    for (size_t r = 0; r < R; r++)
-        m += rep_wait[r] / (double)R;
-    for (size_t r = 0; r < R; r++)
-        v += (rep_wait[r] - m) * (rep_wait[r] - m);
-    out->link_wait = m;
-    out->link_wait_ci95 = R > 1 ? ct_stats_ci95(sqrt(v / (double)(R - 1)), R) : NAN;
+    rep_mean_ci(rep_wait, 1, R, &out->link_wait, &out->link_wait_ci95);
+    rep_mean_ci(rep_wait + R, 1, R, &out->link_head_wait, &out->link_head_wait_ci95);
     for (size_t t = 0; t < NT; t++) {
         out->task_wait[t] = task_n[t] ? out->task_wait[t] / (double)task_n[t] : NAN;
         out->task_finish[t] = task_n[t] ? out->task_finish[t] / (double)task_n[t] : NAN;

@@ -302,6 +302,15 @@ awk '{ match($0, /"link_wait": [0-9.e-]+/); s = substr($0, RSTART + 13, RLENGTH 
     match($0, /"model_link_wait": [0-9.e-]+/); p = substr($0, RSTART + 19, RLENGTH - 19)
     exit !(p > 0 && s / p > 0.5 && s / p < 2) }' "$T/lw.json" ||
     fail "sim n-shape: the model's link wait against the simulated one: $(cat "$T/lw.json")"
+# The wait at a batch's head (phi's like): a mean over some of the jobs'
+# transfers, none above the per-transfer mean here by more than noise; -1 on
+# a processor-sharing link.
+awk '{ match($0, /"link_wait": [0-9.e-]+/); s = substr($0, RSTART + 13, RLENGTH - 13)
+    match($0, /"link_head_wait": [0-9.e-]+/); h = substr($0, RSTART + 18, RLENGTH - 18)
+    exit !(h > 0 && h < 1.1 * s) }' "$T/lw.json" ||
+    fail "sim n-shape: the wait at a batch's head against the link's: $(cat "$T/lw.json")"
+$C sim data/scenarios/n-shape.json --policy nona --load 0.3 --reps 1 --jobs 1000 --json --link ps |
+    grep -q '"link_head_wait": -1[,}]' || fail "sim --link ps --json: a head wait"
 $C sim data/scenarios/n-shape.json --policy fair --load 0.3 --reps 1 --jobs 1000 --json |
     grep -q '"model_link_wait": -1[,}]' || fail "sim --policy fair --json: a model link wait"
 $C sim check data/scenarios/ensemble.json --policy nona-late --loads 0.3:0.3:0.1 --jobs 2000 -o "$T/lc.csv" >/dev/null ||

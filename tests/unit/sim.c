@@ -204,6 +204,7 @@ static void pk_link(ct_link_mode_t mode)
     CHECK_MSG(fabs(sum.link_wait - pk) <= sum.link_wait_ci95, "%s: wait %.6g +- %.2g, PK %.6g",
               mode == CT_LINK_FIFO ? "fifo" : "ps", sum.link_wait, sum.link_wait_ci95, pk);
     CHECK(sum.link_wait_ci95 < 0.05 * pk); /* the interval is tight enough to mean something */
+    CHECK(isnan(sum.link_head_wait)); /* background transfers only (and PS has no heads) */
     CHECK_REL(sum.link_util, 0.5, 0.01); /* 2,000,000 transfers: the utilisation's error is ~0.1% */
     ct_sim_summary_free(&sum);
     ct_policy_free(pol);
@@ -243,6 +244,7 @@ static void pk_inference(void)
     CHECK_MSG(fabs(sum.link_wait - pk) <= sum.link_wait_ci95, "M/D/1: wait %.6g +- %.2g, PK %.6g", sum.link_wait,
               sum.link_wait_ci95, pk);
     CHECK_REL(sum.link_util, rho, 0.01);
+    CHECK_REL(sum.link_head_wait, sum.link_wait, 1e-12); /* one transfer a batch: every one heads it */
     /* Mean JCT: half the jobs pay wait + S; 2,000,000 jobs, the wait's own
      * interval checked above is under 2% of it. */
     CHECK_REL(sum.mean[1], 0.5 * (pk + S) + 2e-9, 0.02);
@@ -261,6 +263,48 @@ static int place_by_index(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_
     for (size_t t = 0; t < n_tasks; t++)
         servers[t] = (uint32_t)(t % n_servers);
     return 0;
+}
+
+/* Batches: a -> b, a -> c with task t on server t, so every job sends two
+ * transfers of S at once, Poisson at lambda: an M^X/D/1 link whose batch
+ * (2 S) waits the Pollaczek-Khinchine wait of batches, lambda (2 S)^2 /
+ * (2 (1 - rho)), at its head (link_head_wait), and whose transfers wait
+ * S / 2 more on average (link_wait). Counting every transfer as a head
+ * would give the latter. */
+static void pk_batches(void)
+{
+    ct_dag_t d;
+    ct_error_t err;
+    size_t a, b, c;
+    ct_dag_init(&d);
+    ct_dag_add_task(&d, "a", 1e-9, &a, &err);
+    ct_dag_add_task(&d, "b", 1e-9, &b, &err);
+    ct_dag_add_task(&d, "c", 1e-9, &c, &err);
+    ct_dag_add_edge(&d, a, b, 1000, &err);
+    ct_dag_add_edge(&d, a, c, 1000, &err);
+    double lam = 300, S = 0.001, rho = 2 * lam * S; /* 0.6 */
+    ct_scenario_t s;
+    scenario_of(&s, &d, &lam, 1, 3, 1e6);
+    ct_sim_class_t *cls;
+    size_t nc;
+    CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+    ct_policy_t pol = { .name = "by-index", .kind = CT_POLICY_PLACE, .place = place_by_index };
+    ct_sim_config_t cfg = { 3, 1e6, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 5, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0, 0 };
+    ct_sim_run_params_t p;
+    ct_sim_run_params_init(&p);
+    p.reps = 10;
+    p.jobs = 100000;
+    ct_sim_summary_t sum;
+    CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+    double head = lam * 4 * S * S / (2 * (1 - rho));
+    CHECK_MSG(fabs(sum.link_head_wait - head) <= sum.link_head_wait_ci95 + 0.01 * head,
+              "batch head: wait %.6g +- %.2g, PK of batches %.6g", sum.link_head_wait, sum.link_head_wait_ci95, head);
+    CHECK(sum.link_head_wait_ci95 < 0.05 * head);
+    CHECK_REL(sum.link_wait - sum.link_head_wait, S / 2, 0.01); /* the second of each batch waits S more */
+    ct_sim_summary_free(&sum);
+    ct_sim_classes_free(cls, nc);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
 }
 
 /* A theory check's run: 10 replications of 100,000 jobs with exponential
@@ -1287,6 +1331,7 @@ int main(void)
     pk_link(CT_LINK_FIFO);
     pk_link(CT_LINK_PS);
     pk_inference();
+    pk_batches();
     queueing_theory();
     cobham();
     model_light_load();
