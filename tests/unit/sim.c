@@ -174,6 +174,17 @@ static void two_servers_by_hand(void)
     ct_dag_destroy(&d[1]);
 }
 
+/* Runs reps replications of jobs measured jobs each of cfg into *sum. */
+static void replicate(const ct_sim_config_t *cfg, size_t reps, size_t jobs, ct_sim_summary_t *sum)
+{
+    ct_error_t err;
+    ct_sim_run_params_t p;
+    ct_sim_run_params_init(&p);
+    p.reps = reps;
+    p.jobs = jobs;
+    CHECK_MSG(ct_sim_replicate(cfg, &p, sum, &err) == CT_OK, "%s", err.msg);
+}
+
 /* One trivial inference class (a single 1 ns task) so replications run,
  * plus background transfers of exponential size at link load 0.5:
  * PK mean wait = rho E[S] / (1 - rho) = E[S]. Processor sharing has the
@@ -194,12 +205,8 @@ static void pk_link(ct_link_mode_t mode)
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
     double S = 0.001, lambda = 500; /* rho = 0.5 */
     ct_sim_config_t cfg = { 100, 1e6, mode, cls, nc, 0, 0, lambda, S * 1e6, pol, 1, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0, 0 };
-    ct_sim_run_params_t p;
-    ct_sim_run_params_init(&p);
-    p.reps = 10;
-    p.jobs = 4000; /* 400 s: 200,000 transfers per replication */
     ct_sim_summary_t sum;
-    CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+    replicate(&cfg, 10, 4000, &sum); /* 400 s: 200,000 transfers per replication */
     double pk = lambda * 2 * S * S / (2 * (1 - 0.5));
     CHECK_MSG(fabs(sum.link_wait - pk) <= sum.link_wait_ci95, "%s: wait %.6g +- %.2g, PK %.6g",
               mode == CT_LINK_FIFO ? "fifo" : "ps", sum.link_wait, sum.link_wait_ci95, pk);
@@ -234,12 +241,8 @@ static void pk_inference(void)
     ct_policy_t *pol;
     CHECK(ct_policy_random(&pol, &err) == CT_OK);
     ct_sim_config_t cfg = { 2, 1e6, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 3, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0, 0 };
-    ct_sim_run_params_t p;
-    ct_sim_run_params_init(&p);
-    p.reps = 10;
-    p.jobs = 200000;
     ct_sim_summary_t sum;
-    CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+    replicate(&cfg, 10, 200000, &sum);
     double lam = 700, S = 0.001, rho = lam * S, pk = lam * S * S / (2 * (1 - rho));
     CHECK_MSG(fabs(sum.link_wait - pk) <= sum.link_wait_ci95, "M/D/1: wait %.6g +- %.2g, PK %.6g", sum.link_wait,
               sum.link_wait_ci95, pk);
@@ -265,6 +268,18 @@ static int place_by_index(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_
     return 0;
 }
 
+/* Three tasks of `time` s: a -> b, then a -> c (fork) or b -> c (chain),
+ * each edge of `bytes`. */
+static void dag_abc(ct_dag_t *d, double time, double bytes, int chain)
+{
+    ct_error_t err;
+    size_t a, b, c;
+    ct_dag_init(d);
+    CHECK(ct_dag_add_task(d, "a", time, &a, &err) == CT_OK && ct_dag_add_task(d, "b", time, &b, &err) == CT_OK &&
+          ct_dag_add_task(d, "c", time, &c, &err) == CT_OK);
+    CHECK(ct_dag_add_edge(d, a, b, bytes, &err) == CT_OK && ct_dag_add_edge(d, chain ? b : a, c, bytes, &err) == CT_OK);
+}
+
 /* Batches: a -> b, a -> c with task t on server t, so every job sends two
  * transfers of S at once, Poisson at lambda: an M^X/D/1 link whose batch
  * (2 S) waits the Pollaczek-Khinchine wait of batches, lambda (2 S)^2 /
@@ -275,13 +290,7 @@ static void pk_batches(void)
 {
     ct_dag_t d;
     ct_error_t err;
-    size_t a, b, c;
-    ct_dag_init(&d);
-    ct_dag_add_task(&d, "a", 1e-9, &a, &err);
-    ct_dag_add_task(&d, "b", 1e-9, &b, &err);
-    ct_dag_add_task(&d, "c", 1e-9, &c, &err);
-    ct_dag_add_edge(&d, a, b, 1000, &err);
-    ct_dag_add_edge(&d, a, c, 1000, &err);
+    dag_abc(&d, 1e-9, 1000, 0);
     double lam = 300, S = 0.001, rho = 2 * lam * S; /* 0.6 */
     ct_scenario_t s;
     scenario_of(&s, &d, &lam, 1, 3, 1e6);
@@ -290,12 +299,8 @@ static void pk_batches(void)
     CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
     ct_policy_t pol = { .name = "by-index", .kind = CT_POLICY_PLACE, .place = place_by_index };
     ct_sim_config_t cfg = { 3, 1e6, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 5, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0, 0 };
-    ct_sim_run_params_t p;
-    ct_sim_run_params_init(&p);
-    p.reps = 10;
-    p.jobs = 100000;
     ct_sim_summary_t sum;
-    CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+    replicate(&cfg, 10, 100000, &sum);
     double head = lam * 4 * S * S / (2 * (1 - rho));
     CHECK_MSG(fabs(sum.link_head_wait - head) <= sum.link_head_wait_ci95 + 0.01 * head,
               "batch head: wait %.6g +- %.2g, PK of batches %.6g", sum.link_head_wait, sum.link_head_wait_ci95, head);
@@ -312,14 +317,9 @@ static void pk_batches(void)
 static void theory_run(const ct_sim_class_t *cls, size_t nc, size_t servers, ct_policy_t *pol, uint64_t seed, int q,
                        ct_sim_summary_t *sum)
 {
-    ct_error_t err;
     ct_sim_config_t cfg = { servers, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, seed, 0,
                             q ? CT_QUEUE_JOB_FIRST : CT_QUEUE_FIFO, CT_FAIR_RECENT, 1, 0 };
-    ct_sim_run_params_t p;
-    ct_sim_run_params_init(&p);
-    p.reps = 10;
-    p.jobs = 100000;
-    CHECK(ct_sim_replicate(&cfg, &p, sum, &err) == CT_OK);
+    replicate(&cfg, 10, 100000, sum);
 }
 
 /* Single-task jobs (mean time 1 / mu, Poisson at lambda) on `servers` servers. */
@@ -410,12 +410,8 @@ static void cobham(void)
     ct_policy_t pol = { .name = "by-index", .kind = CT_POLICY_PLACE, .place = place_by_index };
     ct_sim_config_t cfg = { 1, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 11, 0, CT_QUEUE_CLASS_PRIORITY,
                             CT_FAIR_RECENT, 1, 0 };
-    ct_sim_run_params_t p;
-    ct_sim_run_params_init(&p);
-    p.reps = 10;
-    p.jobs = 100000;
     ct_sim_summary_t sum;
-    CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+    replicate(&cfg, 10, 100000, &sum);
     double s1 = rates[0] * S[0], rho = s1 + rates[1] * S[1];
     double R = (rates[0] * 2 * S[0] * S[0] + rates[1] * 2 * S[1] * S[1]) / 2;
     double want[2] = { R / (1 - s1) + S[0], R / ((1 - s1) * (1 - rho)) + S[1] };
@@ -1286,13 +1282,7 @@ static void load_tracking(void)
 {
     ct_error_t err;
     ct_dag_t d;
-    size_t a, b, c;
-    ct_dag_init(&d);
-    ct_dag_add_task(&d, "a", 1e-3, &a, &err);
-    ct_dag_add_task(&d, "b", 1e-3, &b, &err);
-    ct_dag_add_task(&d, "c", 1e-3, &c, &err);
-    ct_dag_add_edge(&d, a, b, 0, &err);
-    ct_dag_add_edge(&d, b, c, 0, &err);
+    dag_abc(&d, 1e-3, 0, 1);
     static const double rates[2] = { 0.5, 500 };
     for (int k = 0; k < 2; k++) {
         double rate = rates[k];
@@ -1304,12 +1294,8 @@ static void load_tracking(void)
         load_seen_t ls = { 0, 0, 0 };
         ct_policy_t pol = { .name = "recording", .kind = CT_POLICY_PLACE, .place = place_recording, .state = &ls };
         ct_sim_config_t cfg = { 4, 1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, &pol, 11, 0, CT_QUEUE_FIFO, CT_FAIR_RECENT, 0, 0 };
-        ct_sim_run_params_t p;
-        ct_sim_run_params_init(&p);
-        p.reps = 1;
-        p.jobs = 20000;
         ct_sim_summary_t sum;
-        CHECK(ct_sim_replicate(&cfg, &p, &sum, &err) == CT_OK);
+        replicate(&cfg, 1, 20000, &sum);
         CHECK(ls.calls > 20000);
         double mean = ls.calls ? ls.sum / (double)ls.calls : 0;
         if (k == 0)
