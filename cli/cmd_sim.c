@@ -140,7 +140,9 @@ void sim_usage(FILE *out)
             "  --json                sim: JSON summary\n"
             "  --by-task             sim: per task of every class, its mean wait for a server (from\n"
             "                        the moment its inputs are there) and its mean end since the job\n"
-            "                        arrived, s (with --json: a \"tasks\" array per class)\n"
+            "                        arrived, s, and for nona tables the model's mean end (a task\n"
+            "                        merged by the DAG's contraction: at its last member) (with\n"
+            "                        --json: a \"tasks\" array per class)\n"
             "  -j, --threads N       points simulated at once (sweep), or replications (one run)\n"
             "                        (default: the cores; 1: in order); the output is the same for any N\n"
             "  --shard I/N           sweep: simulate only the points i with i %% N == I and write a\n"
@@ -706,7 +708,7 @@ static int run(const char *path, sim_opts_t *o, int sweep)
             }
             for (size_t k = 0; cls && k < ncls; k++) {
                 printf("class %s by task (s): time, mean wait for its server, mean end since arrival%s\n",
-                       cls[k].name, p->model_task_end ? ", the model's mean end (tasks that end a segment)" : "");
+                       cls[k].name, p->model_task_end ? ", the model's mean end" : "");
                 for (size_t t = 0; t < cls[k].n_tasks; t++) {
                     size_t x = p->sum.task_offset[k] + t;
                     printf("  %-24s %10.4g %10.4g %10.4g", cls[k].ids[t], cls[k].time[t], p->sum.task_wait[x],

@@ -607,6 +607,18 @@ void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eva
  *  compute). O(n_vars x branches). */
 void ct_nona_segment_ends(const ct_nona_model_t *m, const double *theta, double *ends);
 
+/** The predicted mean end of every task since its job arrived (s), under
+ *  theta: per class in order, one entry per task of its contracted DAG
+ *  (split.dag; a contracted task ends with its last member): the root,
+ *  each segment's sink as ct_nona_segment_ends gives it, and each inner
+ *  task as the segment's source's end plus the mean over the segment's
+ *  triplets of the task's latest path so far (its part's timeline with
+ *  dependent parts; else its part's transfers from the source and its
+ *  tasks so far), with the waits the segment's time takes. ends: room for
+ *  the classes' split.dag task counts summed. Caller owns ends. O(n_vars
+ *  x inner tasks x CT_NONA_PATHS). */
+ct_status_t ct_nona_task_ends(const ct_nona_model_t *m, const double *theta, double *ends, ct_error_t *err);
+
 /** Sets probabilities below threshold to 0 and renormalises each block (a
  *  block left empty falls back to its all-local triplet). */
 void ct_nona_theta_clean(const ct_nona_model_t *m, double *theta, double threshold);

@@ -1893,6 +1893,112 @@ void ct_nona_segment_ends(const ct_nona_model_t *m, const double *theta, double 
     }
 }
 
+/* E[max] of a set of paths as branches_time takes a triplet's branches. */
+static double paths_time(const ct_nona_model_t *m, const ct_branch_t *set, size_t n, double phi, double W)
+{
+    ct_tripinfo_t t;
+    memset(&t, 0, sizeof t);
+    t.n_branches = n;
+    for (size_t i = 0; i < n; i++)
+        t.n_remote += set[i].remote != 0;
+    return branches_time(m, &t, set, phi, W);
+}
+
+ct_status_t ct_nona_task_ends(const ct_nona_model_t *m, const double *theta, double *ends, ct_error_t *err)
+{
+    size_t max_inner = 0, off = 0;
+    for (size_t bi = 0; bi < m->n_blocks; bi++)
+        if (m->blocks[bi].parts.n_inner > max_inner)
+            max_inner = m->blocks[bi].parts.n_inner;
+    double *batch = malloc((max_inner + 1) * sizeof(double)), *acc = malloc((max_inner + 1) * sizeof(double));
+    ct_branch_t *paths = malloc((2 * max_inner + 1) * CT_NONA_PATHS * sizeof(ct_branch_t)),
+                *br = malloc((max_inner + 2) * CT_NONA_PATHS * sizeof(ct_branch_t) + sizeof(ct_branch_t));
+    uint8_t *n_paths = malloc(2 * max_inner + 1);
+    if (!batch || !acc || !paths || !br || !n_paths) {
+        free(batch);
+        free(acc);
+        free(paths);
+        free(br);
+        free(n_paths);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    ct_nona_eval_t e;
+    ct_nona_evaluate(m, theta, &e, NULL);
+    for (size_t j = 0; j < m->n_classes; j++) {
+        const ct_model_class_t *mc = &m->classes[j];
+        const ct_split_t *sp = &mc->split;
+        const ct_dag_t *g = &sp->dag;
+        double *out = ends + off;
+        for (size_t v = 0; v < g->n_tasks; v++)
+            out[v] = NAN;
+        double t0 = g->time[sp->bottlenecks[0]] / m->speed + m->rtt_root + e.W_root;
+        out[sp->bottlenecks[0]] = t0;
+        for (size_t i = 0; i < mc->n_blocks; i++) {
+            const ct_block_t *b = &m->blocks[mc->block_start + i];
+            const ct_segment_t *seg = &sp->segments[i];
+            const ct_partitions_t *pt = &b->parts;
+            size_t n = seg->n_inner;
+            for (size_t t = 0; t < n; t++)
+                acc[t] = 0.0;
+            double M = 0.0;
+            for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++) {
+                if (!(theta[w] > 0))
+                    continue;
+                const ct_triplet_t *tr = &pt->triplets[w - b->var_start];
+                const uint8_t *assign = pt->assign + (size_t)tr->partition * n;
+                size_t q = pt->n_parts[tr->partition];
+                ct_tripinfo_t ti;
+                memset(&ti, 0, sizeof ti);
+                triplet_eval(m, g, seg, b, assign, q, tr->k, tr->l, &ti, br, batch, paths, n_paths, b->pre, b->post,
+                             mc->work);
+                M += theta[w] * ct_nona_triplet_time(m, w, e.phi, e.W);
+                double held, overlap;
+                size_t nd = m->dependent_parts && q > 1
+                                ? dependent_branches(m, g, seg, b, assign, q, tr->k, tr->l, batch, br, paths, n_paths,
+                                                     &held, &overlap)
+                                : 0;
+                if (nd) { /* every task's paths so far: its end */
+                    for (size_t t = 0; t < n; t++)
+                        acc[t] += theta[w] * paths_time(m, paths + t * CT_NONA_PATHS, n_paths[t], e.phi, e.W);
+                    continue;
+                }
+                /* Parts fed by the source alone (or one part): a part's
+                 * transfers in from the source come first, then its tasks
+                 * in order, as its branch (triplet_eval) counts them. */
+                double in_a[256], in_n[256], run[256];
+                for (size_t p = 0; p < q; p++)
+                    in_a[p] = p != tr->k ? m->rtt_part : 0.0, in_n[p] = 0.0, run[p] = 0.0;
+                for (size_t x = 0; x < seg->n_edges; x++) {
+                    double bytes = g->bytes[seg->edges[x]];
+                    size_t lf = seg->loc_from[x], lt = seg->loc_to[x];
+                    if (bytes <= 0 || lf != CT_SEG_SOURCE || lt == CT_SEG_SINK || assign[lt] == tr->k)
+                        continue;
+                    in_a[assign[lt]] += transfer_time(m, bytes / m->bandwidth, batch[n]);
+                    in_n[assign[lt]] += 1.0;
+                }
+                for (size_t t = 0; t < n; t++) {
+                    size_t p = assign[t];
+                    run[p] += g->time[seg->inner[t]] / m->speed;
+                    ct_branch_t x = { in_a[p] + run[p], in_n[p], p != tr->k, p != tr->k && q > 1 ? br[p].w : 0.0,
+                                      0.0, 0.0 };
+                    acc[t] += theta[w] * paths_time(m, &x, 1, e.phi, e.W);
+                }
+            }
+            for (size_t t = 0; t < n; t++)
+                out[seg->inner[t]] = t0 + acc[t];
+            t0 += M + g->time[seg->sink] / m->speed;
+            out[seg->sink] = t0;
+        }
+        off += g->n_tasks;
+    }
+    free(batch);
+    free(acc);
+    free(paths);
+    free(br);
+    free(n_paths);
+    return CT_OK;
+}
+
 void ct_nona_theta_clean(const ct_nona_model_t *m, double *theta, double threshold)
 {
     for (size_t b = 0; b < m->n_blocks; b++) {

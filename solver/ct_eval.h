@@ -102,8 +102,8 @@ typedef struct {
                                    transfers at the head of the FIFO link, Pollaczek-Khinchine), beside
                                    the simulator's mean link wait (sum.link_wait); else NAN */
     ct_sim_summary_t sum;
-    double *model_task_end;   /**< nona: per task (sum.task_offset order), the model's mean end of the
-                                   tasks that end a segment (s), NAN for the others; NULL otherwise */
+    double *model_task_end;   /**< nona: per task (sum.task_offset order), the model's mean end (s; a
+                                   contracted task's at its last member, NAN for the others); NULL otherwise */
 } ct_eval_point_t;
 
 /** Frees what a point owns (its summary and model_task_end). */

@@ -315,41 +315,51 @@ struct ct_eval_plan {
 };
 typedef struct ct_eval_plan eval_ctx_t;
 
-/* The model's mean end of every task that ends a segment, by the
- * simulator's task order (NAN elsewhere): a contracted sink ends with its
- * last member, the one latest in the simulator's (topological) order. */
+/* The model's mean end of every task, by the simulator's task order (NAN
+ * where it has none): a contracted task ends with its last member, the
+ * one latest in the simulator's (topological) order. */
 static ct_status_t model_task_ends(const ct_nona_model_t *m, const ct_nona_solution_t *sol,
                                    const ct_sim_class_t *classes, size_t nc, double **out, ct_error_t *err)
 {
-    size_t nt = 0;
+    size_t nt = 0, nv = 0;
     for (size_t c = 0; c < nc; c++)
         nt += classes[c].n_tasks;
-    double *ends = malloc((m->n_blocks ? m->n_blocks : 1) * sizeof(double));
+    for (size_t c = 0; c < m->n_classes; c++)
+        nv += m->classes[c].split.dag.n_tasks;
+    double *ends = malloc((nv ? nv : 1) * sizeof(double));
     *out = malloc((nt ? nt : 1) * sizeof(double));
-    if (!ends || !*out) {
+    ct_status_t st = ends && *out ? ct_nona_task_ends(m, sol->theta, ends, err) : ct_error_set(err, CT_ENOMEM, "out of memory");
+    if (st != CT_OK) {
         free(ends);
         free(*out);
         *out = NULL;
-        return ct_error_set(err, CT_ENOMEM, "out of memory");
+        return st;
     }
     for (size_t t = 0; t < nt; t++)
         (*out)[t] = NAN;
-    ct_nona_segment_ends(m, sol->theta, ends);
-    for (size_t c = 0, off = 0; c < nc && c < m->n_classes; off += classes[c].n_tasks, c++) {
-        const ct_model_class_t *mc = &m->classes[c];
-        const ct_dag_t *g = &mc->split.dag;
-        for (size_t i = 0; i < mc->n_blocks; i++) {
-            size_t sink = mc->split.segments[i].sink, last = SIZE_MAX;
-            for (size_t k = 0; k < ct_dag_member_count(g, sink); k++)
-                for (size_t t = 0; t < classes[c].n_tasks; t++)
-                    if (!strcmp(classes[c].ids[t], ct_dag_member(g, sink, k)) && (last == SIZE_MAX || t > last))
-                        last = t;
+    for (size_t c = 0, off = 0, voff = 0; c < nc && c < m->n_classes;
+         off += classes[c].n_tasks, voff += m->classes[c].split.dag.n_tasks, c++) {
+        const ct_dag_t *g = &m->classes[c].split.dag;
+        ct_dag_t ids; /* (only its id index: the simulator's task numbers by id) */
+        ct_dag_init(&ids);
+        for (size_t t = 0; t < classes[c].n_tasks && st == CT_OK; t++)
+            st = ct_dag_add_task(&ids, classes[c].ids[t], 0.0, NULL, err);
+        for (size_t v = 0; v < g->n_tasks && st == CT_OK; v++) {
+            size_t last = SIZE_MAX, t;
+            for (size_t k = 0; k < ct_dag_member_count(g, v); k++)
+                if (ct_dag_find(&ids, ct_dag_member(g, v, k), &t) && (last == SIZE_MAX || t > last))
+                    last = t;
             if (last != SIZE_MAX)
-                (*out)[off + last] = ends[mc->block_start + i];
+                (*out)[off + last] = ends[voff + v];
         }
+        ct_dag_destroy(&ids);
     }
     free(ends);
-    return CT_OK;
+    if (st != CT_OK) {
+        free(*out);
+        *out = NULL;
+    }
+    return st;
 }
 
 ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point_t *pt, ct_error_t *err)

@@ -206,6 +206,17 @@ for a, b in [("sum", "det"), ("sum", "det_sparse"), ("det", "add"), ("det_sparse
 assert abs(t["add"]["mean_end"] - d["classes"][0]["mean_jct"]) < 0.01 * d["classes"][0]["mean_jct"]
 PYEOF
 $C sim data/scenarios/fig1.json --by-task --reps 2 --jobs 2000 | grep -q "^class fig1 by task" || fail "sim --by-task: table"
+# ... and with a nona table the model's end of every task (the inner ones
+# too), each within 10% of the simulated one on fig1 at load 0.7
+$C sim data/scenarios/fig1.json --by-task --json --reps 2 --jobs 2000 --load 0.7 >"$T/btm.json" || fail "sim --by-task nona"
+python3 - "$T/btm.json" <<'PYEOF' || fail "sim --by-task: the model's ends"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["classes"][0]["tasks"]
+assert len(t) == 4 and all("model_end" in x for x in t), t
+for x in t:
+    assert abs(x["model_end"] / x["mean_end"] - 1) < 0.1, x
+PYEOF
 
 # sim check: two generated workloads and a file at two loads; a CSV row per
 # point, a summary line per load and one in all; the same seed, the same rows.

@@ -2507,6 +2507,87 @@ static void random_theta(const ct_nona_model_t *m, unsigned long long *st, int m
     }
 }
 
+/* ct_nona_task_ends on generated layered workloads (several segments),
+ * both bindings, random tables: the segments' sinks end where
+ * ct_nona_segment_ends says, and along every edge a task ends at least
+ * its own run after its predecessor in the segment, and the sink after
+ * every inner task (each triplet's timeline carries its upstream paths
+ * on; the paper's parts carry their transfers first): what --by-task
+ * prints beside the simulated ends. */
+static void task_ends_hold(void)
+{
+    unsigned long long st = 31337;
+    size_t inner = 0, edges = 0;
+    for (int rep = 0; rep < 8; rep++) {
+        ct_scenario_gen_params_t gp;
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        ct_nona_model_params_t mp;
+        ct_error_t err;
+        ct_scenario_gen_params_init(&gp);
+        gp.stages_min = 3;
+        gp.stages_max = 8;
+        CHECK(ct_scenario_gen_layered(&gp, 7100 + (uint64_t)rep, &s, &err) == CT_OK);
+        for (size_t j = 0; j < s.n_classes; j++)
+            s.classes[j].rate *= 30;
+        ct_nona_model_params_init(&mp);
+        mp.late_parts = rep % 2;
+        mp.dependent_parts = rep != 6; /* (one with the paper's independent parts) */
+        if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK) { /* (a generated load may not fit: skip it) */
+            ct_scenario_destroy(&s);
+            continue;
+        }
+        size_t nv = 0;
+        for (size_t j = 0; j < m.n_classes; j++)
+            nv += m.classes[j].split.dag.n_tasks;
+        double *th = malloc(m.n_vars * sizeof(double)), *ends = malloc(nv * sizeof(double)),
+               *seg = malloc(m.n_blocks * sizeof(double));
+        CHECK(th && ends && seg);
+        for (int t = 0; t < 3; t++) {
+            random_theta(&m, &st, t, th);
+            CHECK(ct_nona_task_ends(&m, th, ends, &err) == CT_OK);
+            ct_nona_segment_ends(&m, th, seg);
+            for (size_t j = 0, off = 0; j < m.n_classes; off += m.classes[j].split.dag.n_tasks, j++) {
+                const ct_model_class_t *mc = &m.classes[j];
+                const ct_dag_t *g = &mc->split.dag;
+                CHECK(isfinite(ends[off + mc->split.bottlenecks[0]]));
+                for (size_t i = 0; i < mc->n_blocks; i++) {
+                    const ct_segment_t *sg = &mc->split.segments[i];
+                    double e_sink = ends[off + sg->sink];
+                    CHECK_MSG(fabs(e_sink - seg[mc->block_start + i]) <= 1e-12 * seg[mc->block_start + i],
+                              "rep %d: sink %.15g, segment end %.15g", rep, e_sink, seg[mc->block_start + i]);
+                    for (size_t x = 0; x < sg->n_inner; x++) {
+                        double e = ends[off + sg->inner[x]];
+                        CHECK_MSG(isfinite(e) && e_sink >= e + g->time[sg->sink] / m.speed - 1e-12 * e_sink,
+                                  "rep %d: inner end %.15g, sink %.15g", rep, e, e_sink);
+                        inner++;
+                    }
+                    for (size_t x = 0; x < sg->n_edges; x++) {
+                        size_t u = sg->loc_from[x], v = sg->loc_to[x];
+                        if (u == CT_SEG_SOURCE || v == CT_SEG_SINK || !m.dependent_parts) /* (the paper's
+                                                                                            parts wait for none) */
+                            continue;
+                        double eu = ends[off + sg->inner[u]], ev = ends[off + sg->inner[v]];
+                        CHECK_MSG(ev >= eu + g->time[sg->inner[v]] / m.speed - 1e-12 * ev,
+                                  "rep %d: %s ends %.15g before %s %.15g and its run", rep,
+                                  g->ids[sg->inner[v]], ev, g->ids[sg->inner[u]], eu);
+                        edges++;
+                    }
+                }
+            }
+        }
+        free(th);
+        free(ends);
+        free(seg);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+    }
+    CHECK(inner > 100 && edges > 50);
+    printf("task ends: %zu inner tasks and %zu inner edges of generated layered tables in order, every sink where its "
+           "segment ends\n",
+           inner, edges);
+}
+
 static void server_cut_holds(void)
 {
     unsigned long long st = 90210;
@@ -2877,6 +2958,7 @@ int main(void)
     least_wait_matches_glpk();
     columns_match_enumeration();
     pricing_bound_holds();
+    task_ends_hold();
     pricing_points_match_enumeration();
     dependent_parts_by_hand();
     dependent_parts_fork_join();
