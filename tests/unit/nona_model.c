@@ -2507,6 +2507,24 @@ static void random_theta(const ct_nona_model_t *m, unsigned long long *st, int m
     }
 }
 
+/* A generated layered scenario (stages smin .. smax, at most width tasks a
+ * stage and fanin inputs a task; the generator's seed) with every rate
+ * times factor. */
+static void layered_loaded(unsigned smin, unsigned smax, unsigned width, unsigned fanin, uint64_t seed, double factor,
+                           ct_scenario_t *s)
+{
+    ct_scenario_gen_params_t gp;
+    ct_error_t err;
+    ct_scenario_gen_params_init(&gp);
+    gp.stages_min = smin;
+    gp.stages_max = smax;
+    gp.width_max = width;
+    gp.fanin_max = fanin;
+    CHECK_MSG(ct_scenario_gen_layered(&gp, seed, s, &err) == CT_OK, "%s", err.msg);
+    for (size_t j = 0; j < s->n_classes; j++)
+        s->classes[j].rate *= factor;
+}
+
 /* ct_nona_task_ends on generated layered workloads (several segments),
  * both bindings, random tables: the segments' sinks end where
  * ct_nona_segment_ends says, and along every edge a task ends at least
@@ -2519,17 +2537,11 @@ static void task_ends_hold(void)
     unsigned long long st = 31337;
     size_t inner = 0, edges = 0;
     for (int rep = 0; rep < 8; rep++) {
-        ct_scenario_gen_params_t gp;
         ct_scenario_t s;
         ct_nona_model_t m;
         ct_nona_model_params_t mp;
         ct_error_t err;
-        ct_scenario_gen_params_init(&gp);
-        gp.stages_min = 3;
-        gp.stages_max = 8;
-        CHECK(ct_scenario_gen_layered(&gp, 7100 + (uint64_t)rep, &s, &err) == CT_OK);
-        for (size_t j = 0; j < s.n_classes; j++)
-            s.classes[j].rate *= 30;
+        layered_loaded(3, 8, 4, 3, 7100 + (uint64_t)rep, 30, &s);
         ct_nona_model_params_init(&mp);
         mp.late_parts = rep % 2;
         mp.dependent_parts = rep != 6; /* (one with the paper's independent parts) */
@@ -2594,23 +2606,13 @@ static void server_cut_holds(void)
     size_t taken = 0, checked = 0, boxes = 0;
     double worst = -INFINITY, gain = 0;
     for (int rep = 0; rep < 10; rep++) { /* 8, 9: 0 and 1 with merged visits */
-        ct_scenario_gen_params_t gp;
         ct_scenario_t s;
         ct_nona_model_t m;
         ct_nona_model_params_t mp;
         ct_error_t err;
-        ct_scenario_gen_params_init(&gp);
-        gp.stages_min = 6;
-        gp.stages_max = 14;
-        gp.width_max = rep == 7 ? 9 : 3;
-        gp.fanin_max = 2;
-        if (rep == 7) { /* a wide stage: over the enumeration limit below, generated */
-            gp.stages_min = 3;
-            gp.stages_max = 4;
-        }
-        CHECK(ct_scenario_gen_layered(&gp, 4000 + (uint64_t)(rep % 8), &s, &err) == CT_OK);
-        for (size_t j = 0; j < s.n_classes; j++)
-            s.classes[j].rate *= 40; /* servers loaded enough that W counts */
+        /* (rep 7: a wide stage, over the enumeration limit below: generated;
+         * the rates x 40: servers loaded enough that W counts) */
+        layered_loaded(rep == 7 ? 3 : 6, rep == 7 ? 4 : 14, rep == 7 ? 9 : 3, 2, 4000 + (uint64_t)(rep % 8), 40, &s);
         ct_nona_model_params_init(&mp);
         if (rep == 7)
             mp.partition.max_triplets = 2000;
