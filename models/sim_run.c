@@ -64,9 +64,6 @@ typedef struct {
     ct_error_t *errs;
 } reps_ctx_t;
 
-/* Replication r on a pool thread: its outcome is kept for the merge in
- * order, never reported to the pool (a later replication failing must not
- * hide an earlier one's result). */
 /* The mean of R replications' values x[0], x[stride], ... and its 95%
  * interval (NAN with one replication; NAN throughout if any is NAN). */
 static void rep_mean_ci(const double *x, size_t stride, size_t R, double *mean, double *ci95)
@@ -80,6 +77,9 @@ static void rep_mean_ci(const double *x, size_t stride, size_t R, double *mean, 
     *ci95 = R > 1 ? ct_stats_ci95(sqrt(v / (double)(R - 1)), R) : NAN;
 }
 
+/* Replication r on a pool thread: its outcome is kept for the merge in
+ * order, never reported to the pool (a later replication failing must not
+ * hide an earlier one's result). */
 static ct_status_t rep_point(size_t r, void *arg, ct_error_t *err)
 {
     (void)err;
@@ -109,7 +109,8 @@ ct_status_t ct_sim_replicate_ex(const ct_sim_config_t *cfg, ct_policy_t *const *
         return ct_error_set(err, CT_EINPUT, "simulation: every class has a zero arrival rate");
     double span = (double)p->jobs / rate, t0 = p->warmup * span, t1 = t0 + span;
     ct_stats_t *pool = calloc(K, sizeof(ct_stats_t)), wait;
-    double *rep_means = calloc(K * R, sizeof(double)), *rep_wait = calloc(2 * R, sizeof(double)); /* per transfer, then at a batch's head */
+    /* rep_wait: per transfer, then at a batch's head */
+    double *rep_means = calloc(K * R, sizeof(double)), *rep_wait = calloc(2 * R, sizeof(double));
     out->n_classes = cfg->n_classes;
     out->mean = calloc(K, sizeof(double));
     out->ci95 = calloc(K, sizeof(double));

@@ -328,7 +328,8 @@ static ct_status_t model_task_ends(const ct_nona_model_t *m, const ct_nona_solut
         nv += m->classes[c].split.dag.n_tasks;
     double *ends = malloc((nv ? nv : 1) * sizeof(double));
     *out = malloc((nt ? nt : 1) * sizeof(double));
-    ct_status_t st = ends && *out ? ct_nona_task_ends(m, sol->theta, ends, err) : ct_error_set(err, CT_ENOMEM, "out of memory");
+    ct_status_t st = ends && *out ? ct_nona_task_ends(m, sol->theta, ends, err)
+                                  : ct_error_set(err, CT_ENOMEM, "out of memory");
     if (st != CT_OK) {
         free(ends);
         free(*out);
