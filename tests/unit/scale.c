@@ -5,8 +5,8 @@
  * four-times-larger input must take well under the sixteen times a
  * quadratic step would (best of five runs each, the two sizes in turn, so
  * a noisy machine does not decide, nor a burst of load that one size
- * meets and the other does not). Absolute times are `make bench`'s business. Also the limits
- * on hostile input (docs/limits.md).
+ * meets and the other does not). Absolute times are `make bench`'s
+ * business. Also the limits on hostile input (docs/limits.md).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ct_contract.h"
