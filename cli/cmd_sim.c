@@ -54,8 +54,12 @@ void sim_usage(FILE *out)
             "  --link fifo|ps        link discipline (default fifo)\n"
             "  --bg-ratio R          inference : background arrival ratio (>= 1; default 100; 0: none)\n"
             "  --server-queue Q      job-first (default: a server runs the ready task of the\n"
-            "                        earliest-arriving job; what the Nona model assumes) or fifo\n"
-            "                        (tasks in readiness order; each task re-queues at the back)\n"
+            "                        earliest-arriving job, a job's own in readiness order; what\n"
+            "                        the Nona model assumes), job-first-chains (the same, but a task\n"
+            "                        whose one input is the task just run there, its one successor,\n"
+            "                        goes first among its job's: a chain runs through, as the DAG's\n"
+            "                        contraction takes it) or fifo (tasks in readiness order; each\n"
+            "                        task re-queues at the back)\n"
             "  --locality-wait X     fair-delay: the wait in mean task times (> 0; default 5)\n"
             "  --probes D            sparrow, sparrow-local: probes per ready task (1..64;\n"
             "                        default 2, Sparrow's)\n"
@@ -259,8 +263,11 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
                 o->ev.server_queue = CT_QUEUE_JOB_FIRST;
             else if (!strcmp(optarg, "fifo"))
                 o->ev.server_queue = CT_QUEUE_FIFO;
+            else if (!strcmp(optarg, "job-first-chains"))
+                o->ev.server_queue = CT_QUEUE_JOB_FIRST_CHAINS;
             else
-                return cli_usage("sim", "--server-queue: expected job-first or fifo, got '%s'", optarg);
+                return cli_usage("sim", "--server-queue: expected job-first, job-first-chains or fifo, got '%s'",
+                                 optarg);
             break;
         case OPT_LWAIT:
             if (cli_parse_double(optarg, &o->ev.locality_wait) || !(o->ev.locality_wait > 0) ||

@@ -201,7 +201,13 @@ typedef enum { CT_LINK_FIFO, CT_LINK_PS } ct_link_mode_t;
  *  JOB_FIRST. CLASS_PRIORITY: the ready task of the lowest-numbered class
  *  (ties: readiness order; background last), non-preemptive: the textbook
  *  priority queue, for checks against Cobham's formula. */
-typedef enum { CT_QUEUE_FIFO, CT_QUEUE_JOB_FIRST, CT_QUEUE_CLASS_PRIORITY } ct_server_queue_t;
+/** Server queues: FIFO (readiness order), job-first (the earliest-arriving
+ *  job's ready task, then readiness order), job-first with chains (the
+ *  same, but a task whose one input comes from the task just run on its
+ *  server, of which it is the one successor, goes first among its job's:
+ *  a chain runs uninterrupted, as the DAG's contraction takes it), class
+ *  priority. */
+typedef enum { CT_QUEUE_FIFO, CT_QUEUE_JOB_FIRST, CT_QUEUE_CLASS_PRIORITY, CT_QUEUE_JOB_FIRST_CHAINS } ct_server_queue_t;
 
 /** Which idle server a CENTRAL policy hands the next task: the most
  *  recently freed one (keeps a job's chain on one server), or a uniform

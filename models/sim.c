@@ -449,7 +449,7 @@ static void server_start(ct_sim_t *s, uint32_t sv, uint32_t job, uint32_t task)
  * class (class priority; background last) or 0 (FIFO: readiness order). */
 static double queue_key(const ct_sim_t *s, const job_t *j)
 {
-    return s->cfg.server_queue == CT_QUEUE_JOB_FIRST        ? j->arrival
+    return s->cfg.server_queue == CT_QUEUE_JOB_FIRST || s->cfg.server_queue == CT_QUEUE_JOB_FIRST_CHAINS ? j->arrival
            : s->cfg.server_queue == CT_QUEUE_CLASS_PRIORITY ? (j->cls == BG_CLASS ? INFINITY : (double)j->cls)
                                                             : 0.0;
 }
@@ -532,6 +532,15 @@ static void task_ready(ct_sim_t *s, uint32_t job, uint32_t task)
     server_t *x = &s->srv[sv];
     const job_t *j = &s->jobs[job];
     ready_t r = { queue_key(s, j), s->ready_seq++, ((uint64_t)job << 32) | task };
+    if (s->cfg.server_queue == CT_QUEUE_JOB_FIRST_CHAINS && j->cls != BG_CLASS) {
+        const ct_sim_class_t *c = &s->cfg.classes[j->cls];
+        uint32_t p0 = c->pred_start[task];
+        if (c->pred_start[task + 1] == p0 + 1) { /* one input, from u: a chain if u feeds only task */
+            uint32_t u = c->pred[p0];
+            if (c->succ_start[u + 1] == c->succ_start[u] + 1 && j->server[u] == sv)
+                r.seq = 0; /* ahead of its job's other ready tasks (the key orders the jobs) */
+        }
+    }
     if (j->slot && j->cls != BG_CLASS && j->slot[task] != NO_SLOT) {
         uint32_t i = j->slot[task];
         if (j->slot_server[i] & SLOT_RESERVED) {

@@ -953,6 +953,52 @@ static void late_binding(void)
     late_rig_free(&g);
 }
 
+/* Chains (CT_QUEUE_JOB_FIRST_CHAINS): a -> b, a -> c, b -> d on one
+ * server, one job (a 1 s, b 2 s, c 4 s, d 8 s). Job-first runs the job's
+ * ready tasks in readiness order: b and c as a ends, then d behind c (d
+ * ends at 15 s, c at 7 s); with chains d, b's one successor and fed by b
+ * alone, goes as b ends, as the model's contraction of b -> d takes it (d
+ * at 11 s, c at 15 s). */
+static void chains_run_through(void)
+{
+    ct_dag_t d;
+    ct_error_t err;
+    size_t a, b, c, e;
+    ct_dag_init(&d);
+    CHECK(ct_dag_add_task(&d, "a", 1, &a, &err) == CT_OK && ct_dag_add_task(&d, "b", 2, &b, &err) == CT_OK &&
+          ct_dag_add_task(&d, "c", 4, &c, &err) == CT_OK && ct_dag_add_task(&d, "d", 8, &e, &err) == CT_OK);
+    CHECK(ct_dag_add_edge(&d, a, b, 0, &err) == CT_OK && ct_dag_add_edge(&d, a, c, 0, &err) == CT_OK &&
+          ct_dag_add_edge(&d, b, e, 0, &err) == CT_OK);
+    double rate = 1;
+    ct_scenario_t s;
+    scenario_of(&s, &d, &rate, 1, 1, 1e9);
+    ct_sim_class_t *cls;
+    size_t nc;
+    CHECK(ct_sim_classes_build(&s, 1.0, &cls, &nc, &err) == CT_OK);
+    ct_policy_t *pol;
+    CHECK(ct_policy_random(&pol, &err) == CT_OK);
+    for (int chains = 0; chains < 2; chains++) {
+        ct_sim_config_t cfg = { 1,      1e9, CT_LINK_FIFO, cls, nc, 0, 0, 0, 0, pol, 1, 0,
+                                chains ? CT_QUEUE_JOB_FIRST_CHAINS : CT_QUEUE_JOB_FIRST, CT_FAIR_RECENT, 0, 0 };
+        ct_sim_t *sim;
+        CHECK(ct_sim_alloc(&cfg, &sim, &err) == CT_OK);
+        uint32_t at[4] = { 0, 0, 0, 0 };
+        CHECK(ct_sim_inject(sim, 0, 0.0, at, &err) == CT_OK);
+        CHECK(ct_sim_run(sim, INFINITY, &err) == CT_OK);
+        ct_sim_result_t r;
+        ct_sim_result_get(sim, &r);
+        CHECK(r.jct[0].n == 1);
+        CHECK_CLOSE(r.task_finish_sum[r.task_offset[0] + tix(&cls[0], "d")], chains ? 11.0 : 15.0, 1e-12);
+        CHECK_CLOSE(r.task_finish_sum[r.task_offset[0] + tix(&cls[0], "c")], chains ? 15.0 : 7.0, 1e-12);
+        CHECK_CLOSE(r.jct[0].mean, 15.0, 1e-12);
+        ct_sim_free(sim);
+    }
+    ct_policy_free(pol);
+    ct_sim_classes_free(cls, nc);
+    ct_scenario_destroy(&s);
+    ct_dag_destroy(&d);
+}
+
 /* A late part binds after its job's tasks that become ready at the same
  * moment on bound servers are queued, so it never takes the server of
  * its job's next task for idle: fig1 with free edges on 2 servers, det on
@@ -1329,6 +1375,7 @@ int main(void)
     late_table();
     late_binding();
     late_binding_order();
+    chains_run_through();
     late_binding_ready();
     late_binding_hold();
     late_binding_probes();
