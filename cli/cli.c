@@ -119,6 +119,11 @@ int cli_parse_late_first(const char *cmd, const char *s, int *aged)
     return parse_switch(cmd, "--late-first", s, "aged", "root", aged);
 }
 
+int cli_parse_virtual_root(const char *cmd, const char *s, int *all)
+{
+    return parse_switch(cmd, "--virtual-root", s, "job", "part", all);
+}
+
 int cli_parse_sampling(const char *cmd, const char *s, int *finite)
 {
     if (!strcmp(s, "auto")) {

@@ -84,6 +84,11 @@ static void nona_usage(FILE *out)
             "                          parts bound to their server meanwhile (root, default since\n"
             "                          2026-11-29), or its first wait is stretched by its age and\n"
             "                          later tasks wait nothing (aged, the model before)\n"
+            "  --virtual-root job|part --binding late, a DAG with several source tasks: every\n"
+            "                          task waits the root's wait (job, default), or only the\n"
+            "                          root's part's, as the simulator has it (part: a late part\n"
+            "                          fed by the source alone waits for its own server; not the\n"
+            "                          default, docs/model-checks.md); part is recorded\n"
             "  --rtt S                 the round trip scheduler <-> servers, seconds (default 0):\n"
             "                          with D > 1 a root starts one later (the queue lengths come\n"
             "                          back first), with --binding late so does each part bound\n"
@@ -166,7 +171,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING, OPT_CHASE,
+       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING, OPT_CHASE,
        OPT_STALL_GAP, OPT_STALL_CLOSE };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
@@ -184,6 +189,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "search", required_argument, NULL, OPT_SEARCH }, { "binding", required_argument, NULL, OPT_BINDING },
         { "late-waits", required_argument, NULL, OPT_LATE_WAITS },
         { "late-first", required_argument, NULL, OPT_LATE_FIRST },
+        { "virtual-root", required_argument, NULL, OPT_VROOT },
         { "rtt", required_argument, NULL, OPT_RTT },
         { "late-bind", required_argument, NULL, OPT_LATE_BIND },
         { "sampling", required_argument, NULL, OPT_SAMPLING },
@@ -312,6 +318,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         }
         case OPT_SAMPLING:
             if (cli_parse_sampling("nona", optarg, &o->model.finite_servers))
+                return 2;
+            break;
+        case OPT_VROOT:
+            if (cli_parse_virtual_root("nona", optarg, &o->model.root_wait_all))
                 return 2;
             break;
         case OPT_LATE_FIRST:
@@ -464,6 +474,8 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
         cJSON_AddStringToObject(r, "late_waits", ct_nona_late_waits_name(m));
     if (ct_nona_late_first_name(m))
         cJSON_AddStringToObject(r, "late_first", ct_nona_late_first_name(m));
+    if (ct_nona_virtual_root_name(m))
+        cJSON_AddStringToObject(r, "virtual_root", ct_nona_virtual_root_name(m));
     if (m->late_parts && m->root_choices > 1) {
         cJSON_AddStringToObject(r, "sampling", ct_nona_sampling_name(m));
         ct_json_add_number(r, "all_sampled_busy", m->p_busy);

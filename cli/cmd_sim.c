@@ -110,6 +110,9 @@ void sim_usage(FILE *out)
             "                        and a part's later tasks wait for older jobs' late parts bound\n"
             "                        to their server (root, default), or its first wait is stretched\n"
             "                        by its age (aged, the model before 2026-11-29)\n"
+            "  --virtual-root job|part\n"
+            "                        nona-late tables, several source tasks: every task waits the\n"
+            "                        root's wait (job, default) or the root's part's only (part)\n"
             "  --waits job-first|job-first-spread|job-first-merged|job-first-aged|stretched|pieces\n"
             "                        nona tables, server model: job-first-aged (default: every task\n"
             "                        that rejoins a server waits, more the younger its job: residual /\n"
@@ -159,7 +162,7 @@ void sim_usage(FILE *out)
 }
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_LATE_BIND, OPT_SAMPLING,
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_LATE_BIND, OPT_SAMPLING,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
        OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT, OPT_CHASE,
        OPT_STALL_GAP, OPT_STALL_CLOSE };
@@ -180,7 +183,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "table-rtt", required_argument, NULL, OPT_TABLE_RTT },
         { "exp-service", no_argument, NULL, OPT_EXP },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
-        { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-first", required_argument, NULL, OPT_LATE_FIRST }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "sampling", required_argument, NULL, OPT_SAMPLING }, { "generate", required_argument, NULL, OPT_GENERATE },
+        { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-first", required_argument, NULL, OPT_LATE_FIRST }, { "virtual-root", required_argument, NULL, OPT_VROOT }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "sampling", required_argument, NULL, OPT_SAMPLING }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
         { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
@@ -332,6 +335,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         case OPT_SAMPLING:
             if (cli_parse_sampling("sim", optarg, &o->ev.finite_servers))
+                return 2;
+            break;
+        case OPT_VROOT:
+            if (cli_parse_virtual_root("sim", optarg, &o->ev.root_wait_all))
                 return 2;
             break;
         case OPT_LATE_FIRST:

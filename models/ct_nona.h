@@ -227,6 +227,14 @@ extern "C" {
  *  (--late-first aged), the default before. */
 #define CT_NONA_LATE_FIRST_DEFAULT 0
 
+/** Where a virtual root's wait goes (params.root_wait_all) with late
+ *  parts: 1, on the whole job (--virtual-root job, the default); 0, on
+ *  the paths through the root's part only (--virtual-root part, since
+ *  2026-12-01, not the default: it is what the simulator does, but the
+ *  wait it takes off had stood in for the continuing tasks' waits at load
+ *  0.7: docs/model-checks.md, "Virtual roots"). */
+#define CT_NONA_ROOT_WAIT_ALL_DEFAULT 1
+
 /** Late intrusions: the share of the late parts put on a busy server that
  *  belong to older jobs and so go before its next task (half: a job in
  *  the middle of its life). */
@@ -310,6 +318,9 @@ typedef struct {
     size_t block_start, n_blocks;
     double *reentry_at;     /**< aged waits: per task of split.dag, R for a re-entry into it, s; NULL: the
                                  model's reentry_wait for every task */
+    int root_inside;        /**< 1: the root's wait and round trip sit on the first segment's paths
+                                 through the root's part (a virtual root with late parts and
+                                 params.root_wait_all 0), not in base nor W_root's share of J */
 } ct_model_class_t;
 
 /** The model of a scenario. Owns everything in it. */
@@ -390,6 +401,8 @@ typedef struct {
                                  re-entry into it waits only behind what the d rule put there
                                  meanwhile (hold_factor of its wait), and the held time is taken from
                                  the servers the d rule sees idle (held_share) */
+    int virtual_root_part;  /**< 1: late_parts and params.root_wait_all 0 (classes with a virtual root
+                                 are root_inside) */
     int late_intrusions;    /**< 1 (late_parts with aged waits, params.late_first 0): a late part's first
                                  task waits as a root does (no stretch by its age), and a task that
                                  continues its part's run waits for the older jobs' parts bound to its
@@ -463,6 +476,13 @@ typedef struct {
                                  CT_NONA_LATE_FIRST_DEFAULT); 1, aged: its first task's wait is
                                  stretched by its age, W_part / (1 - sigma(v)), and a part's later
                                  tasks wait nothing (the default before 2026-11-29) */
+    int root_wait_all;      /**< with late_parts, a class whose DAG has several source tasks (the split's
+                                 virtual root, of no compute): 0, the root's wait r_root W (and its
+                                 round trip) is on the paths through the root's part, the server the
+                                 root is placed on, only; a late part fed by the source alone binds
+                                 at once and waits its own X (--virtual-root part); 1, every task
+                                 waits it, as behind a real root (default,
+                                 CT_NONA_ROOT_WAIT_ALL_DEFAULT) */
     double rtt;             /**< the round trip between scheduler and servers, s (default 0, the paper:
                                  none): a root on the least loaded of root_choices > 1 starts one later
                                  (the queue lengths come back first), and with late_parts so does each
@@ -631,6 +651,11 @@ void ct_nona_theta_branches(const ct_nona_model_t *m, double *theta);
 /** theta with every block on its all-local triplet. */
 void ct_nona_theta_local(const ct_nona_model_t *m, double *theta);
 
+/** The arrival rate of the jobs whose root wait W_root is a term of J of
+ *  its own (sum of beta over the classes that are not root_inside), 1/s:
+ *  the others' sits in their first segment's triplet times. O(classes). */
+double ct_nona_root_beta(const ct_nona_model_t *m);
+
 /** phi with nothing crossing: m2_bg / (2 (1 - rho_bg)). */
 double ct_nona_phi_min(const ct_nona_model_t *m);
 /** A phi above which no theta can be optimal: the largest all-local segment
@@ -660,6 +685,9 @@ const char *ct_nona_late_waits_name(const ct_nona_model_t *m);
 /** A late part's first wait the model was built with (params.late_first): "root" (late intrusions)
  *  or "aged"; NULL where it does not apply (early binding, or waits other than aged). */
 const char *ct_nona_late_first_name(const ct_nona_model_t *m);
+/** Where a virtual root's wait was put (params.root_wait_all): "part" with late parts and
+ *  --virtual-root part, else NULL (the whole job's, as tables before 2026-12-01 had it). */
+const char *ct_nona_virtual_root_name(const ct_nona_model_t *m);
 /** The busy servers' dispersion under theta (finite_servers): variance / mean
  *  of their count, with every job's parts started together and the count
  *  unbounded (M^X/G/inf): (sum_j beta_j (W_j + sum_w theta_w overlap_w) +

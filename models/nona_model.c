@@ -45,6 +45,7 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p)
                                    .dependent_parts = 1, .reentry_waits = CT_NONA_WAITS_DEFAULT,
                                    .late_waits = CT_NONA_LATE_WAITS_DEFAULT,
                                    .late_first = CT_NONA_LATE_FIRST_DEFAULT,
+                                   .root_wait_all = CT_NONA_ROOT_WAIT_ALL_DEFAULT,
                                    .finite_servers = CT_NONA_SAMPLING_AUTO,
                                    .late_hold = 1 };
     ct_partition_params_init(&p->partition);
@@ -341,6 +342,15 @@ static double held_wait(const ct_nona_model_t *m, double w, int held)
  * task is v is W_part / (1 - sigma_v), sigma_v as for re-entries into v (older
  * jobs' later tasks overtake it, younger jobs' wait behind): the stretch
  * beyond W_part, in units of W_part (a branch's w). 0 otherwise. */
+/* The root's wait on the paths through the root's part, in units of
+ * W_part (= r_root W with late parts): 1 in a class's first segment when
+ * its root is virtual and inside (ct_model_class_t.root_inside), else 0. */
+static double root_w_of(const ct_nona_model_t *m, const ct_block_t *b)
+{
+    const ct_model_class_t *mc = &m->classes[b->cls];
+    return mc->root_inside && b == &m->blocks[mc->block_start] ? 1.0 : 0.0;
+}
+
 static double aged_first(const ct_nona_model_t *m, const ct_block_t *b, size_t v)
 {
     const double *r = m->classes[b->cls].reentry_at;
@@ -410,6 +420,13 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
         part[p * CT_NONA_PATHS] = (ct_branch_t){ p != k ? m->rtt_part : 0.0, 0.0, p != k, 0.0, 0.0, 0.0 };
         n_part[p] = 1;
     }
+    if (root_w_of(m, b) > 0) /* the root's part waits for the root's server (if it runs a task) */
+        for (size_t t = 0; t < n; t++)
+            if (assign[t] == k) {
+                part[k * CT_NONA_PATHS].a = m->rtt_root;
+                part[k * CT_NONA_PATHS].w = root_w_of(m, b);
+                break;
+            }
     uint8_t seen[256] = { 0 };
     for (size_t t = 0; t < n; t++) { /* a remote part's first task: its age */
         size_t p = assign[t];
@@ -728,6 +745,11 @@ const char *ct_nona_late_first_name(const ct_nona_model_t *m)
     return m->late_parts && m->reentry_aged ? (m->late_intrusions ? "root" : "aged") : NULL;
 }
 
+const char *ct_nona_virtual_root_name(const ct_nona_model_t *m)
+{
+    return m->virtual_root_part ? "part" : NULL;
+}
+
 const char *ct_nona_late_waits_name(const ct_nona_model_t *m)
 {
     return m->late_waits ? "least-of-d" : "uniform";
@@ -771,13 +793,14 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
                            double work)
 {
     size_t nb = q;
+    double rw = root_w_of(m, b);
     for (size_t i = 0; i < q; i++)
         br[i] = (ct_branch_t){ 0.0, 0.0, i != k, -1.0, 0.0, 0.0 }; /* (w < 0: first task not seen yet) */
     for (size_t t = 0; t < seg->n_inner; t++) {
         ct_branch_t *x = &br[assign[t]];
         x->a += g->time[seg->inner[t]] / m->speed;
         if (x->w < 0)
-            x->w = assign[t] != k ? aged_first(m, b, seg->inner[t]) : 0.0;
+            x->w = assign[t] != k ? aged_first(m, b, seg->inner[t]) : rw;
     }
     for (size_t i = 0; i < q; i++)
         if (br[i].w < 0)
@@ -801,6 +824,8 @@ static size_t triplet_eval(const ct_nona_model_t *m, const ct_dag_t *g, const ct
     for (size_t i = 0; i < q; i++) /* (after the pieces: a round trip is not server work) */
         if (i != k)
             br[i].a += m->rtt_part;
+        else if (rw > 0 && br[k].w > 0) /* (the root's part ran a task: it waited for the root's server) */
+            br[k].a += m->rtt_root;
     if (m->late_intrusions) /* (nor a wait) */
         part_intrusions(m, g, seg, assign, q, k, br);
     ti->a1 = ti->a2 = 0.0;
@@ -1324,8 +1349,15 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     int sampled = m->root_choices > 1 || m->late_probes; /* (a probe goes out whatever d) */
     m->rtt_root = sampled ? trips * p->rtt : 0.0;
     m->rtt_part = m->late_parts && sampled ? trips * p->rtt : 0.0;
-    for (size_t j = 0; j < m->n_classes; j++)
-        m->classes[j].base += m->rtt_root;
+    /* A virtual root (several source tasks) runs nothing: in the simulator
+     * the root's part's tasks wait for its server, a late part fed by the
+     * source alone binds when the job arrives and waits for its own. */
+    m->virtual_root_part = m->late_parts && !p->root_wait_all;
+    for (size_t j = 0; j < m->n_classes; j++) {
+        m->classes[j].root_inside = m->virtual_root_part && m->classes[j].split.virtual_source;
+        if (!m->classes[j].root_inside)
+            m->classes[j].base += m->rtt_root;
+    }
     m->reentry_stretched = m->reentry && p->reentry_waits == 2;
     m->m2s_task = s->m2_bg_s;
     for (size_t j = 0; j < s->n_classes; j++) {
@@ -1857,7 +1889,7 @@ void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eva
     out->phi = phi;
     for (size_t j = 0; j < m->n_classes; j++) {
         const ct_model_class_t *mc = &m->classes[j];
-        double t = mc->base + out->W_root;
+        double t = mc->base + (mc->root_inside ? 0.0 : out->W_root);
         for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
             const ct_block_t *b = &m->blocks[bi];
             prefetch_positive(m, theta, bi + 8, 0);
@@ -1881,7 +1913,7 @@ void ct_nona_segment_ends(const ct_nona_model_t *m, const double *theta, double 
     for (size_t j = 0; j < m->n_classes; j++) {
         const ct_model_class_t *mc = &m->classes[j];
         const ct_split_t *sp = &mc->split;
-        double t = sp->dag.time[sp->bottlenecks[0]] / m->speed + m->rtt_root + e.W_root;
+        double t = sp->dag.time[sp->bottlenecks[0]] / m->speed + (mc->root_inside ? 0.0 : m->rtt_root + e.W_root);
         for (size_t i = 0; i < mc->n_blocks; i++) {
             const ct_block_t *b = &m->blocks[mc->block_start + i];
             for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
@@ -1931,7 +1963,7 @@ ct_status_t ct_nona_task_ends(const ct_nona_model_t *m, const double *theta, dou
         double *out = ends + off;
         for (size_t v = 0; v < g->n_tasks; v++)
             out[v] = NAN;
-        double t0 = g->time[sp->bottlenecks[0]] / m->speed + m->rtt_root + e.W_root;
+        double t0 = g->time[sp->bottlenecks[0]] / m->speed + (mc->root_inside ? 0.0 : m->rtt_root + e.W_root);
         out[sp->bottlenecks[0]] = t0;
         for (size_t i = 0; i < mc->n_blocks; i++) {
             const ct_block_t *b = &m->blocks[mc->block_start + i];
@@ -1966,8 +1998,10 @@ ct_status_t ct_nona_task_ends(const ct_nona_model_t *m, const double *theta, dou
                  * transfers in from the source come first, then its tasks
                  * in order, as its branch (triplet_eval) counts them. */
                 double in_a[256], in_n[256], run[256];
+                int root_in = root_w_of(m, b) > 0;
                 for (size_t p = 0; p < q; p++)
-                    in_a[p] = p != tr->k ? m->rtt_part : 0.0, in_n[p] = 0.0, run[p] = 0.0;
+                    in_a[p] = p != tr->k ? m->rtt_part : root_in && br[p].w > 0 ? m->rtt_root : 0.0, in_n[p] = 0.0,
+                    run[p] = 0.0;
                 for (size_t x = 0; x < seg->n_edges; x++) {
                     double bytes = g->bytes[seg->edges[x]];
                     size_t lf = seg->loc_from[x], lt = seg->loc_to[x];
@@ -1979,8 +2013,8 @@ ct_status_t ct_nona_task_ends(const ct_nona_model_t *m, const double *theta, dou
                 for (size_t t = 0; t < n; t++) {
                     size_t p = assign[t];
                     run[p] += g->time[seg->inner[t]] / m->speed;
-                    ct_branch_t x = { in_a[p] + run[p], in_n[p], p != tr->k, p != tr->k && q > 1 ? br[p].w : 0.0,
-                                      0.0, 0.0 };
+                    ct_branch_t x = { in_a[p] + run[p], in_n[p], p != tr->k,
+                                      (p != tr->k && q > 1) || root_in ? br[p].w : 0.0, 0.0, 0.0 };
                     acc[t] += theta[w] * paths_time(m, &x, 1, e.phi, e.W);
                 }
             }
@@ -2019,6 +2053,14 @@ void ct_nona_theta_local(const ct_nona_model_t *m, double *theta)
     memset(theta, 0, m->n_vars * sizeof(double));
     for (size_t bi = 0; bi < m->n_blocks; bi++)
         theta[m->blocks[bi].local_var] = 1.0;
+}
+
+double ct_nona_root_beta(const ct_nona_model_t *m)
+{
+    double B = 0;
+    for (size_t j = 0; j < m->n_classes; j++)
+        B += m->classes[j].root_inside ? 0.0 : m->beta[j];
+    return B;
 }
 
 double ct_nona_phi_min(const ct_nona_model_t *m)

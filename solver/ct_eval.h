@@ -54,6 +54,8 @@ typedef struct {
                                    2026-11-30); late_hold follows late_bind */
     int late_first;           /**< nona-late tables: ct_nona_model_params_t.late_first (default
                                    CT_NONA_LATE_FIRST_DEFAULT, root; 1: aged) */
+    int root_wait_all;        /**< nona-late tables: ct_nona_model_params_t.root_wait_all (default
+                                   CT_NONA_ROOT_WAIT_ALL_DEFAULT, job; 0: part) */
     int late_waits;           /**< nona-late tables: ct_nona_model_params_t.late_waits (default
                                    CT_NONA_LATE_WAITS_DEFAULT, least-of-d; 0: uniform) */
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */

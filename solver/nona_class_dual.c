@@ -436,7 +436,7 @@ ct_status_t ct_class_dual_bound(ct_class_dual_t *d, double p0, double w0, double
     double base = 0, B = 0;
     for (size_t j = 0; j < m->n_classes; j++) {
         base += m->beta[j] * m->classes[j].base;
-        B += m->beta[j];
+        B += m->classes[j].root_inside ? 0.0 : m->beta[j]; /* (else in the triplets' lines) */
     }
     double Wp0 = m->r_part * w0;
     for (size_t bi = 0; bi < m->n_blocks; bi++) {

@@ -67,8 +67,9 @@ static double pen_eval(pen_t *s, const gsl_vector *x, gsl_vector *grad)
     double phi = m2 / (2.0 * (1.0 - r)), F = 0, D = 0, W = ct_nona_server_wait(m, m2s), DW = 0;
     double dW_dm2s = m->server_model ? 1.0 / (2.0 * (1.0 - m->rho_s) * (double)m->servers) : 0.0;
     for (size_t j = 0; j < m->n_classes; j++) {
-        F += m->beta[j] * (m->classes[j].base + m->r_root * W);
-        DW += m->server_model ? m->beta[j] * m->r_root : 0.0;
+        double rr = m->classes[j].root_inside ? 0.0 : m->r_root; /* (else in the triplets) */
+        F += m->beta[j] * (m->classes[j].base + rr * W);
+        DW += m->server_model ? m->beta[j] * rr : 0.0;
     }
     for (size_t b = 0; b < m->n_blocks; b++) {
         const ct_block_t *bl = &m->blocks[b];

@@ -184,7 +184,7 @@ static void screen_branches(const ct_nona_model_t *m, size_t w, double phi0, dou
 static double root_rate_of(const ct_wait_lp_t *s)
 {
     const ct_nona_model_t *m = s->m;
-    return s->root_corner || !m->server_model ? 0.0 : s->beta_sum * m->r_root / (2.0 * (1.0 - m->rho_s));
+    return s->root_corner || !m->server_model ? 0.0 : ct_nona_root_beta(m) * m->r_root / (2.0 * (1.0 - m->rho_s));
 }
 
 /* The last solve's multipliers in model units (nona_columns.c's f): *y1
@@ -1367,7 +1367,7 @@ ct_status_t ct_wait_lp_solve(ct_wait_lp_t *s, double po, double wo, double pr, d
         y2 = -ct_lp_row_dual(s->lp, m->n_blocks + 1);
     }
     *feasible = 1;
-    double c0 = s->constant + (s->root_corner ? s->beta_sum * m->r_root * (m->server_model ? wo : 0.0)
+    double c0 = s->constant + (s->root_corner ? ct_nona_root_beta(m) * m->r_root * (m->server_model ? wo : 0.0)
                                               : root_rate_of(s) * row_const(s)); /* the root waits' constant */
     s->y1 = y1 = y1 > 0 ? y1 : 0;
     s->y2 = y2 = y2 > 0 ? y2 : 0;
@@ -1458,7 +1458,7 @@ double ct_wait_lp_J_at(const ct_wait_lp_t *s, double phi, double W, int exact)
     const ct_nona_model_t *m = s->m;
     double J = 0;
     for (size_t j = 0; j < m->n_classes; j++)
-        J += m->beta[j] * (m->classes[j].base + m->r_root * W);
+        J += m->beta[j] * (m->classes[j].base + (m->classes[j].root_inside ? 0.0 : m->r_root * W));
     for (size_t b = 0; b < m->n_blocks; b++) {
         double beta = m->beta[m->blocks[b].cls];
         for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {

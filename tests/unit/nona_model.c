@@ -1677,6 +1677,83 @@ static void finite_servers_by_hand(void)
     ct_dag_destroy(&d);
 }
 
+/* A virtual root by hand: sources a (10 ms) and b (20 ms) -> t (1 ms), late
+ * parts, d = 2, load 0.5 on 80 servers; then N-shaped, a -> c, d; b -> d;
+ * c, d -> t, parts {a c} and {b d} (a's output crosses to d: the
+ * dependent parts' paths).
+ * The root runs nothing, so with --virtual-root part only the root's part
+ * waits r_root W for its server; b, apart and fed by the source alone,
+ * waits its own X and not the root's too (--virtual-root job, the
+ * default, charges every task both). The all-local table has one part:
+ * the same J either way. Charging b the root's wait under part, or a
+ * none, fails the end checks (tried, both DAGs). */
+static void virtual_root_by_hand(void)
+{
+    for (int dep = 0; dep <= 1; dep++) {
+        ct_error_t err;
+        const char *ids[5] = { "a", "b", "t", "c", "d" };
+        const double times[5] = { 0.010, 0.020, 0.001, 0.005, 0.004 };
+        static const int e0[2][2] = { { 0, 2 }, { 1, 2 } },
+                         e1[5][2] = { { 0, 3 }, { 0, 4 }, { 1, 4 }, { 3, 2 }, { 4, 2 } };
+        ct_dag_t d = dep ? small_dag(ids, times, 5, e1, 5) : small_dag(ids, times, 3, e0, 2);
+        double rate = 0.5 * 80 / (dep ? 0.040 : 0.031);
+        ct_scenario_t sc;
+        ct_test_scenario(&sc, &d, &rate, 1, 80, 1.25e9, 0, 0);
+        double J[2][2] = { { 0 } }, end_a[2] = { 0 }, end_b[2] = { 0 }, W_root[2] = { 0 };
+        for (int part = 0; part <= 1; part++) {
+            ct_nona_model_params_t mp;
+            ct_nona_model_t m;
+            ct_nona_model_params_init(&mp);
+            CHECK(mp.root_wait_all == 1); /* the default: the whole job's */
+            mp.late_parts = 1;
+            mp.root_wait_all = !part;
+            CHECK(ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK);
+            const ct_model_class_t *mc = &m.classes[0];
+            const ct_dag_t *g = &mc->split.dag;
+            CHECK(mc->split.virtual_source && mc->root_inside == part);
+            CHECK(part ? !strcmp(ct_nona_virtual_root_name(&m), "part") : ct_nona_virtual_root_name(&m) == NULL);
+            CHECK_CLOSE(ct_nona_root_beta(&m), part ? 0.0 : rate, 1e-12);
+            const ct_segment_t *seg = &mc->split.segments[0];
+            CHECK(m.n_blocks == 1 && seg->n_inner == (dep ? 4u : 2u));
+            uint8_t assign[4] = { 0, 0, 0, 0 }; /* a (and c) in part 0 with source and sink, b (and d) in 1 */
+            for (size_t t = 0; t < seg->n_inner && t < 4; t++)
+                assign[t] = g->ids[seg->inner[t]][0] == 'b' || g->ids[seg->inner[t]][0] == 'd';
+            size_t w = find_triplet(&m, 0, 2, 0, 0, assign), ia = 0, ib = 0;
+            CHECK(w != (size_t)-1);
+            for (size_t v = 0; v < g->n_tasks; v++) {
+                ia = strcmp(g->ids[v], "a") ? ia : v;
+                ib = strcmp(g->ids[v], "b") ? ib : v;
+            }
+            double *theta = calloc(m.n_vars, sizeof(double)), ends[5];
+            CHECK(theta != NULL);
+            for (int split = 0; split <= 1 && theta && w != (size_t)-1; split++) {
+                ct_nona_eval_t ev;
+                memset(theta, 0, m.n_vars * sizeof(double));
+                theta[split ? w : m.blocks[0].local_var] = 1.0;
+                ct_nona_evaluate(&m, theta, &ev, NULL);
+                J[part][split] = ev.J;
+                W_root[part] = ev.W_root;
+                CHECK(ev.W_root > 0.001);
+                if (split && ct_nona_task_ends(&m, theta, ends, &err) == CT_OK) {
+                    end_a[part] = ends[ia];
+                    end_b[part] = ends[ib];
+                }
+            }
+            free(theta);
+            ct_nona_model_free(&m);
+        }
+        CHECK_CLOSE(W_root[0], W_root[1], 1e-15); /* the same pieces: the same waits */
+        CHECK_CLOSE(J[1][0], J[0][0], 1e-12 * J[0][0]);
+        CHECK_CLOSE(end_a[1], end_a[0], 1e-12);
+        CHECK_CLOSE(end_b[0] - end_b[1], W_root[0], 1e-12);
+        CHECK(J[1][1] < J[0][1] - 0.05 * rate * W_root[0]);
+        printf("virtual root%s: b ends %.3f ms sooner with the root's wait on its part only (W_root %.3f ms)\n",
+               dep ? ", N-shaped" : "", 1e3 * (end_b[0] - end_b[1]), 1e3 * W_root[0]);
+        ct_scenario_destroy(&sc);
+        ct_dag_destroy(&d);
+    }
+}
+
 /* Aged waits (--waits job-first-aged) by hand: r (1 ms) -> a (2 ms), b (3
  * ms) -> s (1 ms), 100,000 jobs/s on 1000 servers (rho 0.7: r 0.1, a 0.2,
  * b 0.3, s 0.1 of a server). Earliest starts 0, 1, 1, 4 ms: a re-entry into
@@ -2545,6 +2622,7 @@ static void task_ends_hold(void)
         ct_nona_model_params_init(&mp);
         mp.late_parts = rep % 2;
         mp.dependent_parts = rep != 6; /* (one with the paper's independent parts) */
+        mp.root_wait_all = rep != 5; /* (one with a virtual root's wait on its part) */
         if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK) { /* (a generated load may not fit: skip it) */
             ct_scenario_destroy(&s);
             continue;
@@ -2961,6 +3039,7 @@ int main(void)
     columns_match_enumeration();
     pricing_bound_holds();
     task_ends_hold();
+    virtual_root_by_hand();
     pricing_points_match_enumeration();
     dependent_parts_by_hand();
     dependent_parts_fork_join();
