@@ -124,6 +124,11 @@ int cli_parse_virtual_root(const char *cmd, const char *s, int *all)
     return parse_switch(cmd, "--virtual-root", s, "job", "part", all);
 }
 
+int cli_parse_transfers(const char *cmd, const char *s, int *task)
+{
+    return parse_switch(cmd, "--transfers", s, "task", "part", task);
+}
+
 int cli_parse_sampling(const char *cmd, const char *s, int *finite)
 {
     if (!strcmp(s, "auto")) {

@@ -51,6 +51,9 @@ int cli_parse_late_first(const char *cmd, const char *s, int *aged);
 /** --virtual-root job|part into *all (ct_nona_model_params_t.root_wait_all); 2 (usage printed)
  *  on a bad value. */
 int cli_parse_virtual_root(const char *cmd, const char *s, int *all);
+/** --transfers part|task into *task (ct_nona_model_params_t.transfers_task); 2 (usage printed) on
+ *  a bad value. */
+int cli_parse_transfers(const char *cmd, const char *s, int *task);
 /** --sampling auto|finite|mean-field into *finite (ct_nona_model_params_t.finite_servers); 2 (usage
  *  printed) on a bad value. */
 int cli_parse_sampling(const char *cmd, const char *s, int *finite);

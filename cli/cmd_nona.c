@@ -89,6 +89,12 @@ static void nona_usage(FILE *out)
             "                          root's part's, as the simulator has it (part: a late part\n"
             "                          fed by the source alone waits for its own server; not the\n"
             "                          default, docs/model-checks.md); part is recorded\n"
+            "  --transfers part|task   dependent parts: a transfer from another part's task\n"
+            "                          delays the receiving part's whole timeline (part, default,\n"
+            "                          the paper's branch) or only the task it feeds, which\n"
+            "                          starts at the later of the two (task, as the simulator's\n"
+            "                          link has it; not the default, docs/model-checks.md); task is\n"
+            "                          recorded\n"
             "  --rtt S                 the round trip scheduler <-> servers, seconds (default 0):\n"
             "                          with D > 1 a root starts one later (the queue lengths come\n"
             "                          back first), with --binding late so does each part bound\n"
@@ -171,7 +177,7 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING, OPT_CHASE,
+       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING, OPT_CHASE,
        OPT_STALL_GAP, OPT_STALL_CLOSE };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
@@ -190,6 +196,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "late-waits", required_argument, NULL, OPT_LATE_WAITS },
         { "late-first", required_argument, NULL, OPT_LATE_FIRST },
         { "virtual-root", required_argument, NULL, OPT_VROOT },
+        { "transfers", required_argument, NULL, OPT_XFER },
         { "rtt", required_argument, NULL, OPT_RTT },
         { "late-bind", required_argument, NULL, OPT_LATE_BIND },
         { "sampling", required_argument, NULL, OPT_SAMPLING },
@@ -322,6 +329,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             break;
         case OPT_VROOT:
             if (cli_parse_virtual_root("nona", optarg, &o->model.root_wait_all))
+                return 2;
+            break;
+        case OPT_XFER:
+            if (cli_parse_transfers("nona", optarg, &o->model.transfers_task))
                 return 2;
             break;
         case OPT_LATE_FIRST:
@@ -476,6 +487,8 @@ static cJSON *summary_json(const ct_nona_model_t *m, const ct_nona_solve_params_
         cJSON_AddStringToObject(r, "late_first", ct_nona_late_first_name(m));
     if (ct_nona_virtual_root_name(m))
         cJSON_AddStringToObject(r, "virtual_root", ct_nona_virtual_root_name(m));
+    if (ct_nona_transfers_name(m))
+        cJSON_AddStringToObject(r, "transfers", ct_nona_transfers_name(m));
     if (m->late_parts && m->root_choices > 1) {
         cJSON_AddStringToObject(r, "sampling", ct_nona_sampling_name(m));
         ct_json_add_number(r, "all_sampled_busy", m->p_busy);

@@ -113,6 +113,10 @@ void sim_usage(FILE *out)
             "  --virtual-root job|part\n"
             "                        nona-late tables, several source tasks: every task waits the\n"
             "                        root's wait (job, default) or the root's part's only (part)\n"
+            "  --transfers part|task\n"
+            "                        nona tables, dependent parts: a transfer from another part's\n"
+            "                        task delays the receiving part (part, default) or only the\n"
+            "                        task it feeds (task)\n"
             "  --waits job-first|job-first-spread|job-first-merged|job-first-aged|stretched|pieces\n"
             "                        nona tables, server model: job-first-aged (default: every task\n"
             "                        that rejoins a server waits, more the younger its job: residual /\n"
@@ -162,7 +166,7 @@ void sim_usage(FILE *out)
 }
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_LATE_BIND, OPT_SAMPLING,
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_LATE_BIND, OPT_SAMPLING,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
        OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT, OPT_CHASE,
        OPT_STALL_GAP, OPT_STALL_CLOSE };
@@ -183,7 +187,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "table-rtt", required_argument, NULL, OPT_TABLE_RTT },
         { "exp-service", no_argument, NULL, OPT_EXP },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
-        { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-first", required_argument, NULL, OPT_LATE_FIRST }, { "virtual-root", required_argument, NULL, OPT_VROOT }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "sampling", required_argument, NULL, OPT_SAMPLING }, { "generate", required_argument, NULL, OPT_GENERATE },
+        { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-first", required_argument, NULL, OPT_LATE_FIRST }, { "virtual-root", required_argument, NULL, OPT_VROOT }, { "transfers", required_argument, NULL, OPT_XFER }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "sampling", required_argument, NULL, OPT_SAMPLING }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
         { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
         { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
@@ -339,6 +343,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         case OPT_VROOT:
             if (cli_parse_virtual_root("sim", optarg, &o->ev.root_wait_all))
+                return 2;
+            break;
+        case OPT_XFER:
+            if (cli_parse_transfers("sim", optarg, &o->ev.transfers_task))
                 return 2;
             break;
         case OPT_LATE_FIRST:

@@ -45,7 +45,10 @@
  * cannot run that task before the edge's transfer, which starts when its
  * upstream task ends. Each part is then a timeline: in topological order,
  * every crossing edge into a task waits for its upstream end and then its
- * transfer occupies the part, then the task runs. A part's end is a max of
+ * transfer occupies the part, then the task runs (params.transfers_task,
+ * --transfers task: the transfer delays only the paths from its upstream
+ * task, and the task starts at the later of its part's timeline and the
+ * transfer's arrival, as on the simulator's link). A part's end is a max of
  * (a + n phi + X) terms, one per path that sets it (X of the part where the
  * path starts; at most CT_NONA_PATHS per part, the rest folded into one
  * term that bounds them), and those terms are the triplet's branches.
@@ -235,6 +238,16 @@ extern "C" {
  *  0.7: docs/model-checks.md, "Virtual roots"). */
 #define CT_NONA_ROOT_WAIT_ALL_DEFAULT 1
 
+/** Where an inner edge's transfer into a part goes with dependent parts
+ *  (params.transfers_task): 0, onto the receiving part's timeline, every
+ *  path of it (--transfers part, the default: the paper's branch sums a
+ *  part's inbound transfers); 1, onto the paths through the upstream task
+ *  only (--transfers task, since 2026-12-01, not the default: the
+ *  simulator's link does not hold the part, but the waits it overcharged
+ *  had stood in for the waits the model lacks at load 0.7:
+ *  docs/model-checks.md, "Transfers"). */
+#define CT_NONA_TRANSFERS_TASK_DEFAULT 0
+
 /** Late intrusions: the share of the late parts put on a busy server that
  *  belong to older jobs and so go before its next task (half: a job in
  *  the middle of its life). */
@@ -403,6 +416,7 @@ typedef struct {
                                  the servers the d rule sees idle (held_share) */
     int virtual_root_part;  /**< 1: late_parts and params.root_wait_all 0 (classes with a virtual root
                                  are root_inside) */
+    int transfers_task;     /**< params.transfers_task */
     int late_intrusions;    /**< 1 (late_parts with aged waits, params.late_first 0): a late part's first
                                  task waits as a root does (no stretch by its age), and a task that
                                  continues its part's run waits for the older jobs' parts bound to its
@@ -483,6 +497,10 @@ typedef struct {
                                  at once and waits its own X (--virtual-root part); 1, every task
                                  waits it, as behind a real root (default,
                                  CT_NONA_ROOT_WAIT_ALL_DEFAULT) */
+    int transfers_task;     /**< with dependent parts: 0, an inner edge's transfer into a part shifts the
+                                 part's whole timeline (default, CT_NONA_TRANSFERS_TASK_DEFAULT); 1, only
+                                 the paths from its upstream task (the task waits for the later of its
+                                 part's timeline and the transfer's arrival) */
     double rtt;             /**< the round trip between scheduler and servers, s (default 0, the paper:
                                  none): a root on the least loaded of root_choices > 1 starts one later
                                  (the queue lengths come back first), and with late_parts so does each
@@ -688,6 +706,9 @@ const char *ct_nona_late_first_name(const ct_nona_model_t *m);
 /** Where a virtual root's wait was put (params.root_wait_all): "part" with late parts and
  *  --virtual-root part, else NULL (the whole job's, as tables before 2026-12-01 had it). */
 const char *ct_nona_virtual_root_name(const ct_nona_model_t *m);
+/** Where inner transfers go (params.transfers_task): "task" with dependent parts and --transfers
+ *  task, else NULL (the part's timeline, as tables before 2026-12-01 had it). */
+const char *ct_nona_transfers_name(const ct_nona_model_t *m);
 /** The busy servers' dispersion under theta (finite_servers): variance / mean
  *  of their count, with every job's parts started together and the count
  *  unbounded (M^X/G/inf): (sum_j beta_j (W_j + sum_w theta_w overlap_w) +

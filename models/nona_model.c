@@ -46,6 +46,7 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p)
                                    .late_waits = CT_NONA_LATE_WAITS_DEFAULT,
                                    .late_first = CT_NONA_LATE_FIRST_DEFAULT,
                                    .root_wait_all = CT_NONA_ROOT_WAIT_ALL_DEFAULT,
+                                   .transfers_task = CT_NONA_TRANSFERS_TASK_DEFAULT,
                                    .finite_servers = CT_NONA_SAMPLING_AUTO,
                                    .late_hold = 1 };
     ct_partition_params_init(&p->partition);
@@ -484,9 +485,14 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                 bind_in = fmax(bind_in, c);
             else if (late && lf != CT_SEG_SOURCE)
                 up = fmax(up, paths_max_a(paths + lf * CT_NONA_PATHS, n_paths[lf]) + c);
+            /* (--transfers task: an inner edge's transfer delays the paths
+             * through its upstream task only, not the part's own timeline) */
+            int own_shift = !m->transfers_task || lf == CT_SEG_SOURCE;
             if (lf != CT_SEG_SOURCE) /* wait for the upstream task */
                 for (size_t i = 0; i < n_paths[lf]; i++) {
                     ct_branch_t x = paths[lf * CT_NONA_PATHS + i];
+                    if (!own_shift && bytes > 0)
+                        x.a += c, x.n += 1.0;
                     if (pt != k && !started[pt]) /* the part is bound first */
                         x.a += m->rtt_part;
                     if (m->reentry && pt != k && !started[pt]) { /* the part's first task then waits X */
@@ -498,7 +504,7 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
                     }
                     paths_add(set, &n_part[pt], x, m->late_intrusions, m->cont_factor);
                 }
-            if (bytes > 0)
+            if (bytes > 0 && own_shift)
                 paths_shift(set, n_part[pt], c, 1.0, 0.0);
             reenter |= lf != CT_SEG_SOURCE; /* fed from another part's task: the task joins its server anew */
         }
@@ -748,6 +754,11 @@ const char *ct_nona_late_first_name(const ct_nona_model_t *m)
 const char *ct_nona_virtual_root_name(const ct_nona_model_t *m)
 {
     return m->virtual_root_part ? "part" : NULL;
+}
+
+const char *ct_nona_transfers_name(const ct_nona_model_t *m)
+{
+    return m->transfers_task && m->dependent_parts ? "task" : NULL;
 }
 
 const char *ct_nona_late_waits_name(const ct_nona_model_t *m)
@@ -1353,6 +1364,7 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
      * the root's part's tasks wait for its server, a late part fed by the
      * source alone binds when the job arrives and waits for its own. */
     m->virtual_root_part = m->late_parts && !p->root_wait_all;
+    m->transfers_task = p->transfers_task;
     for (size_t j = 0; j < m->n_classes; j++) {
         m->classes[j].root_inside = m->virtual_root_part && m->classes[j].split.virtual_source;
         if (!m->classes[j].root_inside)

@@ -54,6 +54,8 @@ typedef struct {
                                    2026-11-30); late_hold follows late_bind */
     int late_first;           /**< nona-late tables: ct_nona_model_params_t.late_first (default
                                    CT_NONA_LATE_FIRST_DEFAULT, root; 1: aged) */
+    int transfers_task;       /**< nona tables: ct_nona_model_params_t.transfers_task (default
+                                   CT_NONA_TRANSFERS_TASK_DEFAULT, part; 1: task) */
     int root_wait_all;        /**< nona-late tables: ct_nona_model_params_t.root_wait_all (default
                                    CT_NONA_ROOT_WAIT_ALL_DEFAULT, job; 0: part) */
     int late_waits;           /**< nona-late tables: ct_nona_model_params_t.late_waits (default

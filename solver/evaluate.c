@@ -77,7 +77,8 @@ void ct_eval_params_init(ct_eval_params_t *p)
                              .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS,
                              .stall_gap = CT_NONA_STALL_GAP, .stall_close = CT_NONA_STALL_CLOSE,
                              .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .late_first = CT_NONA_LATE_FIRST_DEFAULT,
-                             .root_wait_all = CT_NONA_ROOT_WAIT_ALL_DEFAULT, .spread_gap = CT_NONA_SPREAD_GAP,
+                             .root_wait_all = CT_NONA_ROOT_WAIT_ALL_DEFAULT,
+                             .transfers_task = CT_NONA_TRANSFERS_TASK_DEFAULT, .spread_gap = CT_NONA_SPREAD_GAP,
                              .chase = CT_NONA_CHASE, .late_bind = CT_SIM_LATE_BIND_DEFAULT, .table_rtt = -1,
                              .finite_servers = CT_NONA_SAMPLING_AUTO };
     ct_sim_run_params_init(&p->run);
@@ -249,6 +250,7 @@ void ct_eval_model_params(const ct_eval_params_t *p, int late_parts, ct_nona_mod
     mp->late_waits = p->late_waits;
     mp->late_first = p->late_first;
     mp->root_wait_all = p->root_wait_all;
+    mp->transfers_task = p->transfers_task;
     mp->rtt = ct_eval_table_rtt(p);
     mp->late_probes = p->late_bind == CT_LATE_BIND_PROBES;
     mp->finite_servers = p->finite_servers;

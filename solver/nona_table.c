@@ -145,6 +145,8 @@ ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_n
         bad |= ct_json_put(model, "late_waits", cJSON_CreateString(ct_nona_late_waits_name(m)));
     if (ct_nona_late_first_name(m)) /* (absent: aged, late tables before 2026-11-29) */
         bad |= ct_json_put(model, "late_first", cJSON_CreateString(ct_nona_late_first_name(m)));
+    if (ct_nona_transfers_name(m)) /* (absent: on the part's timeline, the default) */
+        bad |= ct_json_put(model, "transfers", cJSON_CreateString(ct_nona_transfers_name(m)));
     if (ct_nona_virtual_root_name(m)) /* (absent: the whole job's, the default) */
         bad |= ct_json_put(model, "virtual_root", cJSON_CreateString(ct_nona_virtual_root_name(m)));
     if (m->late_probes) /* written only for probes: least-of-d tables stay as they were */

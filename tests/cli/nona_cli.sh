@@ -241,17 +241,26 @@ cat >"$T/two-s.json" <<'EOF2'
 {"cluster": {"servers": 80, "link_bandwidth": 1.25e9},
  "classes": [{"name": "two", "dag": "two.json", "arrival_rate": 1300}]}
 EOF2
-$C nona solve "$T/two-s.json" --binding late --virtual-root part -o "$T/vp.json" --json >"$T/vp.out" ||
-    fail "late solve, --virtual-root part"
-$C nona solve "$T/two-s.json" --binding late -o "$T/vj.json" --json >"$T/vj.out" || fail "late solve of two sources"
-grep -q '"virtual_root":	"part"' "$T/vp.json" && grep -q '"virtual_root":	"part"' "$T/vp.out" ||
-    fail "--virtual-root part not recorded"
-grep -q '"virtual_root"' "$T/vj.json" "$T/vj.out" && fail "the default table records virtual_root"
-jp=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/vp.out")
-jj=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/vj.out")
-[ -n "$jp" ] && [ -n "$jj" ] && awk -v p="$jp" -v j="$jj" 'BEGIN { exit !(p < j) }' ||
-    fail "--virtual-root part's mean JCT '$jp' not below the default's '$jj'"
+# model_option SCENARIO KEY VALUE TEST COMMON OPTION: solves with COMMON and
+# OPTION and with COMMON alone; only the first table and summary record
+# "KEY": "VALUE", and TEST (awk, o the option's mean JCT, d the default's) holds
+model_option() {
+    # shellcheck disable=SC2086
+    $C nona solve "$1" $5 $6 -o "$T/mo.json" --json >"$T/mo.out" && $C nona solve "$1" $5 -o "$T/md.json" --json >"$T/md.out" ||
+        { fail "solve $1 $5 [$6]"; return; }
+    grep -q "\"$2\":	\"$3\"" "$T/mo.json" && grep -q "\"$2\":	\"$3\"" "$T/mo.out" || fail "$6 not recorded as $2"
+    grep -q "\"$2\"" "$T/md.json" "$T/md.out" && fail "a table without $6 records $2"
+    o=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/mo.out")
+    d=$(sed -n 's/^	"mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/md.out")
+    [ -n "$o" ] && [ -n "$d" ] && awk -v o="$o" -v d="$d" "BEGIN { exit !($4) }" ||
+        fail "$6: mean JCT $o against the default's $d, not $4"
+}
+model_option "$T/two-s.json" virtual_root part "o < d" "--binding late" "--virtual-root part"
 expect_error 2 "--virtual-root: expected job or part" -- $C nona solve "$T/two-s.json" --virtual-root x -o "$T/out.json"
+# --transfers task: on n-shape (parts that feed each other) a prediction at
+# most the default's (a transfer no longer holds the part)
+model_option data/scenarios/n-shape.json transfers task "o <= d * (1 + 1e-9)" "" "--transfers task"
+expect_error 2 "--transfers: expected task or part" -- $C nona solve data/scenarios/n-shape.json --transfers x -o "$T/out.json"
 # --rtt: a sampled root and each late part start a round trip later. fig1's
 # split saves under 7 ms: with 10 ms a part the table keeps every job on
 # its root's server (its mean JCT is the all-local one, root trip included),

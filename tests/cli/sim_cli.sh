@@ -186,7 +186,7 @@ awk -v j="$(model "$T/vr-2014-job.json")" -v p="$(model "$T/vr-2014-part.json")"
 cmp -s "$T/vr-2022-job.json" "$T/vr-2022-part.json" || [ "$(grep -v seconds "$T/vr-2022-job.json")" = "$(grep -v seconds "$T/vr-2022-part.json")" ] ||
     fail "--virtual-root part changed layered-2022, which has one source task"
 for bad in "--server-queue lifo" "--fair-pick oldest" "--root-choices 0" "--model none" "--spread-gap -1" \
-    "--late-waits some" "--late-bind early" "--late-first young" "--virtual-root all"; do
+    "--late-waits some" "--late-bind early" "--late-first young" "--virtual-root all" "--transfers link"; do
     # shellcheck disable=SC2086
     $C sim data/scenarios/fig1.json $bad >/dev/null 2>"$T/e"
     [ $? -eq 2 ] && grep -q -- "${bad%% *}" "$T/e" || fail "$bad not refused"

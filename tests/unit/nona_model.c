@@ -1223,6 +1223,7 @@ static void pricing_bound_holds(void)
         ct_nona_model_params_t mp;
         ct_nona_model_params_init(&mp);
         mp.server_model = rep % 2;
+        mp.transfers_task = rep % 3 == 2; /* (a third with transfers onto the task) */
         mp.partition.max_triplets = 1;
         if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK) {
             CHECK_MSG(0, "%s", err.msg);
@@ -1749,6 +1750,57 @@ static void virtual_root_by_hand(void)
         CHECK(J[1][1] < J[0][1] - 0.05 * rate * W_root[0]);
         printf("virtual root%s: b ends %.3f ms sooner with the root's wait on its part only (W_root %.3f ms)\n",
                dep ? ", N-shaped" : "", 1e3 * (end_b[0] - end_b[1]), 1e3 * W_root[0]);
+        ct_scenario_destroy(&sc);
+        ct_dag_destroy(&d);
+    }
+}
+
+/* Transfers onto the task (--transfers task) by hand on the N-shaped
+ * segment s -> a, b; a -> c, d; b -> d; c, d -> t (0.1 ms a transfer, link
+ * model, phi 0.1 ms), parts {a c d} with source and sink and {b}. The edge
+ * b -> d crosses: by default its transfer shifts the part's timeline, so d
+ * starts at the later of c's end and b's, plus the transfer; with task
+ * only b's path carries it. When c's end is the later (11 ms against b's
+ * 1.2 ms) the default is S + phi later; when b's is (b 20 ms), they agree.
+ * Shifting the part's own path with task fails the first. */
+static void transfers_task_by_hand(void)
+{
+    for (int slow_b = 0; slow_b <= 1; slow_b++) {
+        ct_error_t err;
+        const char *ids[6] = { "s", "a", "b", "c", "d", "t" };
+        const double times[6] = { 0.001, 0.010, slow_b ? 0.020 : 0.001, 0.001, 0.001, 0.001 };
+        static const int e[7][2] = { { 0, 1 }, { 0, 2 }, { 1, 3 }, { 1, 4 }, { 2, 4 }, { 3, 5 }, { 4, 5 } };
+        ct_dag_t d = small_dag(ids, times, 6, e, 7);
+        double rate = 10, M[2] = { 0, 0 }, phi = 1e-4, S = 1e5 / 1e9;
+        ct_scenario_t sc;
+        ct_test_scenario(&sc, &d, &rate, 1, 80, 1e9, 0, 0);
+        for (int task = 0; task <= 1; task++) {
+            ct_nona_model_params_t mp;
+            ct_nona_model_t m;
+            ct_nona_model_params_init(&mp);
+            CHECK(mp.transfers_task == 0); /* the default: onto the part */
+            mp.server_model = 0;
+            mp.transfers_task = task;
+            CHECK(ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK);
+            CHECK(task ? !strcmp(ct_nona_transfers_name(&m), "task") : ct_nona_transfers_name(&m) == NULL);
+            const ct_segment_t *seg = &m.classes[0].split.segments[0];
+            const ct_dag_t *g = &m.classes[0].split.dag;
+            CHECK(m.n_blocks == 1 && seg->n_inner == 4);
+            uint8_t assign[4] = { 0, 0, 0, 0 };
+            for (size_t t = 0; t < seg->n_inner && t < 4; t++)
+                assign[t] = g->ids[seg->inner[t]][0] == 'b';
+            size_t k = assign[0] == 0 ? 0 : 1, w = find_triplet(&m, 0, 2, k, k, assign);
+            CHECK(w != (size_t)-1);
+            if (w != (size_t)-1)
+                M[task] = ct_nona_triplet_time(&m, w, phi, 0.0);
+            ct_nona_model_free(&m);
+        }
+        double b_in = S + phi + times[2] + S + phi, own = times[1] + times[3]; /* s -> b, b, b -> d; a, c */
+        CHECK_CLOSE(M[1], fmax(own, b_in) + times[4], 1e-12);
+        CHECK_CLOSE(M[0], fmax(own, b_in - S - phi) + S + phi + times[4], 1e-12);
+        if (!slow_b)
+            printf("transfers onto the task: d ends %.3f ms sooner than with its part's timeline shifted\n",
+                   1e3 * (M[0] - M[1]));
         ct_scenario_destroy(&sc);
         ct_dag_destroy(&d);
     }
@@ -3040,6 +3092,7 @@ int main(void)
     pricing_bound_holds();
     task_ends_hold();
     virtual_root_by_hand();
+    transfers_task_by_hand();
     pricing_points_match_enumeration();
     dependent_parts_by_hand();
     dependent_parts_fork_join();
