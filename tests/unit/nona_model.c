@@ -1725,8 +1725,8 @@ static void virtual_root_by_hand(void)
                 ia = strcmp(g->ids[v], "a") ? ia : v;
                 ib = strcmp(g->ids[v], "b") ? ib : v;
             }
-            double *theta = calloc(m.n_vars, sizeof(double)), ends[5];
-            CHECK(theta != NULL);
+            double *theta = calloc(m.n_vars, sizeof(double)), *ends = calloc(g->n_tasks, sizeof(double));
+            CHECK(theta != NULL && ends != NULL); /* (ends: the split DAG's tasks, its virtual root too) */
             for (int split = 0; split <= 1 && theta && w != (size_t)-1; split++) {
                 ct_nona_eval_t ev;
                 memset(theta, 0, m.n_vars * sizeof(double));
@@ -1735,12 +1735,13 @@ static void virtual_root_by_hand(void)
                 J[part][split] = ev.J;
                 W_root[part] = ev.W_root;
                 CHECK(ev.W_root > 0.001);
-                if (split && ct_nona_task_ends(&m, theta, ends, &err) == CT_OK) {
+                if (split && ends && ct_nona_task_ends(&m, theta, ends, &err) == CT_OK) {
                     end_a[part] = ends[ia];
                     end_b[part] = ends[ib];
                 }
             }
             free(theta);
+            free(ends);
             ct_nona_model_free(&m);
         }
         CHECK_CLOSE(W_root[0], W_root[1], 1e-15); /* the same pieces: the same waits */
