@@ -673,6 +673,9 @@ void ct_nona_theta_local(const ct_nona_model_t *m, double *theta);
  *  its own (sum of beta over the classes that are not root_inside), 1/s:
  *  the others' sits in their first segment's triplet times. O(classes). */
 double ct_nona_root_beta(const ct_nona_model_t *m);
+/** Class j's root wait as a term of its own at server wait W, s: r_root W,
+ *  or 0 where it sits in the triplets (root_inside). O(1). */
+double ct_nona_class_root_wait(const ct_nona_model_t *m, size_t j, double W);
 
 /** phi with nothing crossing: m2_bg / (2 (1 - rho_bg)). */
 double ct_nona_phi_min(const ct_nona_model_t *m);

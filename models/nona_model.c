@@ -421,13 +421,13 @@ static size_t dependent_branches(const ct_nona_model_t *m, const ct_dag_t *g, co
         part[p * CT_NONA_PATHS] = (ct_branch_t){ p != k ? m->rtt_part : 0.0, 0.0, p != k, 0.0, 0.0, 0.0 };
         n_part[p] = 1;
     }
-    if (root_w_of(m, b) > 0) /* the root's part waits for the root's server (if it runs a task) */
-        for (size_t t = 0; t < n; t++)
-            if (assign[t] == k) {
-                part[k * CT_NONA_PATHS].a = m->rtt_root;
-                part[k * CT_NONA_PATHS].w = root_w_of(m, b);
-                break;
-            }
+    double rw = root_w_of(m, b);
+    for (size_t t = 0; t < n && rw > 0; t++) /* the root's part waits for the root's server (if it runs a task) */
+        if (assign[t] == k) {
+            part[k * CT_NONA_PATHS].a = m->rtt_root;
+            part[k * CT_NONA_PATHS].w = rw;
+            break;
+        }
     uint8_t seen[256] = { 0 };
     for (size_t t = 0; t < n; t++) { /* a remote part's first task: its age */
         size_t p = assign[t];
@@ -1901,7 +1901,7 @@ void ct_nona_evaluate(const ct_nona_model_t *m, const double *theta, ct_nona_eva
     out->phi = phi;
     for (size_t j = 0; j < m->n_classes; j++) {
         const ct_model_class_t *mc = &m->classes[j];
-        double t = mc->base + (mc->root_inside ? 0.0 : out->W_root);
+        double t = mc->base + ct_nona_class_root_wait(m, j, out->W);
         for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
             const ct_block_t *b = &m->blocks[bi];
             prefetch_positive(m, theta, bi + 8, 0);
@@ -2010,10 +2010,9 @@ ct_status_t ct_nona_task_ends(const ct_nona_model_t *m, const double *theta, dou
                  * transfers in from the source come first, then its tasks
                  * in order, as its branch (triplet_eval) counts them. */
                 double in_a[256], in_n[256], run[256];
-                int root_in = root_w_of(m, b) > 0;
+                /* (part k's w is the root's wait inside, if any: triplet_eval) */
                 for (size_t p = 0; p < q; p++)
-                    in_a[p] = p != tr->k ? m->rtt_part : root_in && br[p].w > 0 ? m->rtt_root : 0.0, in_n[p] = 0.0,
-                    run[p] = 0.0;
+                    in_a[p] = p != tr->k ? m->rtt_part : br[p].w > 0 ? m->rtt_root : 0.0, in_n[p] = 0.0, run[p] = 0.0;
                 for (size_t x = 0; x < seg->n_edges; x++) {
                     double bytes = g->bytes[seg->edges[x]];
                     size_t lf = seg->loc_from[x], lt = seg->loc_to[x];
@@ -2025,8 +2024,7 @@ ct_status_t ct_nona_task_ends(const ct_nona_model_t *m, const double *theta, dou
                 for (size_t t = 0; t < n; t++) {
                     size_t p = assign[t];
                     run[p] += g->time[seg->inner[t]] / m->speed;
-                    ct_branch_t x = { in_a[p] + run[p], in_n[p], p != tr->k,
-                                      (p != tr->k && q > 1) || root_in ? br[p].w : 0.0, 0.0, 0.0 };
+                    ct_branch_t x = { in_a[p] + run[p], in_n[p], p != tr->k, br[p].w, 0.0, 0.0 };
                     acc[t] += theta[w] * paths_time(m, &x, 1, e.phi, e.W);
                 }
             }
@@ -2065,6 +2063,11 @@ void ct_nona_theta_local(const ct_nona_model_t *m, double *theta)
     memset(theta, 0, m->n_vars * sizeof(double));
     for (size_t bi = 0; bi < m->n_blocks; bi++)
         theta[m->blocks[bi].local_var] = 1.0;
+}
+
+double ct_nona_class_root_wait(const ct_nona_model_t *m, size_t j, double W)
+{
+    return m->classes[j].root_inside ? 0.0 : m->r_root * W;
 }
 
 double ct_nona_root_beta(const ct_nona_model_t *m)

@@ -433,11 +433,9 @@ ct_status_t ct_class_dual_bound(ct_class_dual_t *d, double p0, double w0, double
         d->exact = e;
         d->n_alloc = n;
     }
-    double base = 0, B = 0;
-    for (size_t j = 0; j < m->n_classes; j++) {
+    double base = 0, B = ct_nona_root_beta(m); /* (the other classes' root waits: in the triplets' lines) */
+    for (size_t j = 0; j < m->n_classes; j++)
         base += m->beta[j] * m->classes[j].base;
-        B += m->classes[j].root_inside ? 0.0 : m->beta[j]; /* (else in the triplets' lines) */
-    }
     double Wp0 = m->r_part * w0;
     for (size_t bi = 0; bi < m->n_blocks; bi++) {
         const ct_block_t *b = &m->blocks[bi];

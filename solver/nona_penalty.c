@@ -67,9 +67,8 @@ static double pen_eval(pen_t *s, const gsl_vector *x, gsl_vector *grad)
     double phi = m2 / (2.0 * (1.0 - r)), F = 0, D = 0, W = ct_nona_server_wait(m, m2s), DW = 0;
     double dW_dm2s = m->server_model ? 1.0 / (2.0 * (1.0 - m->rho_s) * (double)m->servers) : 0.0;
     for (size_t j = 0; j < m->n_classes; j++) {
-        double rr = m->classes[j].root_inside ? 0.0 : m->r_root; /* (else in the triplets) */
-        F += m->beta[j] * (m->classes[j].base + rr * W);
-        DW += m->server_model ? m->beta[j] * rr : 0.0;
+        F += m->beta[j] * (m->classes[j].base + ct_nona_class_root_wait(m, j, W));
+        DW += m->server_model ? m->beta[j] * ct_nona_class_root_wait(m, j, 1.0) : 0.0;
     }
     for (size_t b = 0; b < m->n_blocks; b++) {
         const ct_block_t *bl = &m->blocks[b];

@@ -1458,7 +1458,7 @@ double ct_wait_lp_J_at(const ct_wait_lp_t *s, double phi, double W, int exact)
     const ct_nona_model_t *m = s->m;
     double J = 0;
     for (size_t j = 0; j < m->n_classes; j++)
-        J += m->beta[j] * (m->classes[j].base + (m->classes[j].root_inside ? 0.0 : m->r_root * W));
+        J += m->beta[j] * (m->classes[j].base + ct_nona_class_root_wait(m, j, W));
     for (size_t b = 0; b < m->n_blocks; b++) {
         double beta = m->beta[m->blocks[b].cls];
         for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
