@@ -233,6 +233,24 @@ int cli_parse_rtt(const char *cmd, const char *opt, const char *s, double *rtt)
     return 0;
 }
 
+/* Digits after the decimal point of a number as written ("0.25" 2,
+ * "2.5e-3" 4, "3" 0); -1 where it has no such finite count. */
+static int decimals_of(const char *s)
+{
+    const char *dot = strchr(s, '.'), *e = strpbrk(s, "eE");
+    int d = 0;
+    if (dot && (!e || dot < e))
+        d = (int)((e ? e : s + strlen(s)) - dot - 1);
+    if (e) {
+        char *end;
+        long x = strtol(e + 1, &end, 10);
+        if (*end || x > 400 || x < -400)
+            return -1;
+        d -= (int)x;
+    }
+    return d < 0 ? 0 : d;
+}
+
 int cli_parse_range(const char *s, double **vals, size_t *n)
 {
     double a, b, step;
@@ -254,8 +272,16 @@ int cli_parse_range(const char *s, double **vals, size_t *n)
     double *v = malloc(cnt * sizeof(double));
     if (!v)
         return -1;
-    for (size_t i = 0; i < cnt; i++)
+    /* Each point on the decimal grid its text spells (0.1:0.7:0.2 gives
+     * 0.3 as --load 0.3 does, not 0.30000000000000004): a + i step rounded
+     * to the digits after the point of a and step. */
+    int digits = decimals_of(buf) > decimals_of(p2 + 1) ? decimals_of(buf) : decimals_of(p2 + 1);
+    double unit = digits >= 0 && digits <= 15 ? pow(10.0, (double)digits) : 0.0;
+    for (size_t i = 0; i < cnt; i++) {
         v[i] = a + (double)i * step;
+        if (unit > 0 && fabs(v[i]) * unit < 1e15)
+            v[i] = round(v[i] * unit) / unit;
+    }
     *vals = v;
     *n = cnt;
     return 0;

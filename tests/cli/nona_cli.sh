@@ -76,6 +76,12 @@ expect_error 2 "classes[1].name: duplicate class name 'f'" -- $C nona solve "$T/
 expect_error 2 "cluster.link_bandwidth" -- $C nona solve "$T/sc/neg.json" -o "$T/out.json"
 expect_error 2 "background.link_load" -- $C nona solve "$T/sc/bg.json" -o "$T/out.json"
 expect_error 2 "need 5 placement triplets, over the limit of 3" -- $C nona solve --max-triplets 3 --large refuse data/scenarios/fig1.json -o "$T/out.json"
+# A range's points are the decimals it spells: 0.1:0.7:0.2 gives 0.3, the
+# value --scale 0.3 would (a + i step alone gives 0.30000000000000004).
+$C nona sweep data/scenarios/fig1.json --scale 0.1:0.7:0.2 -o "$T/dec.json" >/dev/null || fail "decimal sweep"
+[ "$(grep '"scale"' "$T/dec.json" | tr -d ' \t,' | tr '\n' ' ')" = '"scale":0.1 "scale":0.3 "scale":0.5 "scale":0.7 ' ] ||
+    fail "range points off the decimal grid: $(grep '"scale"' "$T/dec.json" | tr -d '\t\n')"
+
 # A sweep where every scale is unstable: each is reported, then it fails.
 $C nona sweep "$T/sc/hot.json" --scale 1:2:1 -o "$T/out.json" >/dev/null 2>"$T/stderr"
 [ $? -eq 2 ] || fail "all-unstable sweep: exit status"
