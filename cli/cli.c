@@ -239,6 +239,8 @@ static int decimals_of(const char *s)
 {
     const char *dot = strchr(s, '.'), *e = strpbrk(s, "eE");
     int d = 0;
+    if (strpbrk(s, "xXpP")) /* (hexadecimal: no decimal grid) */
+        return -1;
     if (dot && (!e || dot < e))
         d = (int)((e ? e : s + strlen(s)) - dot - 1);
     if (e) {
@@ -275,8 +277,8 @@ int cli_parse_range(const char *s, double **vals, size_t *n)
     /* Each point on the decimal grid its text spells (0.1:0.7:0.2 gives
      * 0.3 as --load 0.3 does, not 0.30000000000000004): a + i step rounded
      * to the digits after the point of a and step. */
-    int digits = decimals_of(buf) > decimals_of(p2 + 1) ? decimals_of(buf) : decimals_of(p2 + 1);
-    double unit = digits >= 0 && digits <= 15 ? pow(10.0, (double)digits) : 0.0;
+    int da = decimals_of(buf), ds = decimals_of(p2 + 1), digits = da > ds ? da : ds;
+    double unit = da >= 0 && ds >= 0 && digits <= 15 ? pow(10.0, (double)digits) : 0.0;
     for (size_t i = 0; i < cnt; i++) {
         v[i] = a + (double)i * step;
         if (unit > 0 && fabs(v[i]) * unit < 1e15)

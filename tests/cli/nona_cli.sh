@@ -78,9 +78,11 @@ expect_error 2 "background.link_load" -- $C nona solve "$T/sc/bg.json" -o "$T/ou
 expect_error 2 "need 5 placement triplets, over the limit of 3" -- $C nona solve --max-triplets 3 --large refuse data/scenarios/fig1.json -o "$T/out.json"
 # A range's points are the decimals it spells: 0.1:0.7:0.2 gives 0.3, the
 # value --scale 0.3 would (a + i step alone gives 0.30000000000000004).
-$C nona sweep data/scenarios/fig1.json --scale 0.1:0.7:0.2 -o "$T/dec.json" >/dev/null || fail "decimal sweep"
-[ "$(grep '"scale"' "$T/dec.json" | tr -d ' \t,' | tr '\n' ' ')" = '"scale":0.1 "scale":0.3 "scale":0.5 "scale":0.7 ' ] ||
-    fail "range points off the decimal grid: $(grep '"scale"' "$T/dec.json" | tr -d '\t\n')"
+for r in 0.1:0.7:0.2 1e-1:7e-1:2e-1; do
+    $C nona sweep data/scenarios/fig1.json --scale $r -o "$T/dec.json" >/dev/null || fail "decimal sweep $r"
+    [ "$(grep '"scale"' "$T/dec.json" | tr -d ' \t,' | tr '\n' ' ')" = '"scale":0.1 "scale":0.3 "scale":0.5 "scale":0.7 ' ] ||
+        fail "range $r: points off the decimal grid: $(grep '"scale"' "$T/dec.json" | tr -d '\t\n')"
+done
 
 # A sweep where every scale is unstable: each is reported, then it fails.
 $C nona sweep "$T/sc/hot.json" --scale 1:2:1 -o "$T/out.json" >/dev/null 2>"$T/stderr"
