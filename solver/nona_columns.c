@@ -40,8 +40,10 @@
  *     segment has an edge of zero bytes; C the segment's compute, t_max its
  *     longest task; and M >= t_min + phi + S_min + E[max of q - 1 remote
  *     waits], every remote part running at least its least task after an
- *     inbound transfer; with dependent parts also M >= the longest chain
- *     of inner tasks' compute (a task runs after its inputs);
+ *     inbound transfer; with dependent parts also M >= the schedule floor
+ *     (schedule_floor: the longest chain of inner tasks' compute, raised
+ *     where an input on the task's part runs on the same timeline and an
+ *     input from another part moves that timeline on by its transfer);
  *     a2 + 2 phi a1 >= (q - 1) (S_min^2 + 2 phi S_min), one crossing edge
  *     into each part but the source's;
  *     q_w >= the least sum of squared pieces with q parts (a continuous
@@ -209,6 +211,80 @@ static void list_schedule(pricer_t *P, size_t q, uint8_t *a, double *load, doubl
     }
 }
 
+/* With dependent parts, a lower bound on the latest inner task's end over
+ * every triplet (see the top): the longest chain, and where a task's
+ * inputs come from. F(v) bounds v's end in any triplet: each input u is on
+ * v's part (then the part ran u before v: its timeline is past F(u), and
+ * past the least start r(u) = F(u) - t(u) of those inputs plus all their
+ * compute) or crosses (its transfer S + phi, 0 for an edge of no bytes);
+ * a crossing edge moves the part's whole timeline on in the block's edge
+ * order (with --transfers task only its own path, by its transfer), so
+ *   F(v) >= t(v) + min over the crossing inputs X of
+ *          max(own(X) + sum_X c, max_{j in X} (F(u_j) + sum_{i in X, i >= j} c_i))
+ * (task: max(own(X) + c_source, max_j (F(u_j) + c_j))). Every wait, round
+ * trip and batch only adds to a branch, and M is at least its latest
+ * branch's mean. Tasks with more than FLOOR_FANIN inputs take the chain's
+ * t(v) + max F(u). Returns b->chain where it cannot allocate. O(V 2^fan-in). */
+#define FLOOR_FANIN 10
+static double schedule_floor(const pricer_t *P, const ct_block_t *b)
+{
+    const ct_nona_model_t *m = P->m;
+    const ct_segment_t *seg = P->seg;
+    size_t n = P->n;
+    double *F = malloc((n ? n : 1) * sizeof(double)), best = 0;
+    if (!F)
+        return b->chain;
+    for (size_t t = 0; t < n; t++) {
+        size_t e0 = b->in_start[t], deg = b->in_start[t + 1] - e0;
+        double tv = P->g->time[seg->inner[t]] / m->speed, low = 0;
+        for (size_t e = e0; e < e0 + deg; e++) {
+            size_t u = seg->loc_from[b->in_edge[e]];
+            if (u != CT_SEG_SOURCE && F[u] > low)
+                low = F[u];
+        }
+        if (deg > 0 && deg <= FLOOR_FANIN) {
+            double Fu[FLOOR_FANIN], tu[FLOOR_FANIN], c[FLOOR_FANIN], least = INFINITY;
+            int src[FLOOR_FANIN];
+            for (size_t i = 0; i < deg; i++) {
+                size_t j = b->in_edge[e0 + i], u = seg->loc_from[j];
+                double bytes = P->g->bytes[seg->edges[j]];
+                src[i] = u == CT_SEG_SOURCE;
+                Fu[i] = src[i] ? 0.0 : F[u];
+                tu[i] = src[i] ? 0.0 : P->g->time[seg->inner[u]] / m->speed;
+                c[i] = bytes > 0 ? bytes / m->bandwidth + P->phi : 0.0;
+            }
+            for (unsigned X = 0; X < (1u << deg); X++) {
+                double own = 0, r = INFINITY, work = 0, cs = 0, g;
+                for (size_t i = 0; i < deg; i++)
+                    if (!(X >> i & 1)) { /* on v's part */
+                        own = fmax(own, Fu[i]);
+                        if (!src[i]) {
+                            r = fmin(r, Fu[i] - tu[i]);
+                            work += tu[i];
+                        }
+                    } else if (!m->transfers_task || src[i]) {
+                        cs += c[i];
+                    }
+                if (isfinite(r))
+                    own = fmax(own, r + work);
+                g = own + cs;
+                double tail = 0; /* (part semantics: the crossings from j on) */
+                for (size_t i = deg; i-- > 0;)
+                    if (X >> i & 1) {
+                        tail += !m->transfers_task || src[i] ? c[i] : 0.0;
+                        g = fmax(g, Fu[i] + (m->transfers_task ? c[i] : tail));
+                    }
+                least = fmin(least, g);
+            }
+            low = fmax(low, least);
+        }
+        F[t] = low + tv;
+        best = fmax(best, F[t]);
+    }
+    free(F);
+    return best;
+}
+
 /* The lower bound on f over every triplet of the segment (see the top). */
 static double lower_bound(pricer_t *P, const ct_block_t *b, double f_local)
 {
@@ -240,7 +316,7 @@ static double lower_bound(pricer_t *P, const ct_block_t *b, double f_local)
         tmin = fmin(tmin, P->g->time[seg->inner[t]] / m->speed);
     /* With dependent parts no part ends before the longest chain of inner
      * tasks has run (a task starts after its inputs, local or not). */
-    double crit = m->dependent_parts ? b->chain : 0;
+    double crit = m->dependent_parts ? schedule_floor(P, b) : 0;
     /* E[max of j remote waits] = (1/mu) sum_{i<=j} (1 - (1 - p)^i) / i
      * (p = p_wait, mu = p / W_part): the remote parts' waits alone, each
      * part at least its least task and an inbound transfer later. */

@@ -1273,6 +1273,59 @@ static void pricing_bound_holds(void)
            checked, checked_cut, found);
 }
 
+/* With dependent parts pricing's bound takes where each task's inputs come
+ * from (schedule_floor in solver/nona_columns.c): at no waits and no
+ * multipliers f is M, so the bound must stay at or below the exact least M
+ * over every triplet, and it should rise above the longest chain where
+ * crossing transfers cannot all be hidden. */
+static void schedule_floor_holds(void)
+{
+    unsigned long long st = 4242;
+    int checked = 0, above = 0;
+    double most = 0;
+    for (int rep = 0; rep < 24; rep++) {
+        ct_dag_t d = random_mesh(&st, 5 + (size_t)rep % 4);
+        double rate = 20 + 60 * urand(&st);
+        ct_scenario_t s;
+        ct_test_scenario(&s, &d, &rate, 1, 8, 1e9, 0.02, 1e-8);
+        ct_nona_model_t m;
+        ct_error_t err;
+        ct_nona_model_params_t mp;
+        ct_nona_model_params_init(&mp);
+        mp.server_model = rep % 2;
+        mp.transfers_task = rep % 3 == 2;
+        mp.partition.max_triplets = 1;
+        if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK) {
+            CHECK_MSG(0, "%s", err.msg);
+            continue;
+        }
+        if (m.blocks[0].parts.n_inner >= 2)
+            for (int k = 0; k < 3; k++) {
+                double phi = ct_nona_phi_min(&m) * (1 + 50 * urand(&st));
+                ct_nona_priced_t ex, se;
+                CHECK(ct_nona_price_block(&m, 0, phi, 0, phi, 0, 0, 1000000, 0, &ex, &err) == CT_OK);
+                CHECK(ct_nona_price_block(&m, 0, phi, 0, phi, 0, 0, 0, 2000, &se, &err) == CT_OK);
+                CHECK_MSG(se.bound <= ex.value + 1e-12 * fabs(ex.value), "rep %d: bound %.15g above the least M %.15g",
+                          rep, se.bound, ex.value);
+                double chain = m.blocks[0].chain;
+                above += se.bound > chain * (1 + 1e-9);
+                if (ex.value > chain)
+                    most = fmax(most, (se.bound - chain) / (ex.value - chain));
+                checked++;
+                ct_nona_priced_free(&ex);
+                ct_nona_priced_free(&se);
+            }
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d);
+    }
+    CHECK(checked >= 60);
+    CHECK_MSG(above >= checked / 4, "the bound rose above the longest chain in %d of %d", above, checked);
+    printf("pricing: the schedule floor holds on %d random meshes at no waits, above the longest chain in %d "
+           "(closing up to %.0f%% of the chain's distance to the least M)\n",
+           checked, above, 100 * most);
+}
+
 /* f of the candidate last evaluated at point x, as pricing defines it. */
 static double price_at(const ct_nona_model_t *m, const ct_nona_candidate_t *c, const ct_nona_price_point_t *x)
 {
@@ -3091,6 +3144,7 @@ int main(void)
     least_wait_matches_glpk();
     columns_match_enumeration();
     pricing_bound_holds();
+    schedule_floor_holds();
     task_ends_hold();
     virtual_root_by_hand();
     transfers_task_by_hand();
