@@ -1208,6 +1208,27 @@ static ct_dag_t random_mesh(unsigned long long *st, size_t n)
     return d;
 }
 
+/* A pricing problem of the two tests below: d (the caller frees it)
+ * at a random rate, one class, 8 servers; the server model on odd reps,
+ * transfers onto the task on every third, every segment generated. Returns
+ * 0 with s and m built (the caller frees them), else -1 (checked). */
+static int pricing_case(unsigned long long *st, ct_dag_t *d, int rep, ct_scenario_t *s, ct_nona_model_t *m)
+{
+    double rate = 20 + 60 * urand(st);
+    ct_error_t err;
+    ct_nona_model_params_t mp;
+    ct_test_scenario(s, d, &rate, 1, 8, 1e9, 0.02, 1e-8);
+    ct_nona_model_params_init(&mp);
+    mp.server_model = rep % 2;
+    mp.transfers_task = rep % 3 == 2; /* (a third with transfers onto the task) */
+    mp.partition.max_triplets = 1;
+    if (ct_nona_model_build(s, &mp, m, &err) != CT_OK) {
+        CHECK_MSG(0, "%s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
 static void pricing_bound_holds(void)
 {
     unsigned long long st = 99173;
@@ -1215,20 +1236,11 @@ static void pricing_bound_holds(void)
     for (int rep = 0; rep < 24; rep++) {
         /* forks (the paper's model is exact there), then meshes (parts that feed each other) */
         ct_dag_t d = rep < 12 ? random_fork(&st, 3 + (size_t)rep % 4) : random_mesh(&st, 4 + (size_t)rep % 3);
-        double rate = 20 + 60 * urand(&st);
         ct_scenario_t s;
-        ct_test_scenario(&s, &d, &rate, 1, 8, 1e9, 0.02, 1e-8);
         ct_nona_model_t m;
         ct_error_t err;
-        ct_nona_model_params_t mp;
-        ct_nona_model_params_init(&mp);
-        mp.server_model = rep % 2;
-        mp.transfers_task = rep % 3 == 2; /* (a third with transfers onto the task) */
-        mp.partition.max_triplets = 1;
-        if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK) {
-            CHECK_MSG(0, "%s", err.msg);
+        if (pricing_case(&st, &d, rep, &s, &m) != 0)
             continue;
-        }
         if (m.blocks[0].parts.n_inner < 2) { /* contraction left nothing to split */
             ct_nona_model_free(&m);
             ct_scenario_destroy(&s);
@@ -1285,20 +1297,11 @@ static void schedule_floor_holds(void)
     double most = 0;
     for (int rep = 0; rep < 24; rep++) {
         ct_dag_t d = random_mesh(&st, 5 + (size_t)rep % 4);
-        double rate = 20 + 60 * urand(&st);
         ct_scenario_t s;
-        ct_test_scenario(&s, &d, &rate, 1, 8, 1e9, 0.02, 1e-8);
         ct_nona_model_t m;
         ct_error_t err;
-        ct_nona_model_params_t mp;
-        ct_nona_model_params_init(&mp);
-        mp.server_model = rep % 2;
-        mp.transfers_task = rep % 3 == 2;
-        mp.partition.max_triplets = 1;
-        if (ct_nona_model_build(&s, &mp, &m, &err) != CT_OK) {
-            CHECK_MSG(0, "%s", err.msg);
+        if (pricing_case(&st, &d, rep, &s, &m) != 0)
             continue;
-        }
         if (m.blocks[0].parts.n_inner >= 2)
             for (int k = 0; k < 3; k++) {
                 double phi = ct_nona_phi_min(&m) * (1 + 50 * urand(&st));
