@@ -1925,7 +1925,8 @@ void ct_nona_segment_ends(const ct_nona_model_t *m, const double *theta, double 
     for (size_t j = 0; j < m->n_classes; j++) {
         const ct_model_class_t *mc = &m->classes[j];
         const ct_split_t *sp = &mc->split;
-        double t = sp->dag.time[sp->bottlenecks[0]] / m->speed + (mc->root_inside ? 0.0 : m->rtt_root + e.W_root);
+        double t = sp->dag.time[sp->bottlenecks[0]] / m->speed + (mc->root_inside ? 0.0 : m->rtt_root) +
+                   ct_nona_class_root_wait(m, j, e.W);
         for (size_t i = 0; i < mc->n_blocks; i++) {
             const ct_block_t *b = &m->blocks[mc->block_start + i];
             for (size_t w = b->var_start; w < b->var_start + b->n_vars; w++)
@@ -1975,7 +1976,8 @@ ct_status_t ct_nona_task_ends(const ct_nona_model_t *m, const double *theta, dou
         double *out = ends + off;
         for (size_t v = 0; v < g->n_tasks; v++)
             out[v] = NAN;
-        double t0 = g->time[sp->bottlenecks[0]] / m->speed + (mc->root_inside ? 0.0 : m->rtt_root + e.W_root);
+        double t0 = g->time[sp->bottlenecks[0]] / m->speed + (mc->root_inside ? 0.0 : m->rtt_root) +
+                    ct_nona_class_root_wait(m, j, e.W);
         out[sp->bottlenecks[0]] = t0;
         for (size_t i = 0; i < mc->n_blocks; i++) {
             const ct_block_t *b = &m->blocks[mc->block_start + i];
