@@ -121,7 +121,7 @@ static void nona_usage(FILE *out)
             "  --price-spread          and search at a spread of waits too (slower, often better)\n"
             "  --spread-gap G          search at the spread of waits only when a round finds\n"
             "                          nothing at the table's waits while the column gap there is\n"
-            "                          above G x J (default 0.01; 0: never, the earlier default)\n"
+            "                          above G x J (default 0.007; 0.01 before 2026-11-30; 0: never)\n"
             "  --chase F               after a search that left its gap open, add a round's new\n"
             "                          triplets (and search again) only if they could save at\n"
             "                          least F x that gap (taken as at most 1e-3 of J); smaller\n"

@@ -144,7 +144,7 @@ void sim_usage(FILE *out)
             "                        spread of waits, not only the solution's (slower; finds splits\n"
             "                        that pay only when every job splits)\n"
             "  --spread-gap G        nona tables: search at the spread only where the column gap\n"
-            "                        is above G x J (contend nona --help; default 0.01; 0: never)\n"
+            "                        is above G x J (contend nona --help; default 0.007; 0: never)\n"
             "  --chase F             nona tables: column generation's chase after a search that\n"
             "                        left its gap open (contend nona --help; default 0.5; 0: always)\n"
             "  -o, --output FILE     sweep: CSV, one row per policy x point x class (class all)\n"

@@ -100,8 +100,12 @@ typedef struct {
  *  a spread of waits. Since 2026-11-28: it finds the splits that pay only
  *  when every job splits (stateless tables that lost to random on layered
  *  DAGs win with it, docs/baselines.md) for x1.2-1.5 the solve time on the
- *  generated families; 0 (never), the default before. */
-#define CT_NONA_SPREAD_GAP 0.01
+ *  generated families; 0 (never), the default before. 0.007 since
+ *  2026-11-30 (night), 0.01 before: pricing's bound then took the waits,
+ *  whole tasks and the link's components, so the same segments report
+ *  column gaps 4-56% smaller; 0.007 keeps every bench_nona_family table,
+ *  at 0.01 seed 14 stopped 0.16% worse. */
+#define CT_NONA_SPREAD_GAP 0.007
 
 /** The default chase (params.chase): after a search that left its gap
  *  open (stalled at the wait LP's floor, or at its budget), a round of
@@ -158,7 +162,7 @@ typedef struct {
     double spread_gap;      /**< > 0 (and price_spread 0): a round that finds nothing at a search's waits
                                  while the column gap there is above spread_gap x J prices once more at
                                  the spread of waits (the price_spread points) (default
-                                 CT_NONA_SPREAD_GAP); 0: never (the default before 2026-11-28) */
+                                 CT_NONA_SPREAD_GAP; 0.01 before 2026-11-30); 0: never (the default before 2026-11-28) */
     ct_nona_row_t server_row; /**< exact, server model with job-first waits: the wait LP's server row
                                  (ct_nona_model_set_server_row): CT_NONA_ROW_AUTO (default) the pieces
                                  cut with merged visits (reentry_merged), else the linearised row;

@@ -43,11 +43,17 @@
  *     inbound transfer; with dependent parts also M >= the schedule floor
  *     (schedule_floor: the longest chain of inner tasks' compute, raised
  *     where an input on the task's part runs on the same timeline and an
- *     input from another part moves that timeline on by its transfer);
- *     a2 + 2 phi a1 >= (q - 1) (S_min^2 + 2 phi S_min), one crossing edge
- *     into each part but the source's;
- *     q_w >= the least sum of squared pieces with q parts (a continuous
- *     water-filling: tasks divisible) minus the job's work squared.
+ *     input from another part moves that timeline on by its transfer and
+ *     the wait of the task's re-entry or first visit, and at the sink by
+ *     the crossing edges into it);
+ *     a2 + 2 pr a1 >= its q - c cheapest positive-byte edges' S^2 + 2 pr S,
+ *     c the components those edges make of the segment
+ *     (ct_nona_crossing_floor); without the link row's multiplier, or out
+ *     of memory, (q - 1) (S_min^2 + 2 pr S_min), 0 with an edge of no bytes;
+ *     q_w >= the least sum of squared pieces with q parts minus the job's
+ *     work squared: tasks whole and the root's work an item
+ *     (ct_nona_pieces_floor) with the linearised server row, divisible
+ *     under the pieces cut (whose row is not q_w itself).
  * It is weak where tasks differ much in size; the gap it leaves is reported
  * per segment, never hidden.
  *
@@ -213,18 +219,26 @@ static void list_schedule(pricer_t *P, size_t q, uint8_t *a, double *load, doubl
 
 /* With dependent parts, a lower bound on the latest inner task's end over
  * every triplet (see the top): the longest chain, and where a task's
- * inputs come from. F(v) bounds v's end in any triplet: each input u is on
- * v's part (then the part ran u before v: its timeline is past F(u), and
- * past the least start r(u) = F(u) - t(u) of those inputs plus all their
- * compute) or crosses (its transfer S + phi, 0 for an edge of no bytes);
- * a crossing edge moves the part's whole timeline on in the block's edge
- * order (with --transfers task only its own path, by its transfer), so
+ * inputs come from. F(v) bounds v's end in any triplet: each input u is
+ * on v's part (then the part ran u before v: its timeline is past F(u),
+ * and past the least start r(u) = F(u) - t(u) of those inputs plus all
+ * their compute) or crosses (its transfer S + phi, 0 for an edge of no
+ * bytes); a crossing edge moves the part's whole timeline on in the
+ * block's edge order (with --transfers task only its own path, by its
+ * transfer), so
  *   F(v) >= t(v) + min over the crossing inputs X of
- *          max(own(X) + sum_X c, max_{j in X} (F(u_j) + sum_{i in X, i >= j} c_i))
- * (task: max(own(X) + c_source, max_j (F(u_j) + c_j))). Every wait, round
- * trip and batch only adds to a branch, and M is at least its latest
- * branch's mean. Tasks with more than FLOOR_FANIN inputs take the chain's
- * t(v) + max F(u). Returns b->chain where it cannot allocate. O(V 2^fan-in). */
+ *          max(own(X) + sum_X c, max_{j in X} (F(u_j) + sum_{i in X, i >= j} c_i)) + w(X)
+ * (task: max(own(X) + c_source, max_j (F(u_j) + c_j)) + w(X)). w(X): a
+ * task fed from another part's task joins its server again, after its
+ * inputs: a re-entry's wait (times the hold factor, at most 1) where an
+ * input ran on its part, else that or a first visit's mean X (W_part, on
+ * every path into a remote part's first task), whichever is less; 0 when
+ * only the source's edges cross. The sink (a task of no time) takes the
+ * same with each crossing edge moving its sender on by its transfer and
+ * the sink's re-entry wait. Every wait, round trip and batch only adds to
+ * a branch, and M is at least its latest branch's mean. Tasks with more
+ * than FLOOR_FANIN inputs take the chain's t(v) + max F(u). Returns
+ * b->chain where it cannot allocate. O(V 2^fan-in). */
 #define FLOOR_FANIN 10
 static double schedule_floor(const pricer_t *P, const ct_block_t *b)
 {
@@ -234,9 +248,15 @@ static double schedule_floor(const pricer_t *P, const ct_block_t *b)
     double *F = malloc((n ? n : 1) * sizeof(double)), best = 0;
     if (!F)
         return b->chain;
-    for (size_t t = 0; t < n; t++) {
+    const double *R = m->classes[b->cls].reentry_at;
+    /* a remote part's first visit: X (mean W_part) on every path in */
+    double first = m->reentry && m->server_model && m->rho_s > 0 && P->W > 0 ? m->r_part * P->W : 0.0;
+    for (size_t t = 0; t <= n; t++) { /* inner tasks, then the sink (t = n) */
         size_t e0 = b->in_start[t], deg = b->in_start[t + 1] - e0;
-        double tv = P->g->time[seg->inner[t]] / m->speed, low = 0;
+        double tv = t < n ? P->g->time[seg->inner[t]] / m->speed : 0.0, low = 0;
+        int sink = t == n;
+        /* a re-entry's wait (held or not) into t's part: after its inputs */
+        double rw = m->hold_factor * (R ? R[sink ? seg->sink : seg->inner[t]] : m->reentry_wait);
         for (size_t e = e0; e < e0 + deg; e++) {
             size_t u = seg->loc_from[b->in_edge[e]];
             if (u != CT_SEG_SOURCE && F[u] > low)
@@ -255,6 +275,7 @@ static double schedule_floor(const pricer_t *P, const ct_block_t *b)
             }
             for (unsigned X = 0; X < (1u << deg); X++) {
                 double own = 0, r = INFINITY, work = 0, cs = 0, g;
+                int in_cross = 0; /* an input crosses from an inner task */
                 for (size_t i = 0; i < deg; i++)
                     if (!(X >> i & 1)) { /* on v's part */
                         own = fmax(own, Fu[i]);
@@ -262,8 +283,10 @@ static double schedule_floor(const pricer_t *P, const ct_block_t *b)
                             r = fmin(r, Fu[i] - tu[i]);
                             work += tu[i];
                         }
-                    } else if (!m->transfers_task || src[i]) {
-                        cs += c[i];
+                    } else {
+                        in_cross |= !src[i];
+                        if (!sink && (!m->transfers_task || src[i]))
+                            cs += c[i];
                     }
                 if (isfinite(r))
                     own = fmax(own, r + work);
@@ -272,17 +295,99 @@ static double schedule_floor(const pricer_t *P, const ct_block_t *b)
                 for (size_t i = deg; i-- > 0;)
                     if (X >> i & 1) {
                         tail += !m->transfers_task || src[i] ? c[i] : 0.0;
-                        g = fmax(g, Fu[i] + (m->transfers_task ? c[i] : tail));
+                        g = fmax(g, Fu[i] + (m->transfers_task || sink ? c[i] : tail) + (sink ? rw : 0.0));
                     }
+                /* fed from another part's task, t waits: a re-entry where its
+                 * part ran an input (r finite), else that or a first visit */
+                if (in_cross && !sink)
+                    g += isfinite(r) ? rw : fmin(rw, first);
                 least = fmin(least, g);
             }
             low = fmax(low, least);
         }
-        F[t] = low + tv;
-        best = fmax(best, F[t]);
+        if (sink)
+            best = fmax(best, low);
+        else
+            best = fmax(best, F[t] = low + tv);
     }
     free(F);
     return best;
+}
+
+static int by_size_down(const void *x, const void *y)
+{
+    double a = *(const double *)x, c = *(const double *)y;
+    return (a < c) - (a > c);
+}
+
+double ct_nona_pieces_floor(const double *s, size_t n, size_t q)
+{
+    /* Whatever the split, its j largest pieces hold at least the j largest
+     * items, so the least is the items above the water level each alone
+     * and the rest level: x = (s_1 .. s_j, L .. L), L = (rest) / (q - j),
+     * the first j with s_{j+1} <= L. */
+    double T = 0, big = 0, sq = 0;
+    for (size_t i = 0; i < n; i++)
+        T += s[i];
+    for (size_t j = 0; j < q; j++) {
+        double L = (T - big) / (double)(q - j);
+        if (j >= n || s[j] <= L)
+            return sq + (double)(q - j) * L * L;
+        big += s[j];
+        sq += s[j] * s[j];
+    }
+    return sq; /* (not reached: at j = q - 1, L is the rest, at least s[q - 1]) */
+}
+
+static size_t root_of(size_t *up, size_t x)
+{
+    while (up[x] != x)
+        x = up[x] = up[up[x]];
+    return x;
+}
+
+static int by_size_up(const void *x, const void *y)
+{
+    return by_size_down(y, x);
+}
+
+size_t ct_nona_crossing_floor(const ct_nona_model_t *m, size_t block, double pr, double *cost, size_t *up,
+                              size_t *n_pos)
+{
+    /* The positive-byte edges join the inner tasks, source and sink into c
+     * components; q parts, each with an inner task, cut them into at least
+     * q pieces, and a component in p pieces has at least p - 1 crossing
+     * edges. */
+    const ct_block_t *b = &m->blocks[block];
+    const ct_model_class_t *mc = &m->classes[b->cls];
+    const ct_segment_t *seg = &mc->split.segments[b->segment];
+    const ct_dag_t *g = &mc->split.dag;
+    size_t n = seg->n_inner, c = n + 2, k = 0;
+    for (size_t x = 0; x < n + 2; x++)
+        up[x] = x;
+    for (size_t j = 0; j < seg->n_edges; j++) {
+        double bytes = g->bytes[seg->edges[j]];
+        if (!(bytes > 0))
+            continue;
+        double S = bytes / m->bandwidth;
+        cost[k++] = S * S + 2.0 * pr * S;
+        size_t a = seg->loc_from[j] == CT_SEG_SOURCE ? n : seg->loc_from[j],
+               z = seg->loc_to[j] == CT_SEG_SINK ? n + 1 : seg->loc_to[j];
+        a = root_of(up, a);
+        z = root_of(up, z);
+        if (a != z) {
+            up[a] = z;
+            c--;
+        }
+    }
+    qsort(cost, k, sizeof(double), by_size_up);
+    for (size_t i = k; i > 0; i--) /* prefix sums, shifted: cost[i] = the i cheapest */
+        cost[i] = cost[i - 1];
+    cost[0] = 0;
+    for (size_t i = 1; i <= k; i++)
+        cost[i] += cost[i - 1];
+    *n_pos = k;
+    return c;
 }
 
 /* The lower bound on f over every triplet of the segment (see the top). */
@@ -322,24 +427,47 @@ static double lower_bound(pricer_t *P, const ct_block_t *b, double f_local)
      * part at least its least task and an inbound transfer later. */
     double rho = m->p_wait, mu = m->server_model && P->W > 0 && rho > 0 ? rho / (m->r_part * P->W) : 0, emax = 0,
            pw = 1, a_min = tmin + (zero ? 0 : P->phi + smin);
+    /* q_w's pieces: with the linearised row (qr = q) tasks count whole
+     * (ct_nona_pieces_floor); under the pieces cut divisible, as before */
+    double *items = m->server_model && !m->server_cut ? malloc((P->n + 1) * sizeof(double)) : NULL;
+    if (items) {
+        for (size_t t = 0; t < P->n; t++)
+            items[t] = P->g->time[seg->inner[t]] / m->speed;
+        items[P->n] = b->pre;
+        qsort(items, P->n + 1, sizeof(double), by_size_down);
+    }
+    double *links = P->y1 > 0 ? malloc((seg->n_edges + 1) * sizeof(double)) : NULL;
+    size_t *up = links ? malloc((P->n + 2) * sizeof(size_t)) : NULL, comps = 0, n_pos = 0;
+    if (links && up)
+        comps = ct_nona_crossing_floor(m, (size_t)(b - m->blocks), P->pr, links, up, &n_pos);
+    else { /* (out of memory: one cheapest edge per part but one) */
+        free(links);
+        links = NULL;
+    }
+    free(up);
     for (size_t q = 2; q <= P->n && q <= 255; q++) {
         if (mu > 0) { /* one more remote part */
             pw *= 1 - rho;
             emax += (1 - pw) / (double)(q - 1) / mu;
         }
         double M = fmax(fmax(fmax(tmax, crit), (C + d * (double)(q - 1)) / (double)q), a_min + emax);
-        double lb = M + P->y1 * (double)(q - 1) * cut;
+        double lb = M + P->y1 * (links ? links[q > comps ? (q - comps < n_pos ? q - comps : n_pos) : 0]
+                                       : (double)(q - 1) * cut);
         if (m->server_model) {
-            double L = (b->pre + C) / (double)q, sq;
-            if (L >= b->pre)
-                sq = (double)q * L * L;
-            else
-                sq = b->pre * b->pre + C * C / (double)(q - 1);
+            double sq;
+            if (items) {
+                sq = ct_nona_pieces_floor(items, P->n + 1, q);
+            } else {
+                double L = (b->pre + C) / (double)q;
+                sq = L >= b->pre ? (double)q * L * L : b->pre * b->pre + C * C / (double)(q - 1);
+            }
             lb += P->y2 * (sq + b->post * b->post - work * work) / (double)m->servers;
         }
         if (lb < best)
             best = lb;
     }
+    free(items);
+    free(links);
     return best;
 }
 

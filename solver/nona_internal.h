@@ -69,6 +69,23 @@ double ct_nona_price_screen_lb(const ct_nona_model_t *m, const ct_nona_price_scr
 double ct_nona_price_screen_run_lb(const ct_nona_model_t *m, const ct_nona_price_screen_t *s, size_t block,
                                    size_t index, const ct_nona_price_point_t *pt);
 void ct_nona_priced_free(ct_nona_priced_t *r);
+/* The least sum of squares of q pieces that n items (sizes s[0 .. n),
+ * sorted largest first, >= 0) can be split into, each item whole (a lower
+ * bound on it: pieces may be fractional past the largest items). A
+ * triplet's pieces are its parts' work, the root's work joining its
+ * source's part, so this with the inner tasks and the root's work as
+ * items bounds q_w. q in 1 .. n. O(n). */
+double ct_nona_pieces_floor(const double *s, size_t n, size_t q);
+/* The link row's floor per part count for block (a generated segment or
+ * not): fills cost[i] (room for the segment's edges + 1) with the least
+ * sum of a2 + 2 pr a1 over i of its positive-byte edges crossing, and
+ * returns c, the components those edges make of the inner tasks, source
+ * and sink (up: scratch for inner tasks + 2); *n_pos the positive-byte
+ * edges. Every triplet of q parts has at least min(q - c, n_pos) of them
+ * crossing, so its a2 + 2 pr a1 >= cost[that] (a batch's square is at
+ * least its edges'). O(E log E). */
+size_t ct_nona_crossing_floor(const ct_nona_model_t *m, size_t block, double pr, double *cost, size_t *up,
+                              size_t *n_pos);
 /* The least f over the block's current triplets. */
 double ct_nona_block_price(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1,
                            double y2);

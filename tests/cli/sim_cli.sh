@@ -134,7 +134,7 @@ $C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 50
         >"$T/l1.json" || fail "sim layered-309 --price-spread"
 awk -v a="$(predicted "$T/l0.json")" -v b="$(predicted "$T/l1.json")" 'BEGIN { exit !(b < 0.9 * a) }' ||
     fail "--price-spread: predicted $(predicted "$T/l1.json") s, --spread-gap 0 $(predicted "$T/l0.json") s: want a split"
-# --spread-gap (default 0.01): the spread only where the column gap at the
+# --spread-gap (default 0.007): the spread only where the column gap at the
 # table's waits is above that share of J (the all-local table leaves most
 # of J unproven there), so the default finds the same split
 $C sim "$T/l309/layered-309.json" --root-choices 1 --load 0.5 --reps 1 --jobs 500 --json \
@@ -143,7 +143,7 @@ awk -v a="$(predicted "$T/l0.json")" -v b="$(predicted "$T/l2.json")" 'BEGIN { e
     fail "default --spread-gap: predicted $(predicted "$T/l2.json") s, --spread-gap 0 $(predicted "$T/l0.json") s: want a split"
 # A solve whose later searches generate columns and drift to a worse fixed
 # point of the shares reports the best table it found at its own shares:
-# layered-3022 at 0.7 with --spread-gap 0.01 (now the default) predicted
+# layered-3022 at 0.7 with --spread-gap 0.01 (the default then) predicted
 # 0.2355 s where the first search (--spread-gap 0's table) proved all-local
 # at 0.2155 s.
 $C sim check --generate 1 --family layered --gen-seed 3022 --stages 2:10 --loads 0.7:0.7:0.1 --reps 1 --jobs 200 \

@@ -1302,14 +1302,18 @@ static void schedule_floor_holds(void)
         ct_error_t err;
         if (pricing_case(&st, &d, rep, &s, &m) != 0)
             continue;
+        double wlo, whi;
+        ct_nona_W_range(&m, &wlo, &whi);
         if (m.blocks[0].parts.n_inner >= 2)
-            for (int k = 0; k < 3; k++) {
-                double phi = ct_nona_phi_min(&m) * (1 + 50 * urand(&st));
+            for (int k = 0; k < 4; k++) {
+                /* (no server waits, then up to the model's range: re-entries
+                 * and first visits wait, X's mean on the floor) */
+                double phi = ct_nona_phi_min(&m) * (1 + 50 * urand(&st)), W = k ? wlo + (whi - wlo) * urand(&st) : 0;
                 ct_nona_priced_t ex, se;
-                CHECK(ct_nona_price_block(&m, 0, phi, 0, phi, 0, 0, 1000000, 0, &ex, &err) == CT_OK);
-                CHECK(ct_nona_price_block(&m, 0, phi, 0, phi, 0, 0, 0, 2000, &se, &err) == CT_OK);
-                CHECK_MSG(se.bound <= ex.value + 1e-12 * fabs(ex.value), "rep %d: bound %.15g above the least M %.15g",
-                          rep, se.bound, ex.value);
+                CHECK(ct_nona_price_block(&m, 0, phi, W, phi, 0, 0, 1000000, 0, &ex, &err) == CT_OK);
+                CHECK(ct_nona_price_block(&m, 0, phi, W, phi, 0, 0, 0, 2000, &se, &err) == CT_OK);
+                CHECK_MSG(se.bound <= ex.value + 1e-12 * fabs(ex.value),
+                          "rep %d: bound %.15g above the least M %.15g (W %g)", rep, se.bound, ex.value, W);
                 double chain = m.blocks[0].chain;
                 above += se.bound > chain * (1 + 1e-9);
                 if (ex.value > chain)
@@ -1324,7 +1328,7 @@ static void schedule_floor_holds(void)
     }
     CHECK(checked >= 60);
     CHECK_MSG(above >= checked / 4, "the bound rose above the longest chain in %d of %d", above, checked);
-    printf("pricing: the schedule floor holds on %d random meshes at no waits, above the longest chain in %d "
+    printf("pricing: the schedule floor holds on %d random meshes at no server waits and within the model's range, above the longest chain in %d "
            "(closing up to %.0f%% of the chain's distance to the least M)\n",
            checked, above, 100 * most);
 }
@@ -1362,6 +1366,124 @@ static void for_each_triplet(const ct_nona_model_t *m, size_t blk, triplet_fn fn
             break;
     }
     ct_nona_candidate_free(&c);
+}
+
+/* ct_nona_pieces_floor against every split of a few items into q
+ * pieces: never above the least sum of squares, that least at q = 1 and
+ * q = n (every item alone), and above the divisible bound (T^2 / q) where
+ * an item is larger than the level. */
+static void pieces_floor_holds(void)
+{
+    unsigned long long st = 7177;
+    int checked = 0, tight = 0, above = 0;
+    for (int rep = 0; rep < 200; rep++) {
+        size_t n = 2 + (size_t)rep % 6;
+        double s[8], T = 0;
+        for (size_t i = 0; i < n; i++) {
+            double u = urand(&st);
+            s[i] = rep % 3 ? u * u * u : 1.0 + (double)(rep % 4 == 0 && i == 0) * 5 * u; /* skewed, or equal but one */
+        }
+        for (size_t i = 1; i < n; i++) /* largest first */
+            for (size_t j = i; j > 0 && s[j] > s[j - 1]; j--) {
+                double x = s[j];
+                s[j] = s[j - 1];
+                s[j - 1] = x;
+            }
+        for (size_t i = 0; i < n; i++)
+            T += s[i];
+        double least[9];
+        for (size_t q = 0; q <= n; q++)
+            least[q] = INFINITY;
+        uint8_t a[8] = { 0 }, mx[9] = { 0 };
+        do { /* every split: restricted growth strings */
+            double piece[8] = { 0 }, sq = 0;
+            size_t q = (size_t)mx[n - 1] + 1;
+            for (size_t i = 0; i < n; i++)
+                piece[a[i]] += s[i];
+            for (size_t i = 0; i < q; i++)
+                sq += piece[i] * piece[i];
+            least[q] = fmin(least[q], sq);
+        } while (ct_partition_next(a, mx, n));
+        for (size_t q = 1; q <= n; q++) {
+            double f = ct_nona_pieces_floor(s, n, q);
+            CHECK_MSG(f <= least[q] * (1 + 1e-12), "rep %d q %zu: floor %.15g above the least %.15g", rep, q, f,
+                      least[q]);
+            CHECK_MSG(f >= T * T / (double)q * (1 - 1e-12), "rep %d q %zu: floor %.15g below the divisible one", rep, q,
+                      f);
+            if (q == 1 || q == n)
+                CHECK_MSG(fabs(f - least[q]) <= 1e-12 * least[q], "rep %d q %zu: floor %.15g, least %.15g", rep, q, f,
+                          least[q]);
+            tight += fabs(f - least[q]) <= 1e-12 * least[q];
+            above += f > T * T / (double)q * (1 + 1e-9);
+            checked++;
+        }
+    }
+    CHECK(above >= checked / 4);
+    printf("pricing: the pieces floor holds on %d item sets and part counts, the least itself in %d, above the "
+           "divisible bound in %d\n",
+           checked, tight, above);
+}
+
+typedef struct {
+    const size_t *comps, *n_pos;
+    const double *cost;
+    double pr;
+    int checked, tight[256];
+} crossing_ctx_t;
+
+static void crossing_one(const ct_nona_candidate_t *c, const uint8_t *a, size_t q, size_t k, size_t l, size_t index,
+                         void *ctx)
+{
+    (void)a, (void)k, (void)l, (void)index;
+    crossing_ctx_t *x = ctx;
+    size_t need = q > *x->comps ? q - *x->comps : 0;
+    need = need < *x->n_pos ? need : *x->n_pos;
+    double link = c->info.a2 + 2.0 * x->pr * c->info.a1, floor = x->cost[need];
+    CHECK_MSG(link >= floor * (1 - 1e-12), "q %zu: a2 + 2 pr a1 = %.15g below the floor %.15g", q, link, floor);
+    x->tight[q] |= link <= floor * (1 + 1e-9);
+    x->checked++;
+}
+
+/* ct_nona_crossing_floor against every triplet of random meshes, some of
+ * their edges of no bytes (components apart): a triplet of q parts pays
+ * at least the floor's q - c cheapest edges, and for some q a triplet
+ * pays exactly that. */
+static void crossing_floor_holds(void)
+{
+    unsigned long long st = 3131;
+    int cases = 0, tight = 0;
+    for (int rep = 0; rep < 12; rep++) {
+        ct_dag_t d = random_mesh(&st, 4 + (size_t)rep % 3);
+        for (size_t e = 0; rep % 2 && e < d.n_edges; e++)
+            if (urand(&st) < 0.4)
+                d.bytes[e] = 0;
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        if (pricing_case(&st, &d, rep, &s, &m) != 0)
+            continue;
+        const ct_block_t *b = &m.blocks[0];
+        const ct_segment_t *seg = &m.classes[0].split.segments[b->segment];
+        double *cost = malloc((seg->n_edges + 1) * sizeof(double));
+        size_t *up = malloc((seg->n_inner + 2) * sizeof(size_t)), comps = 0, n_pos = 0;
+        crossing_ctx_t x = { &comps, &n_pos, cost, 0, 0, { 0 } };
+        if (cost && up && b->parts.n_inner >= 2) {
+            x.pr = ct_nona_phi_min(&m) * (1 + 50 * urand(&st));
+            comps = ct_nona_crossing_floor(&m, 0, x.pr, cost, up, &n_pos);
+            for_each_triplet(&m, 0, crossing_one, &x);
+            for (size_t q = 2; q <= b->parts.n_inner; q++)
+                tight += x.tight[q];
+            cases++;
+        }
+        free(cost);
+        free(up);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d);
+    }
+    CHECK(cases >= 10 && tight >= 3);
+    printf("pricing: the link floor holds on every triplet of %d random meshes, reached by a triplet at %d of their "
+           "part counts\n",
+           cases, tight);
 }
 
 typedef struct {
@@ -3148,6 +3270,8 @@ int main(void)
     columns_match_enumeration();
     pricing_bound_holds();
     schedule_floor_holds();
+    pieces_floor_holds();
+    crossing_floor_holds();
     task_ends_hold();
     virtual_root_by_hand();
     transfers_task_by_hand();
