@@ -45,7 +45,9 @@
  *     where an input on the task's part runs on the same timeline and an
  *     input from another part moves that timeline on by its transfer and
  *     the wait of the task's re-entry or first visit, and at the sink by
- *     the crossing edges into it);
+ *     the crossing edges into it), and M >= E[max(that floor, t_min + phi +
+ *     S_min + X_1 .. X_{q-2})], the other remote parts' waits beside the
+ *     floor's branch (ct_nona_time_floor: these time terms);
  *     a2 + 2 pr a1 >= its q - c cheapest positive-byte edges' S^2 + 2 pr S,
  *     c the components those edges make of the segment
  *     (ct_nona_crossing_floor); without the link row's multiplier, or out
@@ -390,43 +392,105 @@ size_t ct_nona_crossing_floor(const ct_nona_model_t *m, size_t block, double pr,
     return c;
 }
 
+/* The bound's time terms (see the top), set once per pricing call. */
+typedef struct {
+    double tmax, C, d, a_min, crit; /* longest task, compute, a part's least extra, least remote branch, floor */
+    double smin;                    /* the least positive-byte edge's transfer, s (0 with an edge of no bytes) */
+    int zero;                       /* an edge of no bytes */
+    double rho, mu;                 /* p_wait and X's rate given a wait (0: no waits) */
+    double lead, p_lead;            /* max(crit, a_min), p_wait e^{-mu (lead - a_min)} (0: not used) */
+} time_floor_t;
+
+static void time_floor_init(const pricer_t *P, const ct_block_t *b, time_floor_t *tf)
+{
+    const ct_nona_model_t *m = P->m;
+    const ct_segment_t *seg = P->seg;
+    double tmin = INFINITY;
+    memset(tf, 0, sizeof *tf);
+    tf->smin = INFINITY;
+    for (size_t t = 0; t < P->n; t++) {
+        double x = P->g->time[seg->inner[t]] / m->speed;
+        tf->C += x;
+        tf->tmax = fmax(tf->tmax, x);
+        tmin = fmin(tmin, x);
+    }
+    for (size_t j = 0; j < seg->n_edges; j++) {
+        double bytes = P->g->bytes[seg->edges[j]];
+        if (bytes <= 0)
+            tf->zero = 1;
+        else if (bytes / m->bandwidth < tf->smin)
+            tf->smin = bytes / m->bandwidth;
+    }
+    if (tf->zero || !isfinite(tf->smin))
+        tf->smin = 0;
+    tf->d = tf->zero ? 0 : P->phi + tf->smin;
+    if (m->server_model && P->W > 0 && m->rho_s > 0)
+        tf->d += m->r_part * P->W;
+    /* With dependent parts no part ends before the longest chain of inner
+     * tasks has run (a task starts after its inputs, local or not). */
+    tf->crit = m->dependent_parts ? schedule_floor(P, b) : 0;
+    /* E[max of j remote waits] = (1/mu) sum_{i<=j} (1 - (1 - p)^i) / i
+     * (p = p_wait, mu = p / W_part): the remote parts' waits alone, each
+     * part at least its least task and an inbound transfer later. */
+    tf->rho = m->p_wait;
+    tf->mu = m->server_model && P->W > 0 && tf->rho > 0 ? tf->rho / (m->r_part * P->W) : 0;
+    tf->a_min = tmin + (tf->zero ? 0 : P->phi + tf->smin);
+    /* The floor's branch (mean at least crit) and the other remote parts'
+     * branches, each at least a_min before its wait X (independent, the
+     * floor's own X, if any, at its mean by Jensen): M >= E[max(c, a_min +
+     * X_1 .. X_{q-2})], c = max(crit, a_min), = c + (1/mu) sum_{i <= q-2}
+     * (1 - (1 - p')^i) / i with p' = p_wait e^{-mu (c - a_min)}. (Not with
+     * --waits job-first-spread, whose waits take other shapes.) */
+    tf->lead = fmax(tf->crit, tf->a_min);
+    if (tf->crit > 0 && tf->mu > 0 && !(m->reentry_spread && m->rho_s < 1))
+        tf->p_lead = tf->rho * exp(-tf->mu * (tf->lead - tf->a_min));
+}
+
+/* The floor of M over the triplets of q parts; called for q = 2, 3, ... in
+ * turn, the sums (zero before q = 2) carried in s[3]. */
+static double time_floor_next(const time_floor_t *tf, size_t q, double *s)
+{
+    if (tf->mu > 0) { /* one more remote part: s[0] E[max] of q - 1 waits, s[1] (1 - p)^(q - 1) */
+        s[1] = q == 2 ? 1 - tf->rho : s[1] * (1 - tf->rho);
+        s[0] += (1 - s[1]) / (double)(q - 1) / tf->mu;
+    }
+    double M = fmax(fmax(fmax(tf->tmax, tf->crit), (tf->C + tf->d * (double)(q - 1)) / (double)q), tf->a_min + s[0]);
+    if (tf->p_lead > 0 && q > 2) { /* q - 2 remote parts' waits beside the floor's branch */
+        s[2] += (1 - pow(1 - tf->p_lead, (double)(q - 2))) / (double)(q - 2);
+        M = fmax(M, tf->lead + s[2] / tf->mu);
+    }
+    return M;
+}
+
+double ct_nona_time_floor(const ct_nona_model_t *m, size_t block, double phi, double W, size_t q)
+{
+    const ct_block_t *b = &m->blocks[block];
+    const ct_model_class_t *mc = &m->classes[b->cls];
+    pricer_t P;
+    memset(&P, 0, sizeof P);
+    P.m = m;
+    P.seg = &mc->split.segments[b->segment];
+    P.g = &mc->split.dag;
+    P.n = P.seg->n_inner;
+    P.phi = P.pr = phi;
+    P.W = W;
+    time_floor_t tf;
+    time_floor_init(&P, b, &tf);
+    double s[3] = { 0, 0, 0 }, M = 0;
+    for (size_t k = 2; k <= q; k++)
+        M = time_floor_next(&tf, k, s);
+    return M;
+}
+
 /* The lower bound on f over every triplet of the segment (see the top). */
 static double lower_bound(pricer_t *P, const ct_block_t *b, double f_local)
 {
     const ct_nona_model_t *m = P->m;
     const ct_segment_t *seg = P->seg;
-    double C = 0, tmax = 0, smin = INFINITY;
-    int zero = 0;
-    for (size_t t = 0; t < P->n; t++) {
-        double x = P->g->time[seg->inner[t]] / m->speed;
-        C += x;
-        if (x > tmax)
-            tmax = x;
-    }
-    for (size_t j = 0; j < seg->n_edges; j++) {
-        double bytes = P->g->bytes[seg->edges[j]];
-        if (bytes <= 0)
-            zero = 1;
-        else if (bytes / m->bandwidth < smin)
-            smin = bytes / m->bandwidth;
-    }
-    if (zero || !isfinite(smin))
-        smin = 0;
-    double d = zero ? 0 : P->phi + smin;
-    if (m->server_model && P->W > 0 && m->rho_s > 0)
-        d += m->r_part * P->W;
-    double cut = zero ? 0 : smin * smin + 2.0 * P->pr * smin;
-    double work = m->classes[b->cls].work, best = f_local, tmin = INFINITY;
-    for (size_t t = 0; t < P->n; t++)
-        tmin = fmin(tmin, P->g->time[seg->inner[t]] / m->speed);
-    /* With dependent parts no part ends before the longest chain of inner
-     * tasks has run (a task starts after its inputs, local or not). */
-    double crit = m->dependent_parts ? schedule_floor(P, b) : 0;
-    /* E[max of j remote waits] = (1/mu) sum_{i<=j} (1 - (1 - p)^i) / i
-     * (p = p_wait, mu = p / W_part): the remote parts' waits alone, each
-     * part at least its least task and an inbound transfer later. */
-    double rho = m->p_wait, mu = m->server_model && P->W > 0 && rho > 0 ? rho / (m->r_part * P->W) : 0, emax = 0,
-           pw = 1, a_min = tmin + (zero ? 0 : P->phi + smin);
+    time_floor_t tf;
+    time_floor_init(P, b, &tf);
+    double C = tf.C, cut = tf.zero ? 0 : tf.smin * tf.smin + 2.0 * P->pr * tf.smin;
+    double work = m->classes[b->cls].work, best = f_local, sums[3] = { 0, 0, 0 };
     /* q_w's pieces: with the linearised row (qr = q) tasks count whole
      * (ct_nona_pieces_floor); under the pieces cut divisible, as before */
     double *items = m->server_model && !m->server_cut ? malloc((P->n + 1) * sizeof(double)) : NULL;
@@ -446,11 +510,7 @@ static double lower_bound(pricer_t *P, const ct_block_t *b, double f_local)
     }
     free(up);
     for (size_t q = 2; q <= P->n && q <= 255; q++) {
-        if (mu > 0) { /* one more remote part */
-            pw *= 1 - rho;
-            emax += (1 - pw) / (double)(q - 1) / mu;
-        }
-        double M = fmax(fmax(fmax(tmax, crit), (C + d * (double)(q - 1)) / (double)q), a_min + emax);
+        double M = time_floor_next(&tf, q, sums);
         double lb = M + P->y1 * (links ? links[q > comps ? (q - comps < n_pos ? q - comps : n_pos) : 0]
                                        : (double)(q - 1) * cut);
         if (m->server_model) {

@@ -86,6 +86,12 @@ double ct_nona_pieces_floor(const double *s, size_t n, size_t q);
  * least its edges'). O(E log E). */
 size_t ct_nona_crossing_floor(const ct_nona_model_t *m, size_t block, double pr, double *cost, size_t *up,
                               size_t *n_pos);
+/* The pricing bound's floor of M_w(phi, W) over every triplet of block
+ * with q >= 2 parts (see solver/nona_columns.c: the longest task, the
+ * schedule floor with dependent parts, the compute shared by q parts, and
+ * the remote parts' waits beside the least remote branch or the floor's).
+ * O(V 2^fan-in + q). */
+double ct_nona_time_floor(const ct_nona_model_t *m, size_t block, double phi, double W, size_t q);
 /* The least f over the block's current triplets. */
 double ct_nona_block_price(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1,
                            double y2);

@@ -1425,6 +1425,64 @@ static void pieces_floor_holds(void)
 }
 
 typedef struct {
+    const ct_nona_model_t *m;
+    double phi, W, floor[17], least;
+    int checked;
+} time_floor_ctx_t;
+
+static void time_floor_one(const ct_nona_candidate_t *c, const uint8_t *a, size_t q, size_t k, size_t l, size_t index,
+                           void *ctx)
+{
+    (void)a, (void)k, (void)l, (void)index;
+    time_floor_ctx_t *x = ctx;
+    if (q < 2)
+        return;
+    double M = ct_nona_candidate_time(x->m, c, x->phi, x->W);
+    CHECK_MSG(M >= x->floor[q] - 1e-12 * fabs(M), "q %zu: M %.15g below the floor %.15g (W %g)", q, M, x->floor[q],
+              x->W);
+    if (M / x->floor[q] < x->least)
+        x->least = M / x->floor[q];
+    x->checked++;
+}
+
+/* ct_nona_time_floor against every triplet of random meshes at server
+ * waits within the model's range and up to 10x its top, where parts wait
+ * often (p_wait 0.05-0.3): no triplet of q parts has M below it. */
+static void time_floor_holds(void)
+{
+    unsigned long long st = 5150;
+    int cases = 0, checked = 0;
+    double closest = INFINITY;
+    for (int rep = 0; rep < 16; rep++) {
+        ct_dag_t d = random_mesh(&st, 4 + (size_t)rep % 3);
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        if (pricing_case(&st, &d, 2 * rep + 1, &s, &m) != 0) /* (odd: the server model) */
+            continue;
+        double wlo, whi;
+        ct_nona_W_range(&m, &wlo, &whi);
+        size_t n = m.blocks[0].parts.n_inner;
+        for (int k = 0; k < 2 && n >= 3; k++) {
+            time_floor_ctx_t x = { &m, ct_nona_phi_min(&m) * (1 + 20 * urand(&st)), k ? whi * (1 + 9 * urand(&st)) : whi * urand(&st),
+                                   { 0 }, INFINITY, 0 };
+            for (size_t q = 2; q <= n; q++)
+                x.floor[q] = ct_nona_time_floor(&m, 0, x.phi, x.W, q);
+            for_each_triplet(&m, 0, time_floor_one, &x);
+            checked += x.checked;
+            closest = fmin(closest, x.least);
+            cases++;
+        }
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d);
+    }
+    CHECK(cases >= 20 && checked >= 10000);
+    printf("pricing: the time floor holds on %d triplets of %d random meshes at server waits (the closest M %.3f x "
+           "its floor)\n",
+           checked, cases, closest);
+}
+
+typedef struct {
     const size_t *comps, *n_pos;
     const double *cost;
     double pr;
@@ -3271,6 +3329,7 @@ int main(void)
     pricing_bound_holds();
     schedule_floor_holds();
     pieces_floor_holds();
+    time_floor_holds();
     crossing_floor_holds();
     task_ends_hold();
     virtual_root_by_hand();
