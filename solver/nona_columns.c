@@ -82,6 +82,22 @@ typedef struct {
     size_t *map;            /* 256: part renumbering */
 } pricer_t;
 
+/* A pricer for block at (phi, W) with the link row at pr (no multipliers,
+ * no scratch). */
+static void pricer_set(pricer_t *P, const ct_nona_model_t *m, size_t block, double phi, double W, double pr)
+{
+    const ct_block_t *b = &m->blocks[block];
+    const ct_model_class_t *mc = &m->classes[b->cls];
+    memset(P, 0, sizeof *P);
+    P->m = m;
+    P->seg = &mc->split.segments[b->segment];
+    P->g = &mc->split.dag;
+    P->n = P->seg->n_inner;
+    P->phi = phi;
+    P->W = W;
+    P->pr = pr;
+}
+
 /* f of a triplet with model data ti and segment time M. */
 static double price_of(const ct_nona_model_t *m, const ct_tripinfo_t *ti, double M, double pr, double y1, double y2)
 {
@@ -464,16 +480,9 @@ static double time_floor_next(const time_floor_t *tf, size_t q, double *s)
 
 double ct_nona_time_floor(const ct_nona_model_t *m, size_t block, double phi, double W, size_t q)
 {
-    const ct_block_t *b = &m->blocks[block];
-    const ct_model_class_t *mc = &m->classes[b->cls];
     pricer_t P;
-    memset(&P, 0, sizeof P);
-    P.m = m;
-    P.seg = &mc->split.segments[b->segment];
-    P.g = &mc->split.dag;
-    P.n = P.seg->n_inner;
-    P.phi = P.pr = phi;
-    P.W = W;
+    pricer_set(&P, m, block, phi, W, phi);
+    const ct_block_t *b = &m->blocks[block];
     time_floor_t tf;
     time_floor_init(&P, b, &tf);
     double s[3] = { 0, 0, 0 }, M = 0;
@@ -562,14 +571,7 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
         return ct_nona_price_block_points(m, block, 1, &at, NULL, exact_limit, evals, NULL, out, err);
     }
     pricer_t P;
-    memset(&P, 0, sizeof P);
-    P.m = m;
-    P.seg = &mc->split.segments[b->segment];
-    P.g = &mc->split.dag;
-    P.n = P.seg->n_inner;
-    P.phi = phi;
-    P.W = W;
-    P.pr = pr;
+    pricer_set(&P, m, block, phi, W, pr);
     P.y1 = y1;
     P.y2 = y2;
     P.budget = (size_t)-1;
