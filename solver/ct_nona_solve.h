@@ -103,7 +103,7 @@ typedef struct {
  *  generated families; 0 (never), the default before. 0.007 since
  *  2026-11-30 (night), 0.01 before: pricing's bound then took the waits,
  *  whole tasks and the link's components, so the same segments report
- *  column gaps 4-56% smaller; 0.007 keeps every bench_nona_family table,
+ *  column gaps 4-70% smaller; 0.007 keeps every bench_nona_family table,
  *  at 0.01 seed 14 stopped 0.16% worse. */
 #define CT_NONA_SPREAD_GAP 0.007
 
