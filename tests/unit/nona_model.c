@@ -1476,7 +1476,52 @@ static void time_floor_holds(void)
         ct_scenario_destroy(&s);
         ct_dag_destroy(&d);
     }
-    CHECK(cases >= 20 && checked >= 10000);
+    /* A chain of three 10 ms tasks beside four 1 ms ones, all from the
+     * source to the sink: with the chain on the source's part and the
+     * short tasks apart (the contraction makes the chain one task), M is
+     * the latest of the chain and the short parts'
+     * waits, what the floor's last term takes (at waits short against the
+     * chain too, where a wait must be long to pass it) */
+    for (int rep = 0; rep < 4; rep++) {
+        ct_dag_t d;
+        ct_error_t err;
+        ct_dag_init(&d);
+        ct_dag_add_task(&d, "src", 0.0005, NULL, &err);
+        const char *names[] = { "c1", "c2", "c3", "s1", "s2", "s3", "s4" };
+        for (size_t i = 0; i < 7; i++)
+            ct_dag_add_task(&d, names[i], i < 3 ? 0.010 : 0.001 * (1 + 0.2 * (double)rep), NULL, &err);
+        ct_dag_add_task(&d, "sink", 0.0005, NULL, &err);
+        ct_dag_add_edge(&d, 0, 1, 1e5, &err);
+        ct_dag_add_edge(&d, 1, 2, 1e5, &err);
+        ct_dag_add_edge(&d, 2, 3, 1e5, &err);
+        ct_dag_add_edge(&d, 3, 8, 1e5, &err);
+        for (size_t i = 4; i < 8; i++) {
+            ct_dag_add_edge(&d, 0, i, 1e5, &err);
+            ct_dag_add_edge(&d, i, 8, 1e5, &err);
+        }
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        if (pricing_case(&st, &d, 1, &s, &m) != 0) {
+            ct_dag_destroy(&d);
+            continue;
+        }
+        double wlo, whi;
+        ct_nona_W_range(&m, &wlo, &whi);
+        size_t n = m.blocks[0].parts.n_inner;
+        for (double f = 0.03; f < 40 && n >= 3; f *= 3) {
+            time_floor_ctx_t x = { &m, ct_nona_phi_min(&m), whi * f, { 0 }, INFINITY, 0 };
+            for (size_t q = 2; q <= n; q++)
+                x.floor[q] = ct_nona_time_floor(&m, 0, x.phi, x.W, q);
+            for_each_triplet(&m, 0, time_floor_one, &x);
+            checked += x.checked;
+            closest = fmin(closest, x.least);
+            cases++;
+        }
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d);
+    }
+    CHECK(cases >= 40 && checked >= 10000);
     printf("pricing: the time floor holds on %d triplets of %d random meshes at server waits (the closest M %.3f x "
            "its floor)\n",
            checked, cases, closest);
