@@ -1445,6 +1445,19 @@ static void time_floor_one(const ct_nona_candidate_t *c, const uint8_t *a, size_
     x->checked++;
 }
 
+/* Every triplet of block 0 of m at (phi, W) against ct_nona_time_floor
+ * for its part count; adds to *checked and lowers *closest (M over its
+ * floor). */
+static void time_floor_case(const ct_nona_model_t *m, double phi, double W, int *checked, double *closest)
+{
+    time_floor_ctx_t x = { m, phi, W, { 0 }, INFINITY, 0 };
+    for (size_t q = 2; q <= m->blocks[0].parts.n_inner && q <= 16; q++)
+        x.floor[q] = ct_nona_time_floor(m, 0, phi, W, q);
+    for_each_triplet(m, 0, time_floor_one, &x);
+    *checked += x.checked;
+    *closest = fmin(*closest, x.least);
+}
+
 /* ct_nona_time_floor against every triplet of random meshes at server
  * waits within the model's range and up to 10x its top, where parts wait
  * often (p_wait 0.05-0.3): no triplet of q parts has M below it. */
@@ -1463,13 +1476,8 @@ static void time_floor_holds(void)
         ct_nona_W_range(&m, &wlo, &whi);
         size_t n = m.blocks[0].parts.n_inner;
         for (int k = 0; k < 2 && n >= 3; k++) {
-            time_floor_ctx_t x = { &m, ct_nona_phi_min(&m) * (1 + 20 * urand(&st)), k ? whi * (1 + 9 * urand(&st)) : whi * urand(&st),
-                                   { 0 }, INFINITY, 0 };
-            for (size_t q = 2; q <= n; q++)
-                x.floor[q] = ct_nona_time_floor(&m, 0, x.phi, x.W, q);
-            for_each_triplet(&m, 0, time_floor_one, &x);
-            checked += x.checked;
-            closest = fmin(closest, x.least);
+            double phi = ct_nona_phi_min(&m) * (1 + 20 * urand(&st)), W = whi * (k ? 1 + 9 * urand(&st) : urand(&st));
+            time_floor_case(&m, phi, W, &checked, &closest);
             cases++;
         }
         ct_nona_model_free(&m);
@@ -1479,9 +1487,9 @@ static void time_floor_holds(void)
     /* A chain of three 10 ms tasks beside four 1 ms ones, all from the
      * source to the sink: with the chain on the source's part and the
      * short tasks apart (the contraction makes the chain one task), M is
-     * the latest of the chain and the short parts'
-     * waits, what the floor's last term takes (at waits short against the
-     * chain too, where a wait must be long to pass it) */
+     * the latest of the chain and the short parts' waits, what the floor's
+     * last term takes (at waits short against the chain too, where a wait
+     * must be long to pass it) */
     for (int rep = 0; rep < 4; rep++) {
         ct_dag_t d;
         ct_error_t err;
@@ -1509,12 +1517,7 @@ static void time_floor_holds(void)
         ct_nona_W_range(&m, &wlo, &whi);
         size_t n = m.blocks[0].parts.n_inner;
         for (double f = 0.03; f < 40 && n >= 3; f *= 3) {
-            time_floor_ctx_t x = { &m, ct_nona_phi_min(&m), whi * f, { 0 }, INFINITY, 0 };
-            for (size_t q = 2; q <= n; q++)
-                x.floor[q] = ct_nona_time_floor(&m, 0, x.phi, x.W, q);
-            for_each_triplet(&m, 0, time_floor_one, &x);
-            checked += x.checked;
-            closest = fmin(closest, x.least);
+            time_floor_case(&m, ct_nona_phi_min(&m), whi * f, &checked, &closest);
             cases++;
         }
         ct_nona_model_free(&m);
@@ -1522,8 +1525,8 @@ static void time_floor_holds(void)
         ct_dag_destroy(&d);
     }
     CHECK(cases >= 40 && checked >= 10000);
-    printf("pricing: the time floor holds on %d triplets of %d random meshes at server waits (the closest M %.3f x "
-           "its floor)\n",
+    printf("pricing: the time floor holds on %d triplets of %d cases at server waits (the closest M %.3f x its "
+           "floor)\n",
            checked, cases, closest);
 }
 
