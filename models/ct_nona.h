@@ -673,6 +673,11 @@ void ct_nona_theta_local(const ct_nona_model_t *m, double *theta);
  *  its own (sum of beta over the classes that are not root_inside), 1/s:
  *  the others' sits in their first segment's triplet times. O(classes). */
 double ct_nona_root_beta(const ct_nona_model_t *m);
+/** R for a re-entry into task v of class j's DAG, s: reentry_at[v] with
+ *  aged waits (by the task's place in its job), else reentry_wait (0
+ *  without re-entries); a held part's re-entry takes hold_factor of it.
+ *  O(1). */
+double ct_nona_reentry_wait_at(const ct_nona_model_t *m, size_t j, size_t v);
 /** Class j's root wait as a term of its own at server wait W, s: r_root W,
  *  or 0 where it sits in the triplets (root_inside). O(1). */
 double ct_nona_class_root_wait(const ct_nona_model_t *m, size_t j, double W);

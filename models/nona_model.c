@@ -323,12 +323,15 @@ static void paths_add(ct_branch_t *set, uint8_t *cnt, ct_branch_t x, int intrusi
     *cnt = (uint8_t)keep;
 }
 
-/* R for a re-entry into task v of block b's class (aged waits: by the
- * task's place in its job, ct_nona.h). */
+double ct_nona_reentry_wait_at(const ct_nona_model_t *m, size_t j, size_t v)
+{
+    const double *r = m->classes[j].reentry_at;
+    return r ? r[v] : m->reentry_wait;
+}
+
 static double reentry_wait_at(const ct_nona_model_t *m, const ct_block_t *b, size_t v)
 {
-    const double *r = m->classes[b->cls].reentry_at;
-    return r ? r[v] : m->reentry_wait;
+    return ct_nona_reentry_wait_at(m, b->cls, v);
 }
 
 /* A re-entry's wait w into a late part's server (held: the part has run a

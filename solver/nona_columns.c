@@ -266,7 +266,6 @@ static double schedule_floor(const pricer_t *P, const ct_block_t *b)
     double *F = malloc((n ? n : 1) * sizeof(double)), best = 0;
     if (!F)
         return b->chain;
-    const double *R = m->classes[b->cls].reentry_at;
     /* a remote part's first visit: X (mean W_part) on every path in */
     double first = m->reentry && m->server_model && m->rho_s > 0 && P->W > 0 ? m->r_part * P->W : 0.0;
     for (size_t t = 0; t <= n; t++) { /* inner tasks, then the sink (t = n) */
@@ -274,7 +273,7 @@ static double schedule_floor(const pricer_t *P, const ct_block_t *b)
         double tv = t < n ? P->g->time[seg->inner[t]] / m->speed : 0.0, low = 0;
         int sink = t == n;
         /* a re-entry's wait (held or not) into t's part: after its inputs */
-        double rw = m->hold_factor * (R ? R[sink ? seg->sink : seg->inner[t]] : m->reentry_wait);
+        double rw = m->hold_factor * ct_nona_reentry_wait_at(m, b->cls, sink ? seg->sink : seg->inner[t]);
         for (size_t e = e0; e < e0 + deg; e++) {
             size_t u = seg->loc_from[b->in_edge[e]];
             if (u != CT_SEG_SOURCE && F[u] > low)
