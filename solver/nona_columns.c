@@ -50,12 +50,18 @@
  *     floor's branch (ct_nona_time_floor: these time terms);
  *     a2 + 2 pr a1 >= its q - c cheapest positive-byte edges' S^2 + 2 pr S,
  *     c the components those edges make of the segment
- *     (ct_nona_crossing_floor); without the link row's multiplier, or out
- *     of memory, (q - 1) (S_min^2 + 2 pr S_min), 0 with an edge of no bytes;
+ *     (ct_nona_crossing_floor; without the link row's multiplier the term
+ *     is 0);
  *     q_w >= the least sum of squared pieces with q parts minus the job's
  *     work squared: tasks whole and the root's work an item
  *     (ct_nona_pieces_floor) with the linearised server row, divisible
- *     under the pieces cut (whose row is not q_w itself).
+ *     under the pieces cut (whose row is not q_w itself);
+ *   and, with that row, M and the pieces together (chain_split_floor):
+ *     cutting an edge may raise the schedule floor (to its cut floor,
+ *     ct_nona_cut_floor); with p* the highest cut floor over the edges a
+ *     triplet cuts, M >= p* and every edge of a higher cut floor is local,
+ *     its tasks in one piece, so the least over p* of both together bounds
+ *     every triplet (splits that keep M at the chain are uneven).
  * It is weak where tasks differ much in size; the gap it leaves is reported
  * per segment, never hidden.
  *
@@ -235,6 +241,55 @@ static void list_schedule(pricer_t *P, size_t q, uint8_t *a, double *load, doubl
     }
 }
 
+/* One task's inputs, as the schedule floor reads them (see below). */
+#define FLOOR_FANIN 10
+typedef struct {
+    size_t deg;
+    int sink, src[FLOOR_FANIN];
+    double Fu[FLOOR_FANIN], tu[FLOOR_FANIN], c[FLOOR_FANIN];
+    double rw, first; /* the task's re-entry wait (held), a first visit's */
+} floor_in_t;
+
+/* The least over the sets X of crossing inputs that hold `must` of the
+ * task's end before its own compute (see schedule_floor). */
+static double floor_least(const ct_nona_model_t *m, const floor_in_t *in, unsigned must)
+{
+    double least = INFINITY;
+    for (unsigned X = 0; X < (1u << in->deg); X++) {
+        if ((X & must) != must)
+            continue;
+        double own = 0, r = INFINITY, work = 0, cs = 0, g;
+        int in_cross = 0; /* an input crosses from an inner task */
+        for (size_t i = 0; i < in->deg; i++)
+            if (!(X >> i & 1)) { /* on v's part */
+                own = fmax(own, in->Fu[i]);
+                if (!in->src[i]) {
+                    r = fmin(r, in->Fu[i] - in->tu[i]);
+                    work += in->tu[i];
+                }
+            } else {
+                in_cross |= !in->src[i];
+                if (!in->sink && (!m->transfers_task || in->src[i]))
+                    cs += in->c[i];
+            }
+        if (isfinite(r))
+            own = fmax(own, r + work);
+        g = own + cs;
+        double tail = 0; /* (part semantics: the crossings from j on) */
+        for (size_t i = in->deg; i-- > 0;)
+            if (X >> i & 1) {
+                tail += !m->transfers_task || in->src[i] ? in->c[i] : 0.0;
+                g = fmax(g, in->Fu[i] + (m->transfers_task || in->sink ? in->c[i] : tail) + (in->sink ? in->rw : 0.0));
+            }
+        /* fed from another part's task, t waits: a re-entry where its
+         * part ran an input (r finite), else that or a first visit */
+        if (in_cross && !in->sink)
+            g += isfinite(r) ? in->rw : fmin(in->rw, in->first);
+        least = fmin(least, g);
+    }
+    return least;
+}
+
 /* With dependent parts, a lower bound on the latest inner task's end over
  * every triplet (see the top): the longest chain, and where a task's
  * inputs come from. F(v) bounds v's end in any triplet: each input u is
@@ -255,79 +310,72 @@ static void list_schedule(pricer_t *P, size_t q, uint8_t *a, double *load, doubl
  * same with each crossing edge moving its sender on by its transfer and
  * the sink's re-entry wait. Every wait, round trip and batch only adds to
  * a branch, and M is at least its latest branch's mean. Tasks with more
- * than FLOOR_FANIN inputs take the chain's t(v) + max F(u). Returns
- * b->chain where it cannot allocate. O(V 2^fan-in). */
-#define FLOOR_FANIN 10
-static double schedule_floor(const pricer_t *P, const ct_block_t *b)
+ * than FLOOR_FANIN inputs take the chain's t(v) + max F(u).
+ * With pen (seg->n_edges entries, else NULL) also the floor over the
+ * triplets where edge j crosses, for each edge into an inner task: the
+ * same min over the X that hold j, at j's target, then the longest chain
+ * of compute on from it (tail: every task ends at least its input's end
+ * plus its own compute), at least the floor itself; NAN for the others. Returns b->chain where it
+ * cannot allocate (pen all NAN). O(V 2^fan-in), with pen O(E 2^fan-in). */
+static double schedule_floor(const pricer_t *P, const ct_block_t *b, double *pen)
 {
     const ct_nona_model_t *m = P->m;
     const ct_segment_t *seg = P->seg;
     size_t n = P->n;
     double *F = malloc((n ? n : 1) * sizeof(double)), best = 0;
-    if (!F)
+    double *tail = pen ? calloc(n ? n : 1, sizeof(double)) : NULL;
+    for (size_t j = 0; pen && j < seg->n_edges; j++)
+        pen[j] = NAN;
+    if (!F || (pen && !tail)) {
+        free(F);
+        free(tail);
         return b->chain;
+    }
+    for (size_t t = n; pen && t-- > 0;) /* the longest compute after t, backwards (topological order) */
+        for (size_t e = b->in_start[t]; e < b->in_start[t + 1]; e++) {
+            size_t u = seg->loc_from[b->in_edge[e]];
+            if (u != CT_SEG_SOURCE)
+                tail[u] = fmax(tail[u], P->g->time[seg->inner[t]] / m->speed + tail[t]);
+        }
+    floor_in_t in;
     /* a remote part's first visit: X (mean W_part) on every path in */
-    double first = m->reentry && m->server_model && m->rho_s > 0 && P->W > 0 ? m->r_part * P->W : 0.0;
+    in.first = m->reentry && m->server_model && m->rho_s > 0 && P->W > 0 ? m->r_part * P->W : 0.0;
     for (size_t t = 0; t <= n; t++) { /* inner tasks, then the sink (t = n) */
         size_t e0 = b->in_start[t], deg = b->in_start[t + 1] - e0;
         double tv = t < n ? P->g->time[seg->inner[t]] / m->speed : 0.0, low = 0;
-        int sink = t == n;
+        in.sink = t == n;
+        in.deg = deg;
         /* a re-entry's wait (held or not) into t's part: after its inputs */
-        double rw = m->hold_factor * ct_nona_reentry_wait_at(m, b->cls, sink ? seg->sink : seg->inner[t]);
+        in.rw = m->hold_factor * ct_nona_reentry_wait_at(m, b->cls, in.sink ? seg->sink : seg->inner[t]);
         for (size_t e = e0; e < e0 + deg; e++) {
             size_t u = seg->loc_from[b->in_edge[e]];
             if (u != CT_SEG_SOURCE && F[u] > low)
                 low = F[u];
         }
         if (deg > 0 && deg <= FLOOR_FANIN) {
-            double Fu[FLOOR_FANIN], tu[FLOOR_FANIN], c[FLOOR_FANIN], least = INFINITY;
-            int src[FLOOR_FANIN];
             for (size_t i = 0; i < deg; i++) {
                 size_t j = b->in_edge[e0 + i], u = seg->loc_from[j];
                 double bytes = P->g->bytes[seg->edges[j]];
-                src[i] = u == CT_SEG_SOURCE;
-                Fu[i] = src[i] ? 0.0 : F[u];
-                tu[i] = src[i] ? 0.0 : P->g->time[seg->inner[u]] / m->speed;
-                c[i] = bytes > 0 ? bytes / m->bandwidth + P->phi : 0.0;
+                in.src[i] = u == CT_SEG_SOURCE;
+                in.Fu[i] = in.src[i] ? 0.0 : F[u];
+                in.tu[i] = in.src[i] ? 0.0 : P->g->time[seg->inner[u]] / m->speed;
+                in.c[i] = bytes > 0 ? bytes / m->bandwidth + P->phi : 0.0;
             }
-            for (unsigned X = 0; X < (1u << deg); X++) {
-                double own = 0, r = INFINITY, work = 0, cs = 0, g;
-                int in_cross = 0; /* an input crosses from an inner task */
+            if (pen && !in.sink)
                 for (size_t i = 0; i < deg; i++)
-                    if (!(X >> i & 1)) { /* on v's part */
-                        own = fmax(own, Fu[i]);
-                        if (!src[i]) {
-                            r = fmin(r, Fu[i] - tu[i]);
-                            work += tu[i];
-                        }
-                    } else {
-                        in_cross |= !src[i];
-                        if (!sink && (!m->transfers_task || src[i]))
-                            cs += c[i];
-                    }
-                if (isfinite(r))
-                    own = fmax(own, r + work);
-                g = own + cs;
-                double tail = 0; /* (part semantics: the crossings from j on) */
-                for (size_t i = deg; i-- > 0;)
-                    if (X >> i & 1) {
-                        tail += !m->transfers_task || src[i] ? c[i] : 0.0;
-                        g = fmax(g, Fu[i] + (m->transfers_task || sink ? c[i] : tail) + (sink ? rw : 0.0));
-                    }
-                /* fed from another part's task, t waits: a re-entry where its
-                 * part ran an input (r finite), else that or a first visit */
-                if (in_cross && !sink)
-                    g += isfinite(r) ? rw : fmin(rw, first);
-                least = fmin(least, g);
-            }
-            low = fmax(low, least);
+                    pen[b->in_edge[e0 + i]] = fmax(low, floor_least(m, &in, 1u << i)) + tv + tail[t];
+            low = fmax(low, floor_least(m, &in, 0));
         }
-        if (sink)
+        if (in.sink)
             best = fmax(best, low);
         else
             best = fmax(best, F[t] = low + tv);
     }
+    for (size_t j = 0; pen && j < seg->n_edges; j++)
+        if (pen[j] < best) /* (NAN stays) */
+            pen[j] = best;
     free(F);
+    free(tail);
     return best;
 }
 
@@ -443,7 +491,7 @@ static void time_floor_init(const pricer_t *P, const ct_block_t *b, time_floor_t
         tf->d += m->r_part * P->W;
     /* With dependent parts no part ends before the longest chain of inner
      * tasks has run (a task starts after its inputs, local or not). */
-    tf->crit = m->dependent_parts ? schedule_floor(P, b) : 0;
+    tf->crit = m->dependent_parts ? schedule_floor(P, b, NULL) : 0;
     /* E[max of j remote waits] = (1/mu) sum_{i<=j} (1 - (1 - p)^i) / i
      * (p = p_wait, mu = p / W_part): the remote parts' waits alone, each
      * part at least its least task and an inbound transfer later. */
@@ -490,53 +538,180 @@ double ct_nona_time_floor(const ct_nona_model_t *m, size_t block, double phi, do
     return M;
 }
 
-/* The lower bound on f over every triplet of the segment (see the top). */
-static double lower_bound(pricer_t *P, const ct_block_t *b, double f_local)
+double ct_nona_cut_floor(const ct_nona_model_t *m, size_t block, double phi, double W, double *pen)
+{
+    pricer_t P;
+    pricer_set(&P, m, block, phi, W, phi);
+    return schedule_floor(&P, &m->blocks[block], pen);
+}
+
+/* Items for the pieces' floor from the union-find's groups (up, wsum over
+ * n + 1 nodes), largest first; returns their count. */
+static size_t group_items(const size_t *up, const double *wsum, size_t n, double *items)
+{
+    size_t g = 0;
+    for (size_t x = 0; x <= n; x++)
+        if (up[x] == x)
+            items[g++] = wsum[x];
+    qsort(items, g, sizeof(double), by_size_down);
+    return g;
+}
+
+/* The pieces' squares and M together, per q (lbq[q] for q = 2 .. qmax;
+ * Mq, sq: the time and pieces floors it was built from; k2 the server
+ * row's weight). An edge whose crossing raises the schedule floor to p
+ * (schedule_floor's pen) is either cut, and M >= p, or local, and its
+ * tasks (the source's: the root's work) sit in one piece. Take p* the
+ * largest pen over the edges a triplet cuts (none: the floor): M >= p*,
+ * and every edge of pen above p* is local, its tasks joined into one item
+ * of the pieces' floor. The least over p* of the two together bounds every
+ * triplet: splits that keep M at the floor's chain are uneven, which the
+ * even pieces' floor alone missed. O(E (log E + V qmax)). Out of memory:
+ * lbq unchanged. */
+static void chain_split_floor(const pricer_t *P, const ct_block_t *b, double crit, size_t qmax, const double *Mq,
+                              const double *sq, double k2, double *lbq)
+{
+    const ct_nona_model_t *m = P->m;
+    const ct_segment_t *seg = P->seg;
+    size_t n = P->n, E = seg->n_edges, k = 0;
+    double *pen = malloc((E ? E : 1) * sizeof(double)), *wsum = malloc((n + 1) * sizeof(double)),
+           *items = malloc((n + 1) * sizeof(double)), *least = malloc((qmax + 1) * sizeof(double));
+    size_t *up = malloc((n + 1) * sizeof(size_t)), *order = malloc((E ? E : 1) * sizeof(size_t));
+    if (!pen || !wsum || !items || !least || !up || !order || qmax < 2)
+        goto done;
+    schedule_floor(P, b, pen);
+    for (size_t j = 0; j < E; j++)
+        if (pen[j] > crit) /* (NAN: not into an inner task) */
+            order[k++] = j;
+    for (size_t i = 1; i < k; i++) { /* by pen, largest first (insertion: a segment's few edges) */
+        size_t j = order[i], z = i;
+        for (; z > 0 && pen[order[z - 1]] < pen[j]; z--)
+            order[z] = order[z - 1];
+        order[z] = j;
+    }
+    for (size_t x = 0; x <= n; x++) {
+        up[x] = x;
+        wsum[x] = x < n ? P->g->time[seg->inner[x]] / m->speed : b->pre;
+    }
+    for (size_t q = 2; q <= qmax; q++)
+        least[q] = INFINITY;
+    for (size_t i = 0; i <= k;) {
+        /* p* = p (i = k: no edge of pen above the floor cut), the edges
+         * above it joined */
+        double p = i < k ? pen[order[i]] : crit;
+        size_t g = group_items(up, wsum, n, items);
+        for (size_t q = 2; q <= qmax; q++) {
+            double lb = lbq[q] + k2 * (ct_nona_pieces_floor(items, g, q) - sq[q]) + (p > Mq[q] ? p - Mq[q] : 0.0);
+            if (lb < least[q])
+                least[q] = lb;
+        }
+        if (i == k)
+            break;
+        for (; i < k && pen[order[i]] == p; i++) { /* join the level's edges */
+            size_t a = seg->loc_from[order[i]], z = seg->loc_to[order[i]];
+            a = root_of(up, a == CT_SEG_SOURCE ? n : a);
+            z = root_of(up, z);
+            if (a != z) {
+                up[a] = z;
+                wsum[z] += wsum[a];
+            }
+        }
+    }
+    for (size_t q = 2; q <= qmax; q++)
+        if (least[q] > lbq[q])
+            lbq[q] = least[q];
+done:
+    free(pen);
+    free(wsum);
+    free(items);
+    free(least);
+    free(up);
+    free(order);
+}
+
+/* The bound per part count (see the top): lbq[q] for q = 2 .. min(n,
+ * 255) bounds f over the triplets of q parts; plain (else NULL) the same
+ * without chain_split_floor. Returns 0, -1 out of memory. */
+static int part_floors(pricer_t *P, const ct_block_t *b, double *lbq, double *plain)
 {
     const ct_nona_model_t *m = P->m;
     const ct_segment_t *seg = P->seg;
     time_floor_t tf;
     time_floor_init(P, b, &tf);
-    double C = tf.C, cut = tf.zero ? 0 : tf.smin * tf.smin + 2.0 * P->pr * tf.smin;
-    double work = m->classes[b->cls].work, best = f_local, sums[3] = { 0, 0, 0 };
+    double C = tf.C, work = m->classes[b->cls].work, sums[3] = { 0, 0, 0 };
+    size_t qmax = P->n < 255 ? P->n : 255;
+    double k2 = m->server_model ? P->y2 / (double)m->servers : 0.0;
     /* q_w's pieces: with the linearised row (qr = q) tasks count whole
      * (ct_nona_pieces_floor); under the pieces cut divisible, as before */
-    double *items = m->server_model && !m->server_cut ? malloc((P->n + 1) * sizeof(double)) : NULL;
-    if (items) {
-        for (size_t t = 0; t < P->n; t++)
-            items[t] = P->g->time[seg->inner[t]] / m->speed;
-        items[P->n] = b->pre;
-        qsort(items, P->n + 1, sizeof(double), by_size_down);
-    }
-    double *links = P->y1 > 0 ? malloc((seg->n_edges + 1) * sizeof(double)) : NULL;
-    size_t *up = links ? malloc((P->n + 2) * sizeof(size_t)) : NULL, comps = 0, n_pos = 0;
-    if (links && up)
-        comps = ct_nona_crossing_floor(m, (size_t)(b - m->blocks), P->pr, links, up, &n_pos);
-    else { /* (out of memory: one cheapest edge per part but one) */
+    int whole = m->server_model && !m->server_cut;
+    double *items = malloc((P->n + 1) * sizeof(double)), *Mq = malloc(2 * (qmax + 1) * sizeof(double));
+    double *links = P->y1 > 0 ? malloc((seg->n_edges + 1) * sizeof(double)) : NULL, *sqq = Mq ? Mq + qmax + 1 : NULL;
+    size_t *up = malloc((P->n + 2) * sizeof(size_t)), comps = 0, n_pos = 0;
+    if (!items || !Mq || !up || (P->y1 > 0 && !links)) {
+        free(items);
+        free(Mq);
         free(links);
-        links = NULL;
+        free(up);
+        return -1;
     }
+    for (size_t t = 0; t < P->n; t++)
+        items[t] = P->g->time[seg->inner[t]] / m->speed;
+    items[P->n] = b->pre;
+    qsort(items, P->n + 1, sizeof(double), by_size_down);
+    if (links)
+        comps = ct_nona_crossing_floor(m, (size_t)(b - m->blocks), P->pr, links, up, &n_pos);
     free(up);
-    for (size_t q = 2; q <= P->n && q <= 255; q++) {
+    for (size_t q = 2; q <= qmax; q++) {
         double M = time_floor_next(&tf, q, sums);
-        double lb = M + P->y1 * (links ? links[q > comps ? (q - comps < n_pos ? q - comps : n_pos) : 0]
-                                       : (double)(q - 1) * cut);
+        double lb = M + (links ? P->y1 * links[q > comps ? (q - comps < n_pos ? q - comps : n_pos) : 0] : 0.0);
+        double sq = 0;
         if (m->server_model) {
-            double sq;
-            if (items) {
+            if (whole) {
                 sq = ct_nona_pieces_floor(items, P->n + 1, q);
             } else {
                 double L = (b->pre + C) / (double)q;
                 sq = L >= b->pre ? (double)q * L * L : b->pre * b->pre + C * C / (double)(q - 1);
             }
-            lb += P->y2 * (sq + b->post * b->post - work * work) / (double)m->servers;
+            lb += k2 * (sq + b->post * b->post - work * work);
         }
-        if (lb < best)
-            best = lb;
+        lbq[q] = lb;
+        if (plain)
+            plain[q] = lb;
+        Mq[q] = M;
+        sqq[q] = sq;
     }
+    if (whole && k2 > 0 && tf.crit > 0)
+        chain_split_floor(P, b, tf.crit, qmax, Mq, sqq, k2, lbq);
     free(items);
+    free(Mq);
     free(links);
+    return 0;
+}
+
+/* The lower bound on f over every triplet of the segment (see the top);
+ * -inf out of memory. */
+static double lower_bound(pricer_t *P, const ct_block_t *b, double f_local)
+{
+    size_t qmax = P->n < 255 ? P->n : 255;
+    double *lbq = malloc((qmax + 1) * sizeof(double)), best = f_local;
+    if (!lbq || part_floors(P, b, lbq, NULL) != 0)
+        best = -INFINITY;
+    else
+        for (size_t q = 2; q <= qmax; q++)
+            if (lbq[q] < best)
+                best = lbq[q];
+    free(lbq);
     return best;
+}
+
+int ct_nona_part_floors(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1, double y2,
+                        double *lbq, double *plain)
+{
+    pricer_t P;
+    pricer_set(&P, m, block, phi, W, pr);
+    P.y1 = y1;
+    P.y2 = y2;
+    return part_floors(&P, &m->blocks[block], lbq, plain);
 }
 
 void ct_nona_priced_free(ct_nona_priced_t *r)

@@ -92,6 +92,23 @@ size_t ct_nona_crossing_floor(const ct_nona_model_t *m, size_t block, double pr,
  * the remote parts' waits beside the least remote branch or the floor's).
  * O(V 2^fan-in + q). */
 double ct_nona_time_floor(const ct_nona_model_t *m, size_t block, double phi, double W, size_t q);
+/* With dependent parts, the schedule floor of block at (phi, W): a floor
+ * of M_w over every triplet w (the return value), and pen[j] (one per
+ * segment edge) a floor over the triplets where edge j crosses (its
+ * target's part is not its sender's, the source's part for the source's
+ * edges), for each edge into an inner task; NAN for the edges into the
+ * sink. Pricing's bound joins the tasks of the edges a triplet keeps
+ * local where cutting one would raise M (solver/nona_columns.c). O(E
+ * 2^fan-in). */
+double ct_nona_cut_floor(const ct_nona_model_t *m, size_t block, double phi, double W, double *pen);
+/* Pricing's bound per part count for block at (phi, W), the link row at
+ * pr and multipliers y1, y2 (solver/nona_columns.c): lbq[q], q = 2 ..
+ * min(n_inner, 255), bounds f over every triplet of q parts; plain (else
+ * NULL) the same without joining the tasks of edges kept local
+ * (ct_nona_cut_floor). Both sized n_inner + 1. Returns 0, -1 out of
+ * memory. O(E (log E + V q) + V 2^fan-in). */
+int ct_nona_part_floors(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1, double y2,
+                        double *lbq, double *plain);
 /* The least f over the block's current triplets. */
 double ct_nona_block_price(const ct_nona_model_t *m, size_t block, double phi, double W, double pr, double y1,
                            double y2);

@@ -1458,6 +1458,153 @@ static void time_floor_case(const ct_nona_model_t *m, double phi, double W, int 
     *closest = fmin(*closest, x.least);
 }
 
+typedef struct {
+    const ct_nona_model_t *m;
+    const double *pen;
+    double phi, W, least;
+    int checked, raised;
+} cut_floor_ctx_t;
+
+static void cut_floor_one(const ct_nona_candidate_t *c, const uint8_t *a, size_t q, size_t k, size_t l, size_t index,
+                          void *ctx)
+{
+    (void)l, (void)index;
+    cut_floor_ctx_t *x = ctx;
+    const ct_block_t *b = &x->m->blocks[0];
+    const ct_segment_t *seg = &x->m->classes[b->cls].split.segments[b->segment];
+    if (q < 2)
+        return;
+    double M = ct_nona_candidate_time(x->m, c, x->phi, x->W);
+    for (size_t j = 0; j < seg->n_edges; j++) {
+        if (isnan(x->pen[j]))
+            continue;
+        size_t u = seg->loc_from[j], from = u == CT_SEG_SOURCE ? k : a[u];
+        if (from == a[seg->loc_to[j]])
+            continue; /* edge j stays on its part */
+        CHECK_MSG(M >= x->pen[j] - 1e-12 * fabs(M), "edge %zu cut: M %.15g below its floor %.15g (W %g)", j, M,
+                  x->pen[j], x->W);
+        x->least = fmin(x->least, M / x->pen[j]);
+        x->checked++;
+    }
+}
+
+/* ct_nona_cut_floor against every triplet of random meshes (half with
+ * transfers onto the task, at server waits in the model's range and
+ * beyond): no triplet that cuts edge j has M below pen[j], and the floors
+ * of cut edges rise above the uncut floor. */
+static void cut_floor_holds(void)
+{
+    unsigned long long st = 8821;
+    int cases = 0, checked = 0, raised = 0, floors = 0;
+    double closest = INFINITY;
+    for (int rep = 0; rep < 18; rep++) {
+        ct_dag_t d = random_mesh(&st, 4 + (size_t)rep % 3);
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        if (pricing_case(&st, &d, rep, &s, &m) != 0)
+            continue;
+        const ct_block_t *b = &m.blocks[0];
+        const ct_segment_t *seg = &m.classes[b->cls].split.segments[b->segment];
+        double wlo, whi, *pen = malloc((seg->n_edges ? seg->n_edges : 1) * sizeof(double));
+        ct_nona_W_range(&m, &wlo, &whi);
+        for (int k = 0; k < 2 && pen && b->parts.n_inner >= 2; k++) {
+            double phi = ct_nona_phi_min(&m) * (1 + 20 * urand(&st));
+            double W = m.server_model ? whi * (k ? 1 + 9 * urand(&st) : urand(&st)) : 0.0;
+            double crit = ct_nona_cut_floor(&m, 0, phi, W, pen);
+            for (size_t j = 0; j < seg->n_edges; j++)
+                if (!isnan(pen[j])) {
+                    CHECK_MSG(pen[j] >= crit * (1 - 1e-12), "edge %zu: cut floor %.15g below the floor %.15g", j,
+                              pen[j], crit);
+                    raised += pen[j] > crit * (1 + 1e-9);
+                    floors++;
+                }
+            cut_floor_ctx_t x = { &m, pen, phi, W, INFINITY, 0, 0 };
+            for_each_triplet(&m, 0, cut_floor_one, &x);
+            checked += x.checked;
+            closest = fmin(closest, x.least);
+            cases++;
+        }
+        free(pen);
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d);
+    }
+    CHECK(cases >= 24 && checked >= 5000 && raised >= floors / 4);
+    printf("pricing: the cut floor holds on %d cut edges of %d cases (%d of %d edges' floors above the uncut one, "
+           "the closest M %.3f x its floor)\n",
+           checked, cases, raised, floors, closest);
+}
+
+typedef struct {
+    const ct_nona_model_t *m;
+    ct_nona_price_point_t at;
+    const double *lbq;
+    double least[17];
+} part_floors_ctx_t;
+
+static void part_floors_one(const ct_nona_candidate_t *c, const uint8_t *a, size_t q, size_t k, size_t l,
+                            size_t index, void *ctx)
+{
+    (void)a, (void)k, (void)l, (void)index;
+    part_floors_ctx_t *x = ctx;
+    if (q < 2)
+        return;
+    double f = price_at(x->m, c, &x->at);
+    CHECK_MSG(f >= x->lbq[q] - 1e-12 * fabs(f), "q %zu: f %.15g below its part count's bound %.15g", q, f,
+              x->lbq[q]);
+    x->least[q] = fmin(x->least[q], f);
+}
+
+/* ct_nona_part_floors against every triplet of random meshes in the
+ * server model, at multipliers where the pieces' squares weigh and server
+ * waits up to 10x the model's range: no
+ * triplet of q parts has f below the bound for q, and joining the tasks
+ * of edges kept local raises it (closing part of the distance to the
+ * least f of q parts). */
+static void part_floors_hold(void)
+{
+    unsigned long long st = 6131;
+    int cases = 0, raised = 0, checked = 0;
+    double most = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        ct_dag_t d = random_mesh(&st, 5 + (size_t)rep % 3);
+        ct_scenario_t s;
+        ct_nona_model_t m;
+        if (pricing_case(&st, &d, 2 * rep + 1, &s, &m) != 0) /* (odd: the server model) */
+            continue;
+        size_t n = m.blocks[0].parts.n_inner;
+        double wlo, whi, lbq[17], plain[17];
+        ct_nona_W_range(&m, &wlo, &whi);
+        for (int k = 0; k < 3 && n >= 3 && n <= 16; k++) {
+            double phi = ct_nona_phi_min(&m) * (1 + 20 * urand(&st));
+            /* (the last at waits up to 10x the range's top, where the
+             * remote parts' waits beside the cut floor's branch weigh) */
+            part_floors_ctx_t x = { &m, { phi, whi * (k == 2 ? 1 + 9 * urand(&st) : urand(&st)), phi, urand(&st) < 0.3 ? 0 : 30 * urand(&st),
+                                          10 * pow(1000, urand(&st)) }, lbq, { 0 } };
+            CHECK(ct_nona_part_floors(&m, 0, x.at.phi, x.at.W, x.at.pr, x.at.y1, x.at.y2, lbq, plain) == 0);
+            for (size_t q = 0; q <= n; q++)
+                x.least[q] = INFINITY;
+            for_each_triplet(&m, 0, part_floors_one, &x);
+            for (size_t q = 2; q <= n; q++) {
+                CHECK_MSG(lbq[q] >= plain[q], "q %zu: %.15g below the plain bound %.15g", q, lbq[q], plain[q]);
+                if (lbq[q] > plain[q] * (1 + 1e-9) && x.least[q] > plain[q]) {
+                    raised++;
+                    most = fmax(most, (lbq[q] - plain[q]) / (x.least[q] - plain[q]));
+                }
+                checked++;
+            }
+            cases++;
+        }
+        ct_nona_model_free(&m);
+        ct_scenario_destroy(&s);
+        ct_dag_destroy(&d);
+    }
+    CHECK(cases >= 30 && raised >= checked / 10);
+    printf("pricing: the bound per part count holds on %d part counts of %d cases, raised by the tasks of local "
+           "edges in %d (closing up to %.0f%% of the distance to the least f)\n",
+           checked, cases, raised, 100 * most);
+}
+
 /* ct_nona_time_floor against every triplet of random meshes at server
  * waits within the model's range and up to 10x its top, where parts wait
  * often (p_wait 0.05-0.3): no triplet of q parts has M below it. */
@@ -3378,6 +3525,8 @@ int main(void)
     schedule_floor_holds();
     pieces_floor_holds();
     time_floor_holds();
+    cut_floor_holds();
+    part_floors_hold();
     crossing_floor_holds();
     task_ends_hold();
     virtual_root_by_hand();
