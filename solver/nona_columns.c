@@ -315,8 +315,9 @@ static double floor_least(const ct_nona_model_t *m, const floor_in_t *in, unsign
  * triplets where edge j crosses, for each edge into an inner task: the
  * same min over the X that hold j, at j's target, then the longest chain
  * of compute on from it (tail: every task ends at least its input's end
- * plus its own compute), at least the floor itself; NAN for the others. Returns b->chain where it
- * cannot allocate (pen all NAN). O(V 2^fan-in), with pen O(E 2^fan-in). */
+ * plus its own compute), at least the floor itself; NAN for the others.
+ * Returns b->chain where it cannot allocate (pen all NAN). O(V 2^fan-in),
+ * with pen O(E 2^fan-in). */
 static double schedule_floor(const pricer_t *P, const ct_block_t *b, double *pen)
 {
     const ct_nona_model_t *m = P->m;

@@ -1577,10 +1577,10 @@ static void part_floors_hold(void)
         ct_nona_W_range(&m, &wlo, &whi);
         for (int k = 0; k < 3 && n >= 3 && n <= 16; k++) {
             double phi = ct_nona_phi_min(&m) * (1 + 20 * urand(&st));
-            /* (the last at waits up to 10x the range's top, where the
-             * remote parts' waits beside the cut floor's branch weigh) */
-            part_floors_ctx_t x = { &m, { phi, whi * (k == 2 ? 1 + 9 * urand(&st) : urand(&st)), phi, urand(&st) < 0.3 ? 0 : 30 * urand(&st),
-                                          10 * pow(1000, urand(&st)) }, lbq, { 0 } };
+            /* (the last at server waits up to 10x the range's top, where
+             * parts wait often) */
+            double W = whi * (k == 2 ? 1 + 9 * urand(&st) : urand(&st)), y1 = urand(&st) < 0.3 ? 0 : 30 * urand(&st);
+            part_floors_ctx_t x = { &m, { phi, W, phi, y1, 10 * pow(1000, urand(&st)) }, lbq, { 0 } };
             CHECK(ct_nona_part_floors(&m, 0, x.at.phi, x.at.W, x.at.pr, x.at.y1, x.at.y2, lbq, plain) == 0);
             for (size_t q = 0; q <= n; q++)
                 x.least[q] = INFINITY;
