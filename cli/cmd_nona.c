@@ -108,8 +108,9 @@ static void nona_usage(FILE *out)
             "                          probes hold a part's server between its tasks, which\n"
             "                          --sampling finite models\n"
             "  --scale A:B:STEP        sweep: scale factors, e.g. 0.25:2.0:0.25\n"
-            "  -j, --threads N         sweep: scales solved at once (default: the cores; the output\n"
-            "                          does not depend on it)\n"
+            "  -j, --threads N         sweep: scales solved at once; solve: threads for exact pricing's\n"
+            "                          streams over a segment's triplets (default: the cores; the\n"
+            "                          output does not depend on it)\n"
             "  --shard I/N             sweep: solve only the scales i with i %% N == I and write a\n"
             "                          part file; contend merge joins the parts\n"
             "  --max-triplets N        enumerate segments of up to N triplets (100000); larger\n"
@@ -590,6 +591,7 @@ static int do_solve(const char *path, const nona_opts_t *o)
     cli_status_start(&line);
     so.solve.progress = solve_progress;
     so.solve.progress_ctx = &line;
+    so.solve.threads = o->sweep.threads; /* (0: the cores; a sweep's scales take one each) */
     ct_status_t st = solve_one(&s, 1.0, &so, o->output ? &entry : NULL, o->json ? &summary : NULL, !o->json, NULL, &err);
     ct_scenario_destroy(&s);
     if (st != CT_OK)

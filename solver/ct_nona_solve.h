@@ -154,6 +154,9 @@ typedef struct {
     size_t cg_rounds;       /**< generated segments: at most this many rounds of pricing (default 200; >= 1) */
     size_t price_exact;     /**< price a segment exactly when it has at most this many triplets (default 500000) */
     size_t price_evals;     /**< otherwise search, with about this many evaluations per segment and round (default 20000; >= 100) */
+    unsigned threads;       /**< exact pricing's streams of a segment's triplets (from 65,536 triplets) run in
+                                 this many ranges at once; the results do not depend on it (default 1; 0:
+                                 the cores) */
     int price_spread;       /**< 1: search also at a spread of waits, not only the solution's (slower, often better; default 0) */
     double chase;           /**< generated segments: a round's finds after a search whose gap stayed open
                                  are added only if they could save at least chase x that gap (at most

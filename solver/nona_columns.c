@@ -21,7 +21,9 @@
  *     triplet, rounded down, recorded by its first stream), so that its
  *     later rounds build a triplet's data only where that bound does not
  *     lose at every point (most lose: the stream costs a pass over the
- *     screen instead of a triplet's model data each);
+ *     screen instead of a triplet's model data each); a long stream runs
+ *     in ranges on threads, each with its own best, merged in stream
+ *     order (the same result for any number of threads);
  *   otherwise by search: from the block's current triplets and from
  *     communication-aware list schedules onto q = 2..16, 24, ..., 255
  *     servers (at most the segment's tasks), a local
@@ -68,8 +70,10 @@
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #include "nona_internal.h"
+#include "ct_parallel.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -743,7 +747,7 @@ ct_status_t ct_nona_price_block(const ct_nona_model_t *m, size_t block, double p
     if (nt > 0 && ct_partition_triplet_count(nt) <= (double)exact_limit) {
         /* Exact: every triplet, streamed by ct_nona_price_block_points */
         ct_nona_price_point_t at = { phi, W, pr, y1, y2 };
-        return ct_nona_price_block_points(m, block, 1, &at, NULL, exact_limit, evals, NULL, out, err);
+        return ct_nona_price_block_points(m, block, 1, &at, NULL, exact_limit, evals, 1, NULL, out, err);
     }
     pricer_t P;
     pricer_set(&P, m, block, phi, W, pr);
@@ -1065,10 +1069,106 @@ double ct_nona_price_screen_lb(const ct_nona_model_t *m, const ct_nona_price_scr
     return screen_f_lb(m, r, screen_qr(m, block, r), pt, m->r_part * pt->W, INFINITY);
 }
 
+/* One range [lo, hi) of a block's exact stream (stream indices; lo a
+ * multiple of SCR_RUN, so a run of the screen belongs to one range): its
+ * own candidate, walk of the assignments and best per point, so ranges
+ * run on threads sharing nothing mutable but the screen's records of
+ * their own triplets and runs. The last range's hi is SIZE_MAX: it walks
+ * the whole stream, and its count is the stream's length. */
+typedef struct {
+    size_t lo, hi;
+    size_t count;  /* the stream index where the range's walk stopped */
+    size_t built;  /* triplets whose model data it built */
+    point_t *best; /* n: per point the range's first triplet of least f (f = cut, all-local, where none beats it) */
+} stream_range_t;
+
+typedef struct {
+    const ct_nona_model_t *m;
+    size_t block, nt, n;
+    const ct_nona_price_point_t *pts;
+    const double *cut, *Wp;                  /* Wp: NULL unless reading or recording */
+    screen_block_t *sb;                      /* NULL: no screen */
+    int reading, recording;
+    double phi0, Wp0, phi1, Wp1;             /* the points' range (recording) */
+    stream_range_t *r;
+} stream_t;
+
+static ct_status_t stream_range(size_t ri, void *arg, ct_error_t *err)
+{
+    const stream_t *S = arg;
+    stream_range_t *R = &S->r[ri];
+    const ct_nona_model_t *m = S->m;
+    const ct_nona_price_point_t *pts = S->pts;
+    const double *Wp = S->Wp;
+    screen_block_t *sb = S->sb;
+    size_t nt = S->nt, n = S->n, block = S->block;
+    int reading = S->reading, recording = S->recording;
+    point_t *best = R->best;
+    ct_nona_candidate_t cand;
+    uint8_t *a = calloc(nt, 1), *mx = calloc(nt + 1, 1);
+    ct_status_t st = ct_nona_candidate_alloc(m, block, &cand, err);
+    if (st == CT_OK && (!a || !mx))
+        st = ct_error_set(err, CT_ENOMEM, "out of memory (pricing)");
+    size_t count = 0, built = 0, skip_to = 0;
+    for (size_t i = 0; i < n; i++)
+        best[i].f = S->cut ? S->cut[i] : INFINITY; /* (its assignment all-local until a triplet beats it) */
+    while (st == CT_OK) {
+        size_t q = (size_t)mx[nt - 1] + 1;
+        if (count + q * q <= R->lo) /* (before the range: walked, not built) */
+            count += q * q;
+        else
+            for (size_t k = 0; k < q && count < R->hi; k++)
+                for (size_t l = 0; l < q && count < R->hi; l++, count++) {
+                    if (count < R->lo)
+                        continue;
+                    /* one that loses at every point is skipped, and a run
+                     * whose least record does */
+                    if (reading && count < sb->count) {
+                        if (count % SCR_RUN == 0 && run_loses(m, block, sb, count, n, pts, Wp, best))
+                            skip_to = count + SCR_RUN;
+                        if (count < skip_to || screen_loses(m, block, sb->v + count * SCR_STRIDE, n, pts, Wp, best))
+                            continue;
+                    }
+                    ct_nona_candidate_eval(m, &cand, a, q, k, l);
+                    built++;
+                    if (recording && count < sb->count) {
+                        float *r = sb->v + count * SCR_STRIDE, *g = sb->run + (count / SCR_RUN) * SCR_STRIDE;
+                        screen_record(r, &cand, S->phi0, S->Wp0, S->phi1, S->Wp1);
+                        for (size_t f = 0; f < SCR_STRIDE; f++)
+                            g[f] = r[f] < g[f] ? r[f] : g[f];
+                    }
+                    for (size_t i = 0; i < n; i++) {
+                        const ct_nona_price_point_t *x = &pts[i];
+                        /* most triplets lose already on the floor of their
+                         * time, before the waits' spread (its exp calls) is
+                         * taken; the margin covers that term's round-off */
+                        double lb = price_of(m, &cand.info, ct_nona_candidate_time_floor(m, &cand, x->phi, x->W),
+                                             x->pr, x->y1, x->y2);
+                        if (lb > best[i].f + 1e-9 * fabs(best[i].f))
+                            continue;
+                        double f = price_of(m, &cand.info, ct_nona_candidate_time(m, &cand, x->phi, x->W), x->pr,
+                                            x->y1, x->y2);
+                        if (f < best[i].f) {
+                            point_t y = { a, q, k, l, f };
+                            point_copy(&best[i], &y, nt);
+                        }
+                    }
+                }
+        if (count >= R->hi || !ct_partition_next(a, mx, nt))
+            break;
+    }
+    R->count = count;
+    R->built = built;
+    free(a);
+    free(mx);
+    ct_nona_candidate_free(&cand);
+    return st;
+}
+
 ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, size_t n,
                                        const ct_nona_price_point_t *pts, const double *cut, size_t exact_limit,
-                                       size_t evals, ct_nona_price_screen_t *screen, ct_nona_priced_t *out,
-                                       ct_error_t *err)
+                                       size_t evals, unsigned threads, ct_nona_price_screen_t *screen,
+                                       ct_nona_priced_t *out, ct_error_t *err)
 {
     for (size_t i = 0; i < n; i++)
         memset(&out[i], 0, sizeof out[i]);
@@ -1086,20 +1186,34 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
     /* Exact at every point: one stream of the triplets (restricted growth
      * strings, then k, l), each triplet's data built once; per point the
      * first triplet of least f in the stream's order, as
-     * ct_nona_price_block finds it. */
+     * ct_nona_price_block finds it. With threads, the stream is cut into
+     * that many ranges, each with its own best; per point the least over
+     * the ranges, the earliest range on a tie, is the stream's first least
+     * (a range skips only what loses to its own best, which is no lower
+     * than the stream's), so the results do not depend on threads. */
+    double count = ct_partition_triplet_count(nt);
+    size_t total = (size_t)count, parts = threads > 1 ? threads : 1;
+    if (parts > total / SCR_RUN)
+        parts = total / SCR_RUN > 0 ? total / SCR_RUN : 1;
     pricer_t P;
     memset(&P, 0, sizeof P);
     P.m = m;
     P.n = nt;
     P.map = malloc(256 * sizeof(size_t));
-    uint8_t *a = calloc(nt, 1), *mx = calloc(nt + 1, 1);
-    point_t *best = calloc(n, sizeof *best);
-    st = ct_nona_candidate_alloc(m, block, &P.cand, err);
-    if (st == CT_OK && (!P.map || !a || !mx || !best))
+    stream_range_t *R = calloc(parts, sizeof *R);
+    if (!P.map || !R)
         st = ct_error_set(err, CT_ENOMEM, "out of memory (pricing)");
-    for (size_t i = 0; i < n && st == CT_OK; i++)
-        if (!(best[i].a = calloc(nt, 1)))
+    for (size_t ri = 0; ri < parts && st == CT_OK; ri++) {
+        if (!(R[ri].best = calloc(n, sizeof(point_t))))
             st = ct_error_set(err, CT_ENOMEM, "out of memory (pricing)");
+        for (size_t i = 0; i < n && st == CT_OK; i++)
+            if (!(R[ri].best[i].a = calloc(nt, 1)))
+                st = ct_error_set(err, CT_ENOMEM, "out of memory (pricing)");
+        R[ri].lo = total / parts * ri / SCR_RUN * SCR_RUN;
+        R[ri].hi = SIZE_MAX;
+        if (ri > 0)
+            R[ri - 1].hi = R[ri].lo;
+    }
     /* The screen (not with spread waits, whose time has no floor): read
      * when this block's stream was recorded, else recorded now if the
      * budget allows. */
@@ -1107,12 +1221,11 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
     int reading = sb && sb->v, recording = 0;
     double phi0 = INFINITY, phi1 = 0, Wp0 = INFINITY, Wp1 = 0, *Wp = NULL;
     if (st == CT_OK && sb && !sb->v && !sb->refused) {
-        double count = ct_partition_triplet_count(nt), runs = ceil(count / SCR_RUN),
-               bytes = (count + runs) * SCR_STRIDE * sizeof(float);
+        double runs = ceil(count / SCR_RUN), bytes = (count + runs) * SCR_STRIDE * sizeof(float);
         if (bytes <= (double)screen->left && (sb->v = malloc((size_t)(count * SCR_STRIDE * sizeof(float)))) != NULL &&
             (sb->run = malloc((size_t)(runs * SCR_STRIDE * sizeof(float)))) != NULL) {
             recording = 1;
-            sb->count = (size_t)count;
+            sb->count = total;
             screen->left -= (size_t)bytes;
             for (size_t i = 0; i < (size_t)runs * SCR_STRIDE; i++)
                 sb->run[i] = INFINITY;
@@ -1130,50 +1243,12 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
         Wp0 = fmin(Wp0, Wp[i]), Wp1 = fmax(Wp1, Wp[i]);
     }
     if (st == CT_OK) {
-        size_t count = 0, built = 0, skip_to = 0;
-        for (size_t i = 0; i < n; i++)
-            best[i].f = cut ? cut[i] : INFINITY; /* (its assignment all-local until a triplet beats it) */
-        for (;;) {
-            size_t q = (size_t)mx[nt - 1] + 1;
-            for (size_t k = 0; k < q; k++)
-                for (size_t l = 0; l < q; l++, count++) {
-                    /* one that loses at every point is skipped, and a run
-                     * whose least record does */
-                    if (reading && count < sb->count) {
-                        if (count % SCR_RUN == 0 && run_loses(m, block, sb, count, n, pts, Wp, best))
-                            skip_to = count + SCR_RUN;
-                        if (count < skip_to || screen_loses(m, block, sb->v + count * SCR_STRIDE, n, pts, Wp, best))
-                            continue;
-                    }
-                    ct_nona_candidate_eval(m, &P.cand, a, q, k, l);
-                    built++;
-                    if (recording && count < sb->count) {
-                        float *r = sb->v + count * SCR_STRIDE, *g = sb->run + (count / SCR_RUN) * SCR_STRIDE;
-                        screen_record(r, &P.cand, phi0, Wp0, phi1, Wp1);
-                        for (size_t f = 0; f < SCR_STRIDE; f++)
-                            g[f] = r[f] < g[f] ? r[f] : g[f];
-                    }
-                    for (size_t i = 0; i < n; i++) {
-                        const ct_nona_price_point_t *x = &pts[i];
-                        /* most triplets lose already on the floor of their
-                         * time, before the waits' spread (its exp calls) is
-                         * taken; the margin covers that term's round-off */
-                        double lb = price_of(m, &P.cand.info, ct_nona_candidate_time_floor(m, &P.cand, x->phi, x->W),
-                                             x->pr, x->y1, x->y2);
-                        if (lb > best[i].f + 1e-9 * fabs(best[i].f))
-                            continue;
-                        double f = price_of(m, &P.cand.info, ct_nona_candidate_time(m, &P.cand, x->phi, x->W), x->pr,
-                                            x->y1, x->y2);
-                        if (f < best[i].f) {
-                            point_t y = { a, q, k, l, f };
-                            point_copy(&best[i], &y, nt);
-                        }
-                    }
-                }
-            if (!ct_partition_next(a, mx, nt))
-                break;
-        }
-        if (recording && count != sb->count) { /* (the count is the stream's; a guard) */
+        stream_t S = { m, block, nt, n, pts, cut, Wp, sb, reading, recording, phi0, Wp0, phi1, Wp1, R };
+        st = parts > 1 ? ct_parallel_for(parts, (unsigned)parts, stream_range, &S, NULL, NULL, err)
+                       : stream_range(0, &S, err);
+    }
+    if (st == CT_OK) {
+        if (recording && R[parts - 1].count != sb->count) { /* (the count is the stream's; a guard) */
             screen->left += (sb->count + (sb->count + SCR_RUN - 1) / SCR_RUN) * SCR_STRIDE * sizeof(float);
             free(sb->v);
             free(sb->run);
@@ -1181,21 +1256,29 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
             sb->run = NULL;
             sb->refused = 1;
         }
+        size_t built = 0;
+        for (size_t ri = 0; ri < parts; ri++)
+            built += R[ri].built;
         for (size_t i = 0; i < n; i++) {
-            best[i].q = canonical(&P, best[i].a, &best[i].k, &best[i].l, 0);
-            out[i] = (ct_nona_priced_t){ .assign = best[i].a, .q = best[i].q, .k = best[i].k, .l = best[i].l,
-                                         .value = best[i].f, .bound = best[i].f, .exact = 1, .evals = built };
-            best[i].a = NULL;
+            size_t w = 0;
+            for (size_t ri = 1; ri < parts; ri++)
+                if (R[ri].best[i].f < R[w].best[i].f)
+                    w = ri;
+            point_t *x = &R[w].best[i];
+            x->q = canonical(&P, x->a, &x->k, &x->l, 0);
+            out[i] = (ct_nona_priced_t){ .assign = x->a, .q = x->q, .k = x->k, .l = x->l, .value = x->f,
+                                         .bound = x->f, .exact = 1, .evals = built };
+            x->a = NULL;
         }
     }
-    for (size_t i = 0; best && i < n; i++)
-        free(best[i].a);
-    free(best);
-    free(a);
-    free(mx);
+    for (size_t ri = 0; R && ri < parts; ri++) {
+        for (size_t i = 0; R[ri].best && i < n; i++)
+            free(R[ri].best[i].a);
+        free(R[ri].best);
+    }
+    free(R);
     free(Wp);
     free(P.map);
-    ct_nona_candidate_free(&P.cand);
 done:
     if (st != CT_OK)
         for (size_t i = 0; i < n; i++)

@@ -23,6 +23,7 @@
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "ct_parallel.h"
 #include "nona_class_dual.h"
 #include "nona_internal.h"
 #include "nona_wait_lp.h"
@@ -39,10 +40,10 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
     *p = (ct_nona_solve_params_t){ .method = CT_NONA_EXACT, .gap = 1e-9, .max_lps = 20000, .grid = 48,
                                    .max_polish = 50, .starts = 6, .max_iter = 400, .seed = 1, .prune = 1e-9,
                                    .lp = CT_NONA_LP_BLOCK, .cg_rounds = 200, .price_exact = 500000,
-                                   .price_evals = 20000, .point_search = 1, .server_row = CT_NONA_ROW_AUTO,
-                                   .class_dual = 0, .stall_lps = CT_NONA_STALL_LPS, .stall_gap = CT_NONA_STALL_GAP,
-                                   .stall_close = CT_NONA_STALL_CLOSE, .spread_gap = CT_NONA_SPREAD_GAP,
-                                   .chase = CT_NONA_CHASE };
+                                   .price_evals = 20000, .threads = 1, .point_search = 1,
+                                   .server_row = CT_NONA_ROW_AUTO, .class_dual = 0, .stall_lps = CT_NONA_STALL_LPS,
+                                   .stall_gap = CT_NONA_STALL_GAP, .stall_close = CT_NONA_STALL_CLOSE,
+                                   .spread_gap = CT_NONA_SPREAD_GAP, .chase = CT_NONA_CHASE };
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -53,6 +54,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%sgap: expected 0 .. 0.5 (got %g)", pre, p->gap);
     if (p->max_lps < 1)
         return ct_error_set(err, CT_EINPUT, "%smax-lps: expected at least 1", pre);
+    if (p->threads > 1024)
+        return ct_error_set(err, CT_EINPUT, "%sthreads: expected 0 .. 1024 (got %u)", pre, p->threads);
     if (!(p->time_limit >= 0 && p->time_limit <= 1e9))
         return ct_error_set(err, CT_EINPUT, "%stime-limit: expected 0 .. 1e9 seconds (got %g)", pre, p->time_limit);
     if (p->grid < 4 || p->grid > 100000)
@@ -1298,7 +1301,11 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
          * must beat (the exact stream skips what cannot) */
         for (size_t pi = 0; pi < n; pi++)
             c[pi] = ct_nona_block_price(m, b, at[pi].phi, at[pi].W, at[pi].pr, at[pi].y1, at[pi].y2);
-        if ((st = ct_nona_price_block_points(m, b, n, at, c, p->price_exact, p->price_evals, screen, r, err)) != CT_OK)
+        unsigned threads = p->threads ? p->threads : ct_parallel_cores();
+        if (ct_partition_triplet_count(m->blocks[b].parts.n_inner) < CT_NONA_STREAM_RANGE_MIN)
+            threads = 1;
+        if ((st = ct_nona_price_block_points(m, b, n, at, c, p->price_exact, p->price_evals, threads, screen, r,
+                                             err)) != CT_OK)
             break;
         np[b] = n;
         gap[b] = fmax(0.0, c[0] - r[0].bound);

@@ -45,6 +45,11 @@ typedef struct ct_nona_price_screen ct_nona_price_screen_t;
 ct_status_t ct_nona_price_screen_alloc(const ct_nona_model_t *m, size_t max_bytes, ct_nona_price_screen_t **out,
                                        ct_error_t *err);
 void ct_nona_price_screen_free(ct_nona_price_screen_t *s);
+/* Exact pricing streams of at least this many triplets run in ranges on
+ * the solve's threads (ct_nona_solve_params_t.threads): a recording
+ * stream builds each triplet's data, about 1 us each; a shorter one would
+ * spend as much starting threads as it saves. */
+#define CT_NONA_STREAM_RANGE_MIN 65536
 /* ct_nona_price_block at each of n points into out[0 .. n): the same
  * results, but a segment priced exactly is streamed once for all of them
  * (each triplet's model data built once, its time taken at every point;
@@ -55,11 +60,13 @@ void ct_nona_price_screen_free(ct_nona_price_screen_t *s);
  * and where no triplet's f is below cut[i], out[i] has value = bound =
  * cut[i] (the exact least when the block's own triplets reach it) and the
  * all-local assignment, which the caller does not add (not below the
- * cut). On error every out[] is empty. */
+ * cut). threads > 1: the exact stream runs in that many ranges at once
+ * (the same results; worth it from CT_NONA_STREAM_RANGE_MIN triplets). On
+ * error every out[] is empty. */
 ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, size_t n,
                                        const ct_nona_price_point_t *pts, const double *cut, size_t exact_limit,
-                                       size_t evals, ct_nona_price_screen_t *screen, ct_nona_priced_t *out,
-                                       ct_error_t *err);
+                                       size_t evals, unsigned threads, ct_nona_price_screen_t *screen,
+                                       ct_nona_priced_t *out, ct_error_t *err);
 /* The screen's lower bound of the f of the index-th triplet in block's
  * stream order at pt (for tests); NAN when the block has none recorded. */
 double ct_nona_price_screen_lb(const ct_nona_model_t *m, const ct_nona_price_screen_t *s, size_t block, size_t index,

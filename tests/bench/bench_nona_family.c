@@ -24,7 +24,9 @@
  * arrays allocated afresh for each LP set up (the model's scratch cache
  * dropped, as before 2026-11-30's); BENCH_SCREENS=off the same with every
  * wait LP's column screens computed afresh (the model's screens cache
- * dropped, as before the night of 2026-11-30).
+ * dropped, as before the night of 2026-11-30); BENCH_THREADS=N the same
+ * with exact pricing's streams in N ranges at once (`nona solve -j N`;
+ * the library's default is 1, the command's the cores).
  */
 #include "bench_util.h"
 #include "ct_nona_solve.h"
@@ -46,6 +48,7 @@ static size_t stall = CT_NONA_STALL_LPS;       /* BENCH_STALL=N: the same with -
 static double stall_gap = CT_NONA_STALL_GAP, stall_close = CT_NONA_STALL_CLOSE; /* BENCH_STALL_RULE=before */
 static int no_scratch; /* BENCH_SCRATCH=off: the model's scratch cache dropped */
 static int no_screens; /* BENCH_SCREENS=off: the model's screens cache dropped */
+static unsigned threads = 1; /* BENCH_THREADS=N: the solves of that summary take N */
 static int waits = 1;  /* params.reentry_waits: job-first (BENCH_WAITS=aged: CT_NONA_WAITS_DEFAULT) */
 
 static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t *r)
@@ -65,6 +68,7 @@ static int solve(const ct_scenario_t *s, ct_nona_row_t row, double gap, result_t
     p.stall_lps = stall;
     p.stall_gap = stall_gap;
     p.stall_close = stall_close;
+    p.threads = threads;
     int built = ct_nona_model_build(s, &mp, &m, &err) == CT_OK;
     if (built && no_scratch) {
         ct_scratch_free(m.scratch);
@@ -126,6 +130,10 @@ int main(void)
     int sc = sc_env && !strcmp(sc_env, "off");
     const char *sn_env = getenv("BENCH_SCREENS");
     int sn = sn_env && !strcmp(sn_env, "off");
+    const char *th_env = getenv("BENCH_THREADS");
+    int th = th_env ? atoi(th_env) : 0;
+    if (th < 0 || th > 1024)
+        th = 0;
     double sg_sum = 0, def_sum = 0, sg_lj = 0, sg_worst = 0, sg_best = INFINITY;
     size_t sg_lps = 0, def_lps = 0;
     int sg_col1 = 0, def_col1 = 0, sg_slow = 0, def_slow = 0, sg_changed = 0;
@@ -169,7 +177,7 @@ int main(void)
             cd_worst = fmax(cd_worst, q);
             cd_best = fmin(cd_best, q);
         }
-        if (sg >= 0 || st >= 0 || sr || sc || sn) { /* the default row (the cut with aged waits) with the other options */
+        if (sg >= 0 || st >= 0 || sr || sc || sn || th > 0) { /* the default row (aged waits: the cut), other options */
             result_t x, *d = aged ? &r[0] : &r[1];
             spread_gap = sg >= 0 ? sg : CT_NONA_SPREAD_GAP;
             stall = st >= 0 ? (size_t)st : CT_NONA_STALL_LPS;
@@ -177,6 +185,7 @@ int main(void)
             stall_close = sr ? 0.1 : CT_NONA_STALL_CLOSE;
             no_scratch = sc;
             no_screens = sn;
+            threads = th > 0 ? (unsigned)th : 1;
             int bad = solve(&s, aged ? CT_NONA_ROW_PIECES : CT_NONA_ROW_LINEAR, 1e-9, &x);
             spread_gap = CT_NONA_SPREAD_GAP;
             stall = CT_NONA_STALL_LPS;
@@ -184,6 +193,7 @@ int main(void)
             stall_close = CT_NONA_STALL_CLOSE;
             no_scratch = 0;
             no_screens = 0;
+            threads = 1;
             if (bad)
                 return 1;
             sg_sum += x.seconds;
@@ -237,7 +247,7 @@ int main(void)
                "JCT over the LP's geometric mean %.6f (%.6f .. %.6f)\n",
                cd_closed, n, closed[1], cd_max, cd_sum, tsum[1], exp(cd_lj / n), cd_best, cd_worst);
     }
-    if (sg >= 0 || st >= 0 || sr || sc || sn) {
+    if (sg >= 0 || st >= 0 || sr || sc || sn || th > 0) {
         char what[160];
         int k = 0;
         what[0] = 0;
@@ -251,6 +261,8 @@ int main(void)
             k += snprintf(what + k, sizeof what - (size_t)k, "without the scratch cache ");
         if (sn)
             k += snprintf(what + k, sizeof what - (size_t)k, "without the screens cache ");
+        if (th > 0)
+            k += snprintf(what + k, sizeof what - (size_t)k, "pricing's streams in %d ranges (-j %d) ", th, th);
         if (k > 0)
             what[k - 1] = 0;
         printf("  %s against the default row: %.3f s in all against %.3f s (x%.2f), %zu LPs against %zu, "

@@ -1852,12 +1852,33 @@ static void screen_holds(const ct_nona_model_t *m, size_t blk, const ct_nona_pri
  * with the server row's cut set in between); and triplets added to a block
  * (ct_nona_model_add_triplets, evaluating only the new ones) carry the data
  * a fresh evaluation gives, in every block. */
+/* A source, n tasks of 3 ms and a sink, every edge 100 kB: many triplets
+ * tie on f, so a stream's first least is its first in order. */
+static ct_dag_t even_fork(size_t n)
+{
+    ct_dag_t d;
+    ct_error_t err;
+    size_t v[18];
+    char id[16];
+    ct_dag_init(&d);
+    for (size_t i = 0; i < n + 2 && i < 18; i++) {
+        snprintf(id, sizeof id, "e%zu", i);
+        ct_dag_add_task(&d, id, i == 0 || i == n + 1 ? 1e-3 : 3e-3, &v[i], &err);
+    }
+    for (size_t i = 1; i <= n && i < 17; i++) {
+        ct_dag_add_edge(&d, v[0], v[i], 1e5, &err);
+        ct_dag_add_edge(&d, v[i], v[n + 1], 1e5, &err);
+    }
+    return d;
+}
+
 static void pricing_points_match_enumeration(void)
 {
     unsigned long long st = 4242;
-    int points = 0, columns = 0, screened = 0, skipped = 0, cuts = 0, bound_checks = 0, bound_raised = 0;
-    for (int rep = 0; rep < 16; rep++) {
-        ct_dag_t d[2] = { random_mesh(&st, 4 + (size_t)rep % 4), random_fork(&st, 3 + (size_t)rep % 3) };
+    int points = 0, columns = 0, screened = 0, skipped = 0, cuts = 0, bound_checks = 0, bound_raised = 0, ranged = 0;
+    for (int rep = 0; rep < 18; rep++) { /* (the last two: ties) */
+        ct_dag_t d[2] = { rep >= 16 ? even_fork(6) : random_mesh(&st, 4 + (size_t)rep % 4),
+                          random_fork(&st, 3 + (size_t)rep % 3) };
         double rate[2] = { 20 + 60 * urand(&st), 10 + 30 * urand(&st) };
         ct_scenario_t s;
         ct_test_scenario(&s, d, rate, 2, 8, 1e9, 0.02, 1e-8);
@@ -1883,9 +1904,31 @@ static void pricing_points_match_enumeration(void)
         ct_nona_price_screen_t *screen = NULL;
         CHECK(ct_nona_price_screen_alloc(&m, (size_t)64 << 20, &screen, &err) == CT_OK);
         random_points(&st, &m, at);
-        /* the first stream records the screen (no effect on its finds) */
-        CHECK(ct_nona_price_block_points(&m, blk, 5, at, NULL, 1000000, 0, screen, pr, &err) == CT_OK);
+        /* the first stream records the screen (no effect on its finds), in
+         * 1-3 ranges */
+        unsigned th = 1 + (unsigned)rep % 3;
+        CHECK(ct_nona_price_block_points(&m, blk, 5, at, NULL, 1000000, 0, th, screen, pr, &err) == CT_OK);
         points += 5 * priced_match(&m, blk, at, pr);
+        if (th > 1) { /* the same finds and records as in one range */
+            ct_nona_price_screen_t *one = NULL;
+            ct_nona_priced_t p1[5];
+            CHECK(ct_nona_price_screen_alloc(&m, (size_t)64 << 20, &one, &err) == CT_OK);
+            CHECK(ct_nona_price_block_points(&m, blk, 5, at, NULL, 1000000, 0, 1, one, p1, &err) == CT_OK);
+            size_t nt = m.blocks[blk].parts.n_inner, count = (size_t)ct_partition_triplet_count(nt);
+            for (int i = 0; i < 5; i++) {
+                CHECK(p1[i].value == pr[i].value && p1[i].q == pr[i].q && p1[i].k == pr[i].k &&
+                      p1[i].l == pr[i].l && p1[i].evals == pr[i].evals && !memcmp(p1[i].assign, pr[i].assign, nt));
+                ct_nona_priced_free(&p1[i]);
+            }
+            for (size_t t = 0; t < count && !m.reentry_spread; t++, ranged++) { /* (spread waits: no screen) */
+                double x = ct_nona_price_screen_lb(&m, screen, blk, t, &at[t % 5]),
+                       y = ct_nona_price_screen_lb(&m, one, blk, t, &at[t % 5]),
+                       xr = ct_nona_price_screen_run_lb(&m, screen, blk, t, &at[t % 5]),
+                       yr = ct_nona_price_screen_run_lb(&m, one, blk, t, &at[t % 5]);
+                CHECK_MSG(x == y && xr == yr, "triplet %zu of %zu: %g / %g, run %g / %g", t, count, x, y, xr, yr);
+            }
+            ct_nona_price_screen_free(one);
+        }
         /* the second reads it: at other points, under the cut (when it
          * applies) at a theta spread over every triplet */
         random_points(&st, &m, at2);
@@ -1899,7 +1942,7 @@ static void pricing_points_match_enumeration(void)
             cuts += cut;
             free(theta);
         }
-        CHECK(ct_nona_price_block_points(&m, blk, 5, at2, NULL, 1000000, 0, screen, pr2, &err) == CT_OK);
+        CHECK(ct_nona_price_block_points(&m, blk, 5, at2, NULL, 1000000, 0, th, screen, pr2, &err) == CT_OK);
         screened += 5 * priced_match(&m, blk, at2, pr2);
         if (!m.reentry_spread) { /* the bound itself, at these points and at long waits without multipliers */
             ct_nona_price_point_t far[10];
@@ -1952,14 +1995,15 @@ static void pricing_points_match_enumeration(void)
         ct_dag_destroy(&d[0]);
         ct_dag_destroy(&d[1]);
     }
-    CHECK(points >= 40 && screened >= 40 && skipped >= 4 && cuts >= 1);
+    CHECK(points >= 40 && screened >= 40 && skipped >= 4 && cuts >= 1 && ranged >= 1000);
     /* the remote waits' term is tested where it raises the bound */
     CHECK_MSG(bound_raised > bound_checks / 100, "the screen's waits term raised %d of %d bounds", bound_raised,
               bound_checks);
     printf("pricing: one stream at several points matches the enumeration at %d points, %d more read through a "
-           "screen (triplets skipped in %d streams, %d under the cut); %d columns after adding match a fresh "
-           "evaluation; the screen's bound below f at %d triplet-points, above the branches' floor at %d\n",
-           points, screened, skipped, cuts, columns, bound_checks, bound_raised);
+           "screen (triplets skipped in %d streams, %d under the cut); in 2-3 ranges the same finds and the same "
+           "screen (%d records); %d columns after adding match a fresh evaluation; the screen's bound below f at %d "
+           "triplet-points, above the branches' floor at %d\n",
+           points, screened, skipped, cuts, ranged, columns, bound_checks, bound_raised);
 }
 
 /* A DAG of up to 8 tasks from ids, times (s) and edges (task indices),
