@@ -1845,13 +1845,6 @@ static void screen_holds(const ct_nona_model_t *m, size_t blk, const ct_nona_pri
     for_each_triplet(m, blk, holds_visit, &x);
 }
 
-/* Exact pricing at several points in one stream (ct_nona_price_block_points,
- * which skips triplets whose time floor already loses) finds at every point
- * the first least f of a plain enumeration of every triplet, also when a
- * screen recorded by an earlier stream skips triplets (at other points,
- * with the server row's cut set in between); and triplets added to a block
- * (ct_nona_model_add_triplets, evaluating only the new ones) carry the data
- * a fresh evaluation gives, in every block. */
 /* A source, n tasks of 3 ms and a sink, every edge 100 kB: many triplets
  * tie on f, so a stream's first least is its first in order. */
 static ct_dag_t even_fork(size_t n)
@@ -1872,6 +1865,14 @@ static ct_dag_t even_fork(size_t n)
     return d;
 }
 
+/* Exact pricing at several points in one stream (ct_nona_price_block_points,
+ * which skips triplets whose time floor already loses) finds at every point
+ * the first least f of a plain enumeration of every triplet, also when a
+ * screen recorded by an earlier stream skips triplets (at other points,
+ * with the server row's cut set in between); and triplets added to a block
+ * (ct_nona_model_add_triplets, evaluating only the new ones) carry the data
+ * a fresh evaluation gives, in every block. In 2-3 ranges on threads a
+ * stream finds the same and records the same screen as in one. */
 static void pricing_points_match_enumeration(void)
 {
     unsigned long long st = 4242;
