@@ -48,6 +48,39 @@ ct_status_t ct_parallel_for_ex(size_t n, unsigned threads, ct_point_fn fn, void 
                                void (*progress)(size_t done, size_t total, void *pctx), void *pctx,
                                void (*thread_exit)(void), ct_error_t *err);
 
+/**
+ * A team: threads kept between runs of short parallel loops, where
+ * starting threads for each (about 60 us a create and join) would cost
+ * more than the loop saves (the exact solver's pricing passes take
+ * 0.1-0.3 ms and run thousands of times). Between runs the workers spin
+ * (yielding) for about a millisecond, then sleep until the next run.
+ * One caller at a time; the caller takes part in every run.
+ */
+typedef struct ct_team ct_team_t;
+
+/** One index of a team run: must not fail, and may run concurrently with
+ *  the run's other indices (each writes only its own slots). */
+typedef void (*ct_team_fn)(size_t i, void *ctx);
+
+/**
+ * Starts a team of `threads` threads in all, the caller's among them
+ * (threads - 1 workers; 0: the cores). *team is NULL when threads is 1
+ * (ct_team_run then runs in the caller alone). Free with ct_team_free.
+ * Returns CT_ENOMEM when a thread or memory cannot be had (*team NULL).
+ */
+ct_status_t ct_team_alloc(unsigned threads, ct_team_t **team, ct_error_t *err);
+
+/** Threads in the team, the caller's included (1 for a NULL team). */
+unsigned ct_team_size(const ct_team_t *team);
+
+/** Runs fn(i, ctx) for every i in [0, n) on the team (NULL: in this thread,
+ *  in order) and returns when all have ended. Indices are handed out one at
+ *  a time, so results must not depend on which thread runs which. */
+void ct_team_run(ct_team_t *team, size_t n, ct_team_fn fn, void *ctx);
+
+/** Stops and joins the workers; takes NULL. */
+void ct_team_free(ct_team_t *team);
+
 #ifdef __cplusplus
 }
 #endif

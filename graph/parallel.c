@@ -1,7 +1,11 @@
 /*
  * parallel.c - the point pool (ct_parallel.h): a shared atomic counter
  * hands out points; a mutex serialises progress calls and the choice of
- * the error to report.
+ * the error to report. The team (ct_team_t) keeps its workers between
+ * runs: a run is published by bumping a generation counter (release),
+ * which a worker sees spinning or, after a while idle, through a
+ * condition variable; the caller waits for every worker to finish the
+ * run before the next one may reuse its fields.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -9,6 +13,7 @@
 #include "ct_parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,4 +127,129 @@ ct_status_t ct_parallel_for_ex(size_t n, unsigned threads, ct_point_fn fn, void 
         return p.err.code;
     }
     return CT_OK;
+}
+
+/* Yields a worker makes waiting for a run before it sleeps: about a
+ * millisecond (a yield with the other core idle returns at once), longer
+ * than the gaps between the pricing passes of one solve. */
+#define TEAM_SPINS 4096
+
+struct ct_team {
+    unsigned workers;      /* threads besides the caller's */
+    pthread_t *th;
+    pthread_mutex_t mu;    /* with wake: a sleeping worker's wait for gen to move */
+    pthread_cond_t wake;
+    atomic_uint gen;       /* bumped (release) when a run is published or the team stops */
+    atomic_int quit;
+    atomic_uint busy;      /* workers not yet done with the current run */
+    /* the current run: written only while busy == 0, before gen moves */
+    size_t n;
+    ct_team_fn fn;
+    void *ctx;
+    atomic_size_t next;
+};
+
+static void team_indices(ct_team_t *t)
+{
+    for (size_t i; (i = atomic_fetch_add(&t->next, 1)) < t->n;)
+        t->fn(i, t->ctx);
+}
+
+static void *team_worker(void *arg)
+{
+    ct_team_t *t = arg;
+    unsigned seen = 0;
+    for (;;) {
+        unsigned g = atomic_load_explicit(&t->gen, memory_order_acquire);
+        for (int k = 0; g == seen && k < TEAM_SPINS; k++) {
+            sched_yield();
+            g = atomic_load_explicit(&t->gen, memory_order_acquire);
+        }
+        if (g == seen) {
+            pthread_mutex_lock(&t->mu);
+            while ((g = atomic_load_explicit(&t->gen, memory_order_acquire)) == seen)
+                pthread_cond_wait(&t->wake, &t->mu);
+            pthread_mutex_unlock(&t->mu);
+        }
+        seen = g;
+        if (atomic_load(&t->quit))
+            return NULL;
+        team_indices(t);
+        atomic_fetch_sub_explicit(&t->busy, 1, memory_order_release);
+    }
+}
+
+/* Publishes a new generation (a run, or the stop) to every worker. */
+static void team_publish(ct_team_t *t)
+{
+    pthread_mutex_lock(&t->mu);
+    atomic_fetch_add_explicit(&t->gen, 1, memory_order_release);
+    pthread_cond_broadcast(&t->wake);
+    pthread_mutex_unlock(&t->mu);
+}
+
+ct_status_t ct_team_alloc(unsigned threads, ct_team_t **team, ct_error_t *err)
+{
+    *team = NULL;
+    if (threads == 0)
+        threads = ct_parallel_cores();
+    if (threads <= 1)
+        return CT_OK;
+    ct_team_t *t = calloc(1, sizeof *t);
+    if (!t || !(t->th = malloc((threads - 1) * sizeof(pthread_t)))) {
+        free(t);
+        return ct_error_set(err, CT_ENOMEM, "out of memory");
+    }
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->wake, NULL);
+    atomic_init(&t->gen, 0);
+    atomic_init(&t->quit, 0);
+    atomic_init(&t->busy, 0);
+    atomic_init(&t->next, 0);
+    for (; t->workers < threads - 1; t->workers++)
+        if (pthread_create(&t->th[t->workers], NULL, team_worker, t) != 0) {
+            ct_team_free(t);
+            return ct_error_set(err, CT_ENOMEM, "cannot start a thread");
+        }
+    *team = t;
+    return CT_OK;
+}
+
+unsigned ct_team_size(const ct_team_t *team)
+{
+    return team ? team->workers + 1 : 1;
+}
+
+void ct_team_run(ct_team_t *team, size_t n, ct_team_fn fn, void *ctx)
+{
+    if (!team || n <= 1) {
+        for (size_t i = 0; i < n; i++)
+            fn(i, ctx);
+        return;
+    }
+    team->n = n;
+    team->fn = fn;
+    team->ctx = ctx;
+    atomic_store_explicit(&team->next, 0, memory_order_relaxed);
+    atomic_store_explicit(&team->busy, team->workers, memory_order_relaxed);
+    team_publish(team);
+    team_indices(team);
+    /* every worker must be done before the fields are reused (the last
+     * indices may still be running elsewhere) */
+    while (atomic_load_explicit(&team->busy, memory_order_acquire) != 0)
+        sched_yield();
+}
+
+void ct_team_free(ct_team_t *team)
+{
+    if (!team)
+        return;
+    atomic_store(&team->quit, 1);
+    team_publish(team);
+    for (unsigned k = 0; k < team->workers; k++)
+        pthread_join(team->th[k], NULL);
+    pthread_mutex_destroy(&team->mu);
+    pthread_cond_destroy(&team->wake);
+    free(team->th);
+    free(team);
 }

@@ -115,6 +115,12 @@ int ct_nona_solve_row_pieces(const ct_nona_model_t *m, const ct_nona_solve_param
     return p->server_row == CT_NONA_ROW_PIECES || (p->server_row == CT_NONA_ROW_AUTO && m->reentry_merged);
 }
 
+/* The threads a solve's long passes use (params threads, 0: the cores). */
+static unsigned solve_threads(const ct_nona_solve_params_t *p)
+{
+    return p->threads ? p->threads : ct_parallel_cores();
+}
+
 static double local_incumbent(const ct_nona_model_t *m, double *best, ct_nona_solution_t *sol)
 {
     ct_nona_eval_t e;
@@ -958,6 +964,7 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
         goto done; /* nothing to decide */
     if ((st = ct_wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK)
         goto done;
+    s.lp.threads = solve_threads(p);
     if (warm) { /* the last round's table (column generation), polished with the new columns */
         memcpy(s.theta, warm, m->n_vars * sizeof(double));
         if ((st = consider_theta(&s, p->max_polish, 0, err)) != CT_OK)
@@ -1078,6 +1085,7 @@ static ct_status_t solve_grid(const ct_nona_model_t *m, const ct_nona_solve_para
         goto done; /* nothing to decide, or nothing can beat local */
     if ((st = ct_wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK)
         goto done;
+    s.lp.threads = solve_threads(p);
     /* Grid: half geometric from just above phi_lo (the optimum often sits
      * near the bottom), half uniform. */
     size_t half = G / 2;
@@ -1301,7 +1309,7 @@ static ct_status_t price_round(ct_nona_model_t *m, const ct_nona_solve_params_t 
          * must beat (the exact stream skips what cannot) */
         for (size_t pi = 0; pi < n; pi++)
             c[pi] = ct_nona_block_price(m, b, at[pi].phi, at[pi].W, at[pi].pr, at[pi].y1, at[pi].y2);
-        unsigned threads = p->threads ? p->threads : ct_parallel_cores();
+        unsigned threads = solve_threads(p);
         if (ct_partition_triplet_count(m->blocks[b].parts.n_inner) < CT_NONA_STREAM_RANGE_MIN)
             threads = 1;
         if ((st = ct_nona_price_block_points(m, b, n, at, c, p->price_exact, p->price_evals, threads, screen, r,
@@ -1397,8 +1405,10 @@ static ct_status_t polish_table(ct_nona_model_t *m, const ct_nona_solve_params_t
     memcpy(s.theta, theta, m->n_vars * sizeof(double));
     /* (the server row tuned at the table, as a search tunes it at its incumbents) */
     ct_nona_model_set_server_row(m, ct_nona_solve_row_pieces(m, p) ? s.theta : NULL, NULL);
-    if ((st = ct_wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK ||
-        (st = consider_theta(&s, p->max_polish, 0, err)) != CT_OK)
+    if ((st = ct_wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK)
+        goto done;
+    s.lp.threads = solve_threads(p);
+    if ((st = consider_theta(&s, p->max_polish, 0, err)) != CT_OK)
         goto done;
     *lps += s.lp.solves;
     free(sol->theta);

@@ -54,6 +54,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Pieces per thread of pricing's first pass (screen_piece): the screen
+ * skips unevenly, so a thread that ends early takes another piece. */
+#define SCREEN_PIECES 8
+
 /* Every array of the LP comes from the model's scratch cache and goes back
  * to it (ct_scratch_t): a solve sets up an LP per search, polish and
  * pricing round, about the same sizes each time. */
@@ -410,11 +414,16 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->pu = scratch_get(s, nb1 * sizeof(double));
     s->ptmin = scratch_get(s, nb1 * sizeof(double));
     s->pbest_rc = scratch_get(s, nb1 * sizeof(double));
+    s->pskip = scratch_get(s, nb1);
+    s->team_min = CT_WAIT_TEAM_MIN;
+    s->pfirst = scratch_get(s, SCREEN_PIECES * CT_WAIT_TEAM_MAX * sizeof(size_t));
+    s->pcount = scratch_get(s, SCREEN_PIECES * CT_WAIT_TEAM_MAX * sizeof(size_t));
     if (!s->act || !s->cstamp || !s->on || !s->kc || !s->n_act || !s->astart || !s->ac || !s->av1 || !s->av2 || !s->ax ||
         !s->tm || !s->mc || !s->sa1 || !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin ||
         !s->bbeta || !s->bshare || !s->dcol || !s->dinfo || !s->dbr || !s->dM || !s->dcol2 || !s->dinfo2 ||
         !s->dbr2 || !s->dM2 || !s->astart2 || !s->cand || !s->cand_b ||
-        !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc || !s->kcol) {
+        !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc || !s->kcol || !s->pskip ||
+        !s->pfirst || !s->pcount) {
         scratch_put(s, keep);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
@@ -682,6 +691,10 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
     scratch_put(s, s->pu);
     scratch_put(s, s->ptmin);
     scratch_put(s, s->pbest_rc);
+    scratch_put(s, s->pskip);
+    scratch_put(s, s->pfirst);
+    scratch_put(s, s->pcount);
+    ct_team_free(s->team);
     scratch_put(s, s->ib);
 }
 
@@ -886,6 +899,94 @@ static ct_status_t price_feasibility(ct_wait_lp_t *s, double pr, size_t *added, 
     return CT_OK;
 }
 
+/* Pricing's first pass is cut into pieces of consecutive runs (across
+ * blocks) that a team may run side by side: a piece writes its survivors
+ * into the candidate arrays from its own first entry on (a piece never
+ * keeps more than it reads), and the caller closes the gaps in piece
+ * order, so the candidates are the same, in the same order, for any number
+ * of threads. */
+typedef struct {
+    ct_wait_lp_t *s;
+    double po, wo, Wp0, k1, k2, p2; /* the solve's waits and multipliers (scaled units) */
+    size_t per;                     /* runs per piece */
+} screen_ctx_t;
+
+/* Piece p: streams its runs through the screen (a run whose least terms
+ * already lose is skipped whole), then drops the survivors that a bound
+ * this search found at waits no larger rules out (M or its bound there;
+ * most of them where the screen is loose: 95% on bench_nona_family's seed
+ * 7), reading only their own entries, so that pass 2 fetches the model's
+ * data for the rest alone. Reads the solve's shared state, writes only
+ * its own entries of cand, cand_b, cand_lin and pfirst[p], pcount[p]. */
+static void screen_piece(size_t p, void *ctx)
+{
+    const screen_ctx_t *sc = ctx;
+    ct_wait_lp_t *s = sc->s;
+    const ct_nona_model_t *m = s->m;
+    size_t c0 = p * sc->per, nch = s->chstart[m->n_blocks], c1 = c0 + sc->per < nch ? c0 + sc->per : nch;
+    size_t b = 0, lo = m->n_blocks; /* b: the block of run c0 (the last one whose first run is <= c0) */
+    while (lo > b + 1) {
+        size_t mid = b + (lo - b) / 2;
+        if (s->chstart[mid] <= c0)
+            b = mid;
+        else
+            lo = mid;
+    }
+    while (b + 1 < m->n_blocks && s->chstart[b + 1] <= c0)
+        b++; /* (past empty blocks) */
+    size_t first = s->kstart[b] + (c0 - s->chstart[b]) * CT_WAIT_CHUNK, nc = first;
+    double po = sc->po, Wp0 = sc->Wp0, k1 = sc->k1, k2 = sc->k2, p2 = sc->p2;
+    const float *sa1 = s->sa1, *sa2 = s->sa2, *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2;
+    for (size_t c = c0; c < c1; c++) {
+        while (c >= s->chstart[b + 1])
+            b++;
+        if (s->pskip[b])
+            continue;
+        double u = s->pu[b], sh = s->bshare[b] * s->inv_t;
+        /* the run's least terms first (every factor >= 0; k2 may only be
+         * < 0 by round-off of the root's term: then no run is skipped) */
+        const float *cm = s->cmin + 6 * c;
+        double c1v = cm[0] + cm[1] * po, c2v = cm[2] + cm[3] * po;
+        if (k2 >= 0 &&
+            sh * (c1v > c2v ? c1v : c2v) + k1 * ((double)cm[5] + p2 * cm[4]) + (k2 != 0 ? k2 * s->csq[c] : 0.0) >= u)
+            continue;
+        size_t j0 = s->kstart[b] + (c - s->chstart[b]) * CT_WAIT_CHUNK;
+        size_t end = j0 + CT_WAIT_CHUNK < s->kstart[b + 1] ? j0 + CT_WAIT_CHUNK : s->kstart[b + 1];
+        for (size_t j = j0; j < end; j++) {
+            /* without server waits (k2 = Wp0 = 0) the server streams are not read */
+            double lin = k1 * ((double)sa2[j] + p2 * sa1[j]) + (k2 != 0 ? k2 * s->sq[j] : 0.0);
+            double m1 = la[j] + ln[j] * po, m2 = la2[j] + ln2[j] * po;
+            if (Wp0 != 0) {
+                m1 += 0.125 * s->lr[2 * j] * Wp0;
+                m2 += 0.125 * s->lr[2 * j + 1] * Wp0;
+            }
+            /* written always, kept when it passes: no branch to
+             * mispredict (nc <= j: inside this piece's entries) */
+            s->cand[nc] = j;
+            s->cand_b[nc] = b;
+            s->cand_lin[nc] = lin;
+            nc += !(sh * (m1 > m2 ? m1 : m2) + lin >= u) & !s->on[j];
+        }
+    }
+    if (s->mc_on) {
+        size_t kept = first;
+        for (size_t i = first; i < nc; i++) {
+            size_t j = s->cand[i], cb = s->cand_b[i];
+            const double *c = s->mc + 3 * j;
+            double lin = s->cand_lin[i];
+            int out = s->cstamp[j] != s->stamp && po >= c[1] && sc->wo >= c[2] &&
+                      s->bshare[cb] * s->inv_t * c[0] + lin >= s->pu[cb];
+            s->cand[kept] = j;
+            s->cand_b[kept] = cb;
+            s->cand_lin[kept] = lin;
+            kept += !out;
+        }
+        nc = kept;
+    }
+    s->pfirst[p] = first;
+    s->pcount[p] = nc - first;
+}
+
 /* The block solver's LP at objective waits (po, wo), rows at pr: column
  * generation over the active columns (see ct_wait_lp_t) until no column
  * prices out. *ok = 0 when infeasible; else s->ax (packed), *y1, *y2
@@ -948,13 +1049,13 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
         double k1 = Y1 / s->scale1, k2 = rows > 1 ? (Y2 + s->root_c) / s->scale2 : 0.0, Wp0 = m->r_part * wo;
         if (!(m->server_model && m->rho_s > 0 && Wp0 > 0))
             Wp0 = 0;
-        /* Pass 1 streams every column through the screen; the few that
-         * pass it (scattered in memory) are gathered, then bounded and
-         * priced in pass 2 with their data fetched ahead. tmin[b]: the
+        /* Pass 1 streams every column through the screen (screen_piece,
+         * on a team where the stream is long); the few that pass it
+         * (scattered in memory) are gathered, then bounded and priced in
+         * pass 2 with their data fetched ahead. tmin[b]: the
          * least reduced cost over block b's columns (one skipped by a bound
          * has one >= u[b]); best[b]: the column to add, below u[b] by more
          * than round-off. */
-        size_t nc = 0;
         for (size_t b = 0; b < m->n_blocks; b++) {
             double u = INFINITY, sh = s->bshare[b] * s->inv_t;
             for (size_t k = s->astart[b]; k < s->astart[b + 1]; k++) {
@@ -964,57 +1065,31 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
             s->pu[b] = s->ptmin[b] = u;
             s->pbest_rc[b] = u - 1e-12 * fabs(u);
             s->pbest[b] = SIZE_MAX;
-            const double *mn = s->bmin + 6 * b; /* every multiplier >= 0: a bound for the block */
-            if (sh * (mn[0] + mn[1] * po + mn[2] * Wp0) + k1 * (mn[4] + p2 * mn[3]) + k2 * mn[5] >= u)
-                continue;
-            const float *sa1 = s->sa1, *sa2 = s->sa2, *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2;
-            for (size_t c = s->chstart[b], j0 = s->kstart[b]; c < s->chstart[b + 1]; c++, j0 += CT_WAIT_CHUNK) {
-                /* the run's least terms first (every factor >= 0; k2 may
-                 * only be < 0 by round-off of the root's term: then no
-                 * run is skipped) */
-                const float *cm = s->cmin + 6 * c;
-                double c1 = cm[0] + cm[1] * po, c2 = cm[2] + cm[3] * po;
-                if (k2 >= 0 &&
-                    sh * (c1 > c2 ? c1 : c2) + k1 * ((double)cm[5] + p2 * cm[4]) + (k2 != 0 ? k2 * s->csq[c] : 0.0) >=
-                        u)
-                    continue;
-                size_t end = j0 + CT_WAIT_CHUNK < s->kstart[b + 1] ? j0 + CT_WAIT_CHUNK : s->kstart[b + 1];
-                for (size_t j = j0; j < end; j++) {
-                    /* without server waits (k2 = Wp0 = 0) the server streams are not read */
-                    double lin = k1 * ((double)sa2[j] + p2 * sa1[j]) + (k2 != 0 ? k2 * s->sq[j] : 0.0);
-                    double m1 = la[j] + ln[j] * po, m2 = la2[j] + ln2[j] * po;
-                    if (Wp0 != 0) {
-                        m1 += 0.125 * s->lr[2 * j] * Wp0;
-                        m2 += 0.125 * s->lr[2 * j + 1] * Wp0;
-                    }
-                    /* written always, kept when it passes: no branch
-                     * to mispredict (nc <= j's index < the arrays' size) */
-                    s->cand[nc] = j;
-                    s->cand_b[nc] = b;
-                    s->cand_lin[nc] = lin;
-                    nc += !(sh * (m1 > m2 ? m1 : m2) + lin >= u) & !s->on[j];
-                }
-            }
+            const double *mn = s->bmin + 6 * b; /* every multiplier >= 0: a bound for the whole block */
+            s->pskip[b] = sh * (mn[0] + mn[1] * po + mn[2] * Wp0) + k1 * (mn[4] + p2 * mn[3]) + k2 * mn[5] >= u;
         }
-        /* Pass 2 first drops the candidates that a bound this search
-         * found at waits no larger rules out (M or its bound there; most
-         * of them where the screen is loose: 95% on bench_nona_family's
-         * seed 7), reading only their own entries in column order, so
-         * that the model's data is fetched for the rest alone. */
-        if (s->mc_on) {
-            size_t kept = 0;
-            for (size_t i = 0; i < nc; i++) {
-                size_t j = s->cand[i], b = s->cand_b[i];
-                const double *c = s->mc + 3 * j;
-                double lin = s->cand_lin[i];
-                int out = s->cstamp[j] != s->stamp && po >= c[1] && wo >= c[2] &&
-                          s->bshare[b] * s->inv_t * c[0] + lin >= s->pu[b];
-                s->cand[kept] = j;
-                s->cand_b[kept] = b;
-                s->cand_lin[kept] = lin;
-                kept += !out;
+        screen_ctx_t sc = { s, po, wo, Wp0, k1, k2, p2, 0 };
+        size_t nch = s->chstart[m->n_blocks], np = 1, nc = 0;
+        if (s->threads > 1 && !s->team && s->kstart[m->n_blocks] >= s->team_min) {
+            unsigned th = s->threads < CT_WAIT_TEAM_MAX ? s->threads : CT_WAIT_TEAM_MAX;
+            ct_error_t e; /* no team, no harm: the same pass in this thread */
+            if (ct_team_alloc(th, &s->team, &e) != CT_OK)
+                s->threads = 1;
+        }
+        if (s->team && s->kstart[m->n_blocks] >= s->team_min)
+            np = SCREEN_PIECES * ct_team_size(s->team);
+        sc.per = (nch + np - 1) / np;
+        np = sc.per ? (nch + sc.per - 1) / sc.per : 0;
+        ct_team_run(np > 1 ? s->team : NULL, np, screen_piece, &sc);
+        /* the pieces' survivors, in column order whatever ran them */
+        for (size_t p = 0; p < np; p++) {
+            size_t from = s->pfirst[p], k = s->pcount[p];
+            if (from != nc) {
+                memmove(s->cand + nc, s->cand + from, k * sizeof *s->cand);
+                memmove(s->cand_b + nc, s->cand_b + from, k * sizeof *s->cand_b);
+                memmove(s->cand_lin + nc, s->cand_lin + from, k * sizeof *s->cand_lin);
             }
-            nc = kept;
+            nc += k;
         }
         for (size_t i = 0; i < nc; i++) {
             if (i + 8 < nc)

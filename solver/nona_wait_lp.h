@@ -11,6 +11,7 @@
 #include "ct_lp.h"
 #include "ct_nona.h"
 #include "ct_nona_solve.h"
+#include "ct_parallel.h"
 
 /* The LP, kept across solves: the block solver's workspace, or one GLPK
  * problem whose simplex warm-starts from the previous basis. c, v1, v2, r1,
@@ -104,7 +105,20 @@ typedef struct {
                              * by ct_wait_lp_use_row (allocated at its first switch) */
     double *bmin_alt, qmax_alt;
     double *ib;             /* ct_wait_lp_interval_bound's per-block minima (4 per block; allocated there) */
+    /* A solve's first pricing pass runs in pieces (SCREEN_PIECES per
+     * thread) on a team when the stream has team_min entries or more;
+     * the candidates are the same for any number of threads. */
+    unsigned threads;       /* set by the caller after init (0, 1: this thread alone) */
+    size_t team_min;        /* CT_WAIT_TEAM_MIN after init (the tests lower it) */
+    ct_team_t *team;        /* started at the first long pass (at most CT_WAIT_TEAM_MAX threads); owned */
+    unsigned char *pskip;   /* per block: its whole-block screen loses at this pass's multipliers */
+    size_t *pfirst, *pcount; /* per piece: its survivors' first slot in cand and their count */
 } ct_wait_lp_t;
+
+/* Stream entries from which a pricing pass is worth a team: a pass reads
+ * about 5 ns an entry it does not skip, a team run costs a few us. */
+#define CT_WAIT_TEAM_MIN 16384
+#define CT_WAIT_TEAM_MAX 64
 
 /* Entries per run of the pricing screen's run minima (ct_wait_lp_t.cmin). */
 #define CT_WAIT_CHUNK 32

@@ -1009,11 +1009,13 @@ static void rep_model(unsigned long long *st, int rep, size_t nc, int server_mod
  * bounds are read at waits above theirs, and must not be below), agrees
  * with GLPK's at every step, on forks of 7 parallel tasks over 16
  * servers (triplets of up to 6 remote parts) at light and heavier load,
- * both bindings. */
+ * both bindings. The same LP with its first pricing pass in pieces on a
+ * team of 3 (ct_wait_lp_t.team_min lowered to 0) gives the same value,
+ * bound and theta, bit for bit, and the same active columns. */
 static void pricing_screens_hold(void)
 {
     unsigned long long st = 4242;
-    int compared = 0;
+    int compared = 0, teamed = 0;
     double worst = 0;
     for (int rep = 0; rep < 4; rep++) {
         ct_dag_t d;
@@ -1021,9 +1023,14 @@ static void pricing_screens_hold(void)
         ct_nona_model_t m;
         ct_error_t err;
         fork_model(7, 31 + (unsigned long long)rep, rep < 2 ? 40.0 : 400.0, 16, rep % 2, &d, &s, &m);
-        ct_wait_lp_t bl, gl;
+        ct_wait_lp_t bl, gl, tl;
         CHECK(ct_wait_lp_init(&bl, &m, CT_NONA_LP_BLOCK, &err) == CT_OK);
         CHECK(ct_wait_lp_init(&gl, &m, CT_NONA_LP_GLPK, &err) == CT_OK);
+        CHECK(ct_wait_lp_init(&tl, &m, CT_NONA_LP_BLOCK, &err) == CT_OK);
+        tl.threads = 3;
+        tl.team_min = 0;
+        double *th1 = malloc(m.n_vars * sizeof(double)), *th3 = malloc(m.n_vars * sizeof(double));
+        CHECK(th1 && th3);
         double lo = ct_nona_phi_min(&m), hi = ct_nona_phi_max(&m), wlo, whi;
         ct_nona_W_range(&m, &wlo, &whi);
         double phi = lo + 0.3 * (hi - lo), W = wlo + 0.3 * (whi - wlo);
@@ -1033,9 +1040,19 @@ static void pricing_screens_hold(void)
             W = fmin(whi, fmax(wlo, W + (whi - wlo) * 0.2 * (2 * urand(&st) - 1)));
             int fb, fg;
             double vb, vg, bb;
-            CHECK(ct_wait_lp_solve(&bl, phi, W, phi, W, &fb, &vb, &bb, NULL, &err) == CT_OK);
+            CHECK(ct_wait_lp_solve(&bl, phi, W, phi, W, &fb, &vb, &bb, th1, &err) == CT_OK);
             CHECK(ct_wait_lp_solve(&gl, phi, W, phi, W, &fg, &vg, NULL, NULL, &err) == CT_OK);
             CHECK_MSG(fb == fg, "fork %d, step %d: feasible %d (block), %d (GLPK)", rep, k, fb, fg);
+            int ft;
+            double vt, bt;
+            CHECK(ct_wait_lp_solve(&tl, phi, W, phi, W, &ft, &vt, &bt, th3, &err) == CT_OK);
+            int same = ft == fb && (!fb || (vt == vb && bt == bb && !memcmp(th1, th3, m.n_vars * sizeof(double))));
+            for (size_t b = 0; b < m.n_blocks && same; b++)
+                same = tl.n_act[b] == bl.n_act[b] &&
+                       !memcmp(tl.act + tl.kstart[b], bl.act + bl.kstart[b], bl.n_act[b] * sizeof(size_t));
+            CHECK_MSG(same, "fork %d, step %d: a team of 3 prices to %.17g (bound %.17g), one thread %.17g (%.17g)",
+                      rep, k, vt, bt, vb, bb);
+            teamed += same && tl.team != NULL;
             if (!fb || !fg)
                 continue;
             double rel = fabs(vb - vg) / fabs(vg);
@@ -1044,15 +1061,20 @@ static void pricing_screens_hold(void)
             worst = fmax(worst, rel);
             compared++;
         }
+        free(th1);
+        free(th3);
         ct_wait_lp_free(&bl);
         ct_wait_lp_free(&gl);
+        ct_wait_lp_free(&tl);
         ct_nona_model_free(&m);
         ct_scenario_destroy(&s);
         ct_dag_destroy(&d);
     }
     CHECK(compared >= 200);
-    printf("pricing screens: %d wait LPs along walks agree with GLPK (worst relative difference %.1e)\n", compared,
-           worst);
+    CHECK(teamed >= 220);
+    printf("pricing screens: %d wait LPs along walks agree with GLPK (worst relative difference %.1e); %d the same "
+           "with the first pass on a team of 3\n",
+           compared, worst, teamed);
 }
 
 /* The block LP solver against GLPK: the wait LP at random waits (feasible
