@@ -134,15 +134,24 @@ ct_status_t ct_parallel_for_ex(size_t n, unsigned threads, ct_point_fn fn, void 
  * than the gaps between the pricing passes of one solve. */
 #define TEAM_SPINS 4096
 
+/* A run's end: the caller does not wait for workers that have not joined
+ * it (one asleep would cost its wake-up), only for those inside. A worker
+ * joins by counting itself in `active`, then reads `closed`; the caller,
+ * its own indices done, sets `closed`, then reads `active` (both
+ * sequentially consistent): either the worker sees the run closed and
+ * leaves it untouched, or the caller sees it and waits. A worker late for
+ * one run may join the next: it reads the fields after seeing that run
+ * open, and the caller wrote them before opening it. */
 struct ct_team {
     unsigned workers;      /* threads besides the caller's */
     pthread_t *th;
     pthread_mutex_t mu;    /* with wake: a sleeping worker's wait for gen to move */
     pthread_cond_t wake;
-    atomic_uint gen;       /* bumped (release) when a run is published or the team stops */
+    atomic_uint gen;       /* bumped when a run is published or the team stops */
     atomic_int quit;
-    atomic_uint busy;      /* workers not yet done with the current run */
-    /* the current run: written only while busy == 0, before gen moves */
+    atomic_int closed;     /* 1 between runs: no worker may start on the fields */
+    atomic_uint active;    /* workers inside the current run */
+    /* the current run: written only while closed and no worker is active */
     size_t n;
     ct_team_fn fn;
     void *ctx;
@@ -174,8 +183,10 @@ static void *team_worker(void *arg)
         seen = g;
         if (atomic_load(&t->quit))
             return NULL;
-        team_indices(t);
-        atomic_fetch_sub_explicit(&t->busy, 1, memory_order_release);
+        atomic_fetch_add(&t->active, 1);
+        if (!atomic_load(&t->closed))
+            team_indices(t);
+        atomic_fetch_sub_explicit(&t->active, 1, memory_order_release);
     }
 }
 
@@ -204,7 +215,8 @@ ct_status_t ct_team_alloc(unsigned threads, ct_team_t **team, ct_error_t *err)
     pthread_cond_init(&t->wake, NULL);
     atomic_init(&t->gen, 0);
     atomic_init(&t->quit, 0);
-    atomic_init(&t->busy, 0);
+    atomic_init(&t->closed, 1);
+    atomic_init(&t->active, 0);
     atomic_init(&t->next, 0);
     for (; t->workers < threads - 1; t->workers++)
         if (pthread_create(&t->th[t->workers], NULL, team_worker, t) != 0) {
@@ -231,13 +243,15 @@ void ct_team_run(ct_team_t *team, size_t n, ct_team_fn fn, void *ctx)
     team->fn = fn;
     team->ctx = ctx;
     atomic_store_explicit(&team->next, 0, memory_order_relaxed);
-    atomic_store_explicit(&team->busy, team->workers, memory_order_relaxed);
+    atomic_store_explicit(&team->closed, 0, memory_order_release);
     team_publish(team);
     team_indices(team);
-    /* every worker must be done before the fields are reused (the last
-     * indices may still be running elsewhere) */
-    while (atomic_load_explicit(&team->busy, memory_order_acquire) != 0)
-        sched_yield();
+    atomic_store(&team->closed, 1);
+    /* the workers inside finish their last index (a short wait; yielding
+     * after a while, for a worker preempted inside) */
+    for (unsigned k = 0; atomic_load(&team->active) != 0; k++)
+        if (k >= 1024)
+            sched_yield();
 }
 
 void ct_team_free(ct_team_t *team)

@@ -25,8 +25,9 @@
  * dropped, as before 2026-11-30's); BENCH_SCREENS=off the same with every
  * wait LP's column screens computed afresh (the model's screens cache
  * dropped, as before the night of 2026-11-30); BENCH_THREADS=N the same
- * with exact pricing's streams in N ranges at once (`nona solve -j N`;
- * the library's default is 1, the command's the cores).
+ * on N threads (`nona solve -j N`: exact pricing's streams in N ranges
+ * at once, the wait LPs' first pricing pass in pieces on a team; the
+ * library's default is 1, the command's the cores).
  */
 #include "bench_util.h"
 #include "ct_nona_solve.h"
@@ -262,7 +263,7 @@ int main(void)
         if (sn)
             k += snprintf(what + k, sizeof what - (size_t)k, "without the screens cache ");
         if (th > 0)
-            k += snprintf(what + k, sizeof what - (size_t)k, "pricing's streams in %d ranges (-j %d) ", th, th);
+            k += snprintf(what + k, sizeof what - (size_t)k, "%d threads (-j %d: pricing's streams, the wait LPs' first pass) ", th, th);
         if (k > 0)
             what[k - 1] = 0;
         printf("  %s against the default row: %.3f s in all against %.3f s (x%.2f), %zu LPs against %zu, "
