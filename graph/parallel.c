@@ -4,8 +4,8 @@
  * the error to report. The team (ct_team_t) keeps its workers between
  * runs: a run is published by bumping a generation counter (release),
  * which a worker sees spinning or, after a while idle, through a
- * condition variable; the caller waits for every worker to finish the
- * run before the next one may reuse its fields.
+ * condition variable; the caller closes a run when its own indices are
+ * done and waits only for the workers that joined it (struct ct_team).
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
