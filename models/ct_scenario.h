@@ -69,7 +69,10 @@ ct_status_t ct_scenario_validate(const ct_scenario_t *s, const char *label, ct_e
 struct cJSON *ct_scenario_to_json(const ct_scenario_t *s);
 
 /** Writes every class's DAG to dir/dag_path and the scenario to dir/name
- *  (each atomically), so ct_scenario_load(dir/name) reads it back. */
+ *  (each atomically), so ct_scenario_load(dir/name) reads it back. Classes
+ *  that name one DAG file must hold the same DAG (it is written once);
+ *  otherwise CT_EINPUT, naming both classes, and nothing is written.
+ *  Time: O(n^2) path comparisons for n classes. */
 ct_status_t ct_scenario_save(const ct_scenario_t *s, const char *dir, const char *name, ct_error_t *err);
 
 /** Deep copy with every arrival rate multiplied by scale (> 0). */

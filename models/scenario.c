@@ -44,11 +44,45 @@ cJSON *ct_scenario_to_json(const ct_scenario_t *s)
     return in;
 }
 
+/* The first class before j that names j's DAG file (j if none). */
+static size_t first_sharing(const ct_scenario_t *s, size_t j)
+{
+    for (size_t i = 0; i < j; i++)
+        if (!strcmp(s->classes[i].dag_path, s->classes[j].dag_path))
+            return i;
+    return j;
+}
+
+/* Whether classes i and j hold the same DAG (as the file would say). */
+static ct_status_t same_dag(const ct_scenario_t *s, size_t i, size_t j, int *same, ct_error_t *err)
+{
+    char *a = NULL, *b = NULL;
+    ct_status_t st = ct_dag_to_json_text(&s->classes[i].dag, &a, err);
+    if (st == CT_OK)
+        st = ct_dag_to_json_text(&s->classes[j].dag, &b, err);
+    *same = st == CT_OK && !strcmp(a, b);
+    free(a);
+    free(b);
+    return st;
+}
+
 ct_status_t ct_scenario_save(const ct_scenario_t *s, const char *dir, const char *name, ct_error_t *err)
 {
     char path[4096];
     ct_status_t st = CT_OK;
+    /* Classes may share a DAG file (one model, several rates), but only
+     * with the same DAG: the file holds one, and the scenario read back
+     * must be the one saved. Checked before anything is written. */
     for (size_t j = 0; j < s->n_classes && st == CT_OK; j++) {
+        size_t i = first_sharing(s, j);
+        int same = 1;
+        if (i != j && (st = same_dag(s, i, j, &same, err)) == CT_OK && !same)
+            st = ct_error_set(err, CT_EINPUT, "%s/%s: classes %s and %s both name DAG file '%s' but hold different DAGs",
+                              dir, name, s->classes[i].name, s->classes[j].name, s->classes[j].dag_path);
+    }
+    for (size_t j = 0; j < s->n_classes && st == CT_OK; j++) {
+        if (first_sharing(s, j) != j)
+            continue; /* written already, the same DAG */
         if (snprintf(path, sizeof path, "%s/%s", dir, s->classes[j].dag_path) >= (int)sizeof path)
             return ct_error_set(err, CT_EINPUT, "%s: path too long", dir);
         st = ct_dag_write_json(&s->classes[j].dag, path, err);

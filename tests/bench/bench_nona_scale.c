@@ -20,7 +20,9 @@
  * cold: setting the LP up and, for the block solver, growing its restricted
  * problem from all-local by pricing (the search's later boxes start from
  * the columns found before). Whole solves with the block solver: the
- * fastest of three.
+ * fastest of three. BENCH_SAVE=DIR writes issue #27's mixed fleets of
+ * 10, 100 and 1000 classes (DIR/fleet-N.json and their DAGs) for the
+ * command line (`contend nona solve`, `contend nona sweep`) and stops.
  */
 #include "bench_util.h"
 #include "ct_nona_solve.h"
@@ -116,8 +118,38 @@ static run_t solve_min(ct_nona_model_t *m, ct_nona_method_t method, ct_nona_lp_t
     return best;
 }
 
+/* BENCH_SAVE: the mixed fleets as scenario files, each class's DAG in
+ * its own file (DIR/fleet-N-cK.json). */
+static int save_fleets(const char *dir)
+{
+    static const size_t sizes[] = { 10, 100, 1000 };
+    for (int i = 0; i < 3; i++) {
+        ct_scenario_t s;
+        ct_error_t err;
+        char name[64], dag[64];
+        ct_test_fleet_mixed(&s, sizes[i], 1.0);
+        for (size_t c = 0; c < s.n_classes; c++) {
+            snprintf(dag, sizeof dag, "fleet-%zu-c%zu.json", sizes[i], c);
+            free(s.classes[c].dag_path);
+            s.classes[c].dag_path = ct_strdup(dag, &err);
+        }
+        snprintf(name, sizeof name, "fleet-%zu.json", sizes[i]);
+        ct_status_t st = ct_scenario_save(&s, dir, name, &err);
+        ct_scenario_destroy(&s);
+        if (st != CT_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        printf("wrote %s/%s\n", dir, name);
+    }
+    return 0;
+}
+
 int main(void)
 {
+    const char *save = getenv("BENCH_SAVE");
+    if (save && *save)
+        return save_fleets(save);
     const char *full_env = getenv("BENCH_FULL");
     int full = full_env && *full_env == '1';
     static const size_t sizes[] = { 10, 100, 1000 };

@@ -52,7 +52,8 @@ static inline void ct_test_fleet(ct_scenario_t *s, size_t n, const ct_test_fleet
         size_t prev, join, par[3];
         snprintf(id, sizeof id, "c%zu", c);
         k->name = ct_strdup(id, &err);
-        k->dag_path = ct_strdup("generated", &err);
+        snprintf(id, sizeof id, "c%zu.json", c); /* (each class its own DAG) */
+        k->dag_path = ct_strdup(id, &err);
         k->rate = f->rate / (double)n * (0.5 + ct_test_fleet_urand(&st));
         ct_dag_init(&k->dag);
         ct_dag_add_task(&k->dag, "in", 0.0005, &prev, &err);

@@ -4,14 +4,18 @@
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
+#define _DEFAULT_SOURCE /* mkdtemp */
 #include "ct_eval.h"
 #include "ct_nona.h"
 #include "ct_sampler.h"
 #include "ct_scenario_gen.h"
 #include "ct_test.h"
+#include "ct_test_fleet.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Stage of a generated task id "sI_tJ". */
 static unsigned stage_of(const char *id)
@@ -269,8 +273,72 @@ static void families(void)
     CHECK(ct_gen_shape_parse("tree", &sh) == CT_EINPUT);
 }
 
+/* The DAGs of a scenario, as files would hold them, are the same. */
+static int same_dags(const ct_scenario_t *a, const ct_scenario_t *b)
+{
+    ct_error_t err;
+    int same = a->n_classes == b->n_classes;
+    for (size_t c = 0; same && c < a->n_classes; c++) {
+        char *x = NULL, *y = NULL;
+        same = ct_dag_to_json_text(&a->classes[c].dag, &x, &err) == CT_OK &&
+               ct_dag_to_json_text(&b->classes[c].dag, &y, &err) == CT_OK && !strcmp(x, y) &&
+               a->classes[c].rate == b->classes[c].rate;
+        free(x);
+        free(y);
+    }
+    return same;
+}
+
+/* ct_scenario_save reads back as saved: classes with their own DAGs, and
+ * classes sharing one file with one DAG (written once); two DAGs under
+ * one file name are refused before anything is written (the fleet helper
+ * once named every class's DAG "generated", and a saved fleet came back
+ * as one DAG 1000 times). */
+static void save_round_trip(void)
+{
+    char dir[] = "/tmp/ct-save-XXXXXX", path[96];
+    CHECK(mkdtemp(dir) != NULL);
+    ct_scenario_t s, back;
+    ct_error_t err;
+    ct_test_fleet_mixed(&s, 3, 1.0);
+    ct_scenario_init(&back);
+    CHECK(ct_scenario_save(&s, dir, "fleet.json", &err) == CT_OK);
+    snprintf(path, sizeof path, "%s/fleet.json", dir);
+    CHECK(ct_scenario_load(&back, path, &err) == CT_OK);
+    CHECK(same_dags(&s, &back));
+    /* one DAG file for two classes with the same DAG */
+    free(s.classes[1].dag_path);
+    s.classes[1].dag_path = ct_strdup(s.classes[0].dag_path, &err);
+    ct_dag_destroy(&s.classes[1].dag);
+    CHECK(ct_dag_copy(&s.classes[1].dag, &s.classes[0].dag, &err) == CT_OK);
+    CHECK(ct_scenario_save(&s, dir, "shared.json", &err) == CT_OK);
+    snprintf(path, sizeof path, "%s/shared.json", dir);
+    CHECK(ct_scenario_load(&back, path, &err) == CT_OK);
+    CHECK(same_dags(&s, &back));
+    /* one file name, two DAGs: refused, naming both classes, nothing written */
+    free(s.classes[2].dag_path);
+    s.classes[2].dag_path = ct_strdup(s.classes[0].dag_path, &err);
+    CHECK(ct_scenario_save(&s, dir, "clash.json", &err) == CT_EINPUT);
+    CHECK_MSG(strstr(err.msg, "classes c0 and c2") != NULL, "message: %s", err.msg);
+    snprintf(path, sizeof path, "%s/clash.json", dir);
+    CHECK(access(path, F_OK) != 0);
+    ct_scenario_destroy(&back);
+    ct_scenario_destroy(&s);
+    for (size_t c = 0; c < 3; c++) {
+        snprintf(path, sizeof path, "%s/c%zu.json", dir, c);
+        unlink(path);
+    }
+    const char *names[] = { "fleet.json", "shared.json" };
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    CHECK(rmdir(dir) == 0);
+}
+
 int main(void)
 {
+    save_round_trip();
     families();
     shape();
     chain_bound();
