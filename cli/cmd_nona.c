@@ -141,7 +141,10 @@ static void nona_usage(FILE *out)
             "  --stall-gap G           the stall rule's gap that is enough, a share of J (default\n"
             "                          0: none; 0.01 solves faster, tables up to 2.5%% worse)\n"
             "  --stall-close F         the share of its gap a search must close per doubling of its\n"
-            "                          LPs to go on (default 0.25; 0.1: the rule before)\n"
+            "                          LPs to go on (default 0.25; 0.1: the rule before)\n"            "  --pilot N               exact, 1000 blocks (classes x segments) or more: once the root\n"
+            "                          shares' fixed point reverses, N LPs per search until they\n"
+            "                          settle, then a full search there (default 31; 0: the rule\n"
+            "                          before 2026-12-01, a tenth of --max-lps)\n"
             "  --search points|boxes   exact, link model: points (default): LPs at points of phi,\n"
             "                          each interval bounded from its ends' multipliers; boxes:\n"
             "                          the server model's search (an LP per box, first order)\n"
@@ -180,7 +183,7 @@ typedef struct {
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
        OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING, OPT_CHASE,
-       OPT_STALL_GAP, OPT_STALL_CLOSE };
+       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -208,6 +211,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
         { "stall-gap", required_argument, NULL, OPT_STALL_GAP }, { "stall-close", required_argument, NULL, OPT_STALL_CLOSE },
+        { "pilot", required_argument, NULL, OPT_PILOT },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -285,6 +289,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         case OPT_STALL_CLOSE:
             if (cli_parse_share("nona", "stall-close", optarg, 1, "a share of the gap", &o->solve.stall_close))
                 return 2;
+            break;
+        case OPT_PILOT:
+            if (cli_parse_size(optarg, &o->solve.pilot_lps) || o->solve.pilot_lps > 1000000000)
+                return cli_usage("nona", "--pilot: expected LPs 0 .. 1e9, got '%s'", optarg);
             break;
         case OPT_LARGE:
             if (!strcmp(optarg, "generate") || !strcmp(optarg, "refuse"))

@@ -135,6 +135,9 @@ void sim_usage(FILE *out)
             "  --stall-gap G, --stall-close F\n"
             "                        nona tables: the stall rule's levels (defaults 0 and 0.25;\n"
             "                        --stall-close 0.1: the rule before; see contend nona --help)\n"
+            "  --pilot N             nona tables: LPs per search while the root shares swing, on\n"
+            "                        1000 blocks or more (default 31; 0: the rule before; see\n"
+            "                        contend nona --help)\n"
             "  --server-row auto|pieces|linear\n"
             "                        nona tables: the solver's server row (default auto; see\n"
             "                        contend nona --help)\n"
@@ -169,7 +172,7 @@ enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, O
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_LATE_BIND, OPT_SAMPLING,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
        OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT, OPT_CHASE,
-       OPT_STALL_GAP, OPT_STALL_CLOSE };
+       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -193,6 +196,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
         { "stall-gap", required_argument, NULL, OPT_STALL_GAP }, { "stall-close", required_argument, NULL, OPT_STALL_CLOSE },
+        { "pilot", required_argument, NULL, OPT_PILOT },
         { "stall", required_argument, NULL, OPT_STALL },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
@@ -312,6 +316,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         case OPT_STALL_CLOSE:
             if (cli_parse_share("sim", "stall-close", optarg, 1, "a share of the gap", &o->ev.stall_close))
                 return 2;
+            break;
+        case OPT_PILOT:
+            if (cli_parse_size(optarg, &o->ev.pilot_lps) || o->ev.pilot_lps > 1000000000)
+                return cli_usage("sim", "--pilot: expected LPs 0 .. 1e9, got '%s'", optarg);
             break;
         case OPT_FAIR:
             if (!strcmp(optarg, "recent"))

@@ -94,6 +94,22 @@ typedef struct {
 #define CT_NONA_STALL_GAP 0.0
 #define CT_NONA_STALL_CLOSE 0.25
 
+/** Pilot searches (params.pilot_lps, since 2026-12-01; 0 the rule before,
+ *  `--pilot 0`): on a model of CT_NONA_PILOT_BLOCKS blocks (classes x
+ *  segments) or more, once the root shares' fixed point has reversed, each
+ *  search until the shares settle gets this many LPs (a quarter of the
+ *  stall rule's), then one full search at the settled shares. On issue
+ *  #27's mixed fleet of 1000 classes the searches of a scale whose shares
+ *  swing between a split table and all-local stall at about 250 LPs each:
+ *  the 20-scale lookup (`-j 2`) took 68 s instead of 90 s, scale 1.6 10.5 s
+ *  instead of 22.6 s, 19 of 20 tables the same and scale 1.5's 0.1% better
+ *  by the model. On small models a pilot's table steers the shares less
+ *  well (the layered family of `sim check`'s seed 2000: 17 of 120 tables
+ *  changed, 7 worse by up to 2.4%, 10 better by up to 1.4%, and no faster),
+ *  hence the threshold. */
+#define CT_NONA_PILOT_LPS 31
+#define CT_NONA_PILOT_BLOCKS 1000
+
 /** The default spread gap (params.spread_gap): a round of column
  *  generation that finds nothing at a search's waits while the triplets
  *  never generated could still save more than 1% of J prices once more at
@@ -140,6 +156,9 @@ typedef struct {
     double stall_close;     /**< the stall rule: the share of its gap a search must close per doubling
                                  of its LPs to go on (default CT_NONA_STALL_CLOSE; 0 .. 1; 0.1 the rule
                                  before) */
+    size_t pilot_lps;       /**< exact, with a root-share fixed point on CT_NONA_PILOT_BLOCKS blocks or more:
+                                 the LPs of each search after the shares first reverse, until they settle
+                                 (default CT_NONA_PILOT_LPS; 0: the tenth of max_lps, the rule before) */
     double time_limit;      /**< exact: wall-clock seconds for the whole solve (0, the default: none); past
                                  it every search stops as at its LP budget and no further column-generation
                                  round or root-share move starts: the incumbent and the gap proven so far

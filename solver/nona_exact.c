@@ -43,7 +43,8 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
                                    .price_evals = 20000, .threads = 1, .point_search = 1,
                                    .server_row = CT_NONA_ROW_AUTO, .class_dual = 0, .stall_lps = CT_NONA_STALL_LPS,
                                    .stall_gap = CT_NONA_STALL_GAP, .stall_close = CT_NONA_STALL_CLOSE,
-                                   .spread_gap = CT_NONA_SPREAD_GAP, .chase = CT_NONA_CHASE };
+                                   .spread_gap = CT_NONA_SPREAD_GAP, .chase = CT_NONA_CHASE,
+                                   .pilot_lps = CT_NONA_PILOT_LPS };
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -76,6 +77,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%sstall-gap: expected 0 .. 0.5 of J (got %g)", pre, p->stall_gap);
     if (!(p->stall_close >= 0 && p->stall_close <= 1))
         return ct_error_set(err, CT_EINPUT, "%sstall-close: expected 0 .. 1 of the gap (got %g)", pre, p->stall_close);
+    if (p->pilot_lps > 1000000000)
+        return ct_error_set(err, CT_EINPUT, "%spilot: expected 0 .. 1e9 LPs (got %zu)", pre, p->pilot_lps);
     if (!(p->chase >= 0 && p->chase <= 1))
         return ct_error_set(err, CT_EINPUT, "%schase: expected 0 .. 1 of the open gap (got %g)", pre, p->chase);
     if (p->price_evals < 100)
@@ -1635,7 +1638,7 @@ static void set_prices(ct_nona_model_t *m, const double *theta)
 static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                                 ct_nona_price_screen_t *screen, ct_error_t *err)
 {
-    ct_nona_solve_params_t defaults, tenth;
+    ct_nona_solve_params_t defaults, tenth, pilot;
     if (!p) {
         ct_nona_solve_params_init(&defaults);
         p = &defaults;
@@ -1652,6 +1655,15 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     int full = !fixed_point || p->method != CT_NONA_EXACT;
     tenth = *p;
     tenth.max_lps = p->max_lps / 10 > 0 ? p->max_lps / 10 : 1;
+    /* Once the shares have reversed (two tables sending each other back),
+     * the searches until they settle only steer the shares: on a model of
+     * CT_NONA_PILOT_BLOCKS blocks or more, whose LPs cost milliseconds,
+     * each gets params.pilot_lps LPs (its table a candidate still), and
+     * the full search comes after they settle, as after the tenth */
+    pilot = tenth;
+    if (p->pilot_lps > 0 && p->pilot_lps < pilot.max_lps && m->n_blocks >= CT_NONA_PILOT_BLOCKS)
+        pilot.max_lps = p->pilot_lps;
+    const ct_nona_solve_params_t *used = full ? p : &tenth; /* (the last search's) */
     double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : INFINITY;
     ct_status_t st = solve_columns(m, full ? p : &tenth, !full, sol, screen, &searches, deadline, err);
     if (st != CT_OK || !fixed_point)
@@ -1731,7 +1743,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             best_h = h;
         }
         /* (a search of a tenth its budget stopped with the gap open) */
-        int short_ = !full && cut_short(sol, &tenth);
+        int short_ = !full && cut_short(sol, used);
         if ((!move && !short_) || sol->time_limited) {
             unsettled = far;
             int rebound = unsettled; /* (the table is reported at its own shares, with the first search's bound) */
@@ -1817,7 +1829,8 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
                 break;
             continue; /* (its LPs and time counted once) */
         }
-        if ((st = solve_columns(m, full ? p : &tenth, !full, sol, screen, &searches, deadline, err)) != CT_OK)
+        used = full ? p : reversals > 0 ? &pilot : &tenth;
+        if ((st = solve_columns(m, used, !full, sol, screen, &searches, deadline, err)) != CT_OK)
             break;
         total += sol->seconds;
         lps += sol->lp_solves;

@@ -305,6 +305,8 @@ expect_error 2 "--stall-gap: expected a share of J, 0 .. 0.5" -- $C sim "$T/save
 expect_error 2 "--stall-close: expected a share of the gap, 0 .. 1" -- $C sim "$T/saved/layered-5.json" --stall-close x
 $C sim "$T/saved/layered-5.json" --stall-gap 0.01 --stall-close 0.1 --jobs 200 --reps 1 >/dev/null ||
     fail "sim --stall-gap 0.01 --stall-close 0.1"
+expect_error 2 "--pilot: expected LPs 0 .. 1e9" -- $C sim "$T/saved/layered-5.json" --pilot x
+$C sim "$T/saved/layered-5.json" --pilot 0 --jobs 200 --reps 1 >/dev/null || fail "sim --pilot 0"
 # The class dual through sim: a table solved with it simulates (layered-5's
 # search under job-first waits closes without it: the same prediction).
 a=$($C sim "$T/saved/layered-5.json" --policy nona --jobs 2000 --waits job-first --json | grep -o '"model_mean_jct":[^,]*')
