@@ -1663,7 +1663,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     pilot = tenth;
     if (p->pilot_lps > 0 && p->pilot_lps < pilot.max_lps && m->n_blocks >= CT_NONA_PILOT_BLOCKS)
         pilot.max_lps = p->pilot_lps;
-    const ct_nona_solve_params_t *used = full ? p : &tenth; /* (the last search's) */
+    const ct_nona_solve_params_t *used = full ? p : &tenth, *first_used = used; /* (the last search's, the first's) */
     double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : INFINITY;
     ct_status_t st = solve_columns(m, full ? p : &tenth, !full, sol, screen, &searches, deadline, err);
     if (st != CT_OK || !fixed_point)
@@ -1827,6 +1827,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             m->price_hold == first_ph && m->price_overlap == first_po) {
             if ((st = solution_copy(m, &first, sol, err)) != CT_OK)
                 break;
+            used = first_used;
             continue; /* (its LPs and time counted once) */
         }
         used = full ? p : reversals > 0 ? &pilot : &tenth;
