@@ -294,6 +294,16 @@ static int same_dags(const ct_scenario_t *a, const ct_scenario_t *b)
  * one file name are refused before anything is written (the fleet helper
  * once named every class's DAG "generated", and a saved fleet came back
  * as one DAG 1000 times). */
+static void save_and_read_back(const ct_scenario_t *s, const char *dir, const char *name, ct_scenario_t *back)
+{
+    char path[96];
+    ct_error_t err;
+    CHECK_MSG(ct_scenario_save(s, dir, name, &err) == CT_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    CHECK_MSG(ct_scenario_load(back, path, &err) == CT_OK, "%s", err.msg);
+    CHECK(same_dags(s, back));
+}
+
 static void save_round_trip(void)
 {
     char dir[] = "/tmp/ct-save-XXXXXX", path[96];
@@ -302,19 +312,13 @@ static void save_round_trip(void)
     ct_error_t err;
     ct_test_fleet_mixed(&s, 3, 1.0);
     ct_scenario_init(&back);
-    CHECK(ct_scenario_save(&s, dir, "fleet.json", &err) == CT_OK);
-    snprintf(path, sizeof path, "%s/fleet.json", dir);
-    CHECK(ct_scenario_load(&back, path, &err) == CT_OK);
-    CHECK(same_dags(&s, &back));
+    save_and_read_back(&s, dir, "fleet.json", &back);
     /* one DAG file for two classes with the same DAG */
     free(s.classes[1].dag_path);
     s.classes[1].dag_path = ct_strdup(s.classes[0].dag_path, &err);
     ct_dag_destroy(&s.classes[1].dag);
     CHECK(ct_dag_copy(&s.classes[1].dag, &s.classes[0].dag, &err) == CT_OK);
-    CHECK(ct_scenario_save(&s, dir, "shared.json", &err) == CT_OK);
-    snprintf(path, sizeof path, "%s/shared.json", dir);
-    CHECK(ct_scenario_load(&back, path, &err) == CT_OK);
-    CHECK(same_dags(&s, &back));
+    save_and_read_back(&s, dir, "shared.json", &back);
     /* one file name, two DAGs: refused, naming both classes, nothing written */
     free(s.classes[2].dag_path);
     s.classes[2].dag_path = ct_strdup(s.classes[0].dag_path, &err);
