@@ -142,6 +142,10 @@ static void nona_usage(FILE *out)
             "                          0: none; 0.01 solves faster, tables up to 2.5%% worse)\n"
             "  --stall-close F         the share of its gap a search must close per doubling of its\n"
             "                          LPs to go on (default 0.25; 0.1: the rule before)\n"
+            "  --stall-large N         exact, 1000 blocks (classes x segments) or more: the stall\n"
+            "                          rule's checks from N LPs on where --stall is larger (their\n"
+            "                          LPs cost milliseconds; default 32; 0: --stall there too, the\n"
+            "                          rule before 2026-12-01)\n"
             "  --pilot N               exact, 1000 blocks (classes x segments) or more: once the root\n"
             "                          shares' fixed point reverses, N LPs per search until they\n"
             "                          settle, then a full search there (default 31; 0: the rule\n"
@@ -184,7 +188,7 @@ typedef struct {
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
        OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING, OPT_CHASE,
-       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT };
+       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT, OPT_STALL_LARGE };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -212,7 +216,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
         { "stall-gap", required_argument, NULL, OPT_STALL_GAP }, { "stall-close", required_argument, NULL, OPT_STALL_CLOSE },
-        { "pilot", required_argument, NULL, OPT_PILOT },
+        { "pilot", required_argument, NULL, OPT_PILOT }, { "stall-large", required_argument, NULL, OPT_STALL_LARGE },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -294,6 +298,10 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         case OPT_PILOT:
             if (cli_parse_size(optarg, &o->solve.pilot_lps) || o->solve.pilot_lps > 1000000000)
                 return cli_usage("nona", "--pilot: expected LPs 0 .. 1e9, got '%s'", optarg);
+            break;
+        case OPT_STALL_LARGE:
+            if (cli_parse_size(optarg, &o->solve.stall_lps_large) || o->solve.stall_lps_large > 1000000000)
+                return cli_usage("nona", "--stall-large: expected LPs 0 .. 1e9, got '%s'", optarg);
             break;
         case OPT_LARGE:
             if (!strcmp(optarg, "generate") || !strcmp(optarg, "refuse"))

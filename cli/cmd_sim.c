@@ -135,6 +135,9 @@ void sim_usage(FILE *out)
             "  --stall-gap G, --stall-close F\n"
             "                        nona tables: the stall rule's levels (defaults 0 and 0.25;\n"
             "                        --stall-close 0.1: the rule before; see contend nona --help)\n"
+            "  --stall-large N       nona tables: the stall rule's first check on 1000 blocks or\n"
+            "                        more (default 32; 0: --stall there too, the rule before; see\n"
+            "                        contend nona --help)\n"
             "  --pilot N             nona tables: LPs per search while the root shares swing, on\n"
             "                        1000 blocks or more (default 31; 0: the rule before; see\n"
             "                        contend nona --help)\n"
@@ -172,7 +175,7 @@ enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, O
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_LATE_BIND, OPT_SAMPLING,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
        OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT, OPT_CHASE,
-       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT };
+       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT, OPT_STALL_LARGE };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -196,7 +199,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
         { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
         { "stall-gap", required_argument, NULL, OPT_STALL_GAP }, { "stall-close", required_argument, NULL, OPT_STALL_CLOSE },
-        { "pilot", required_argument, NULL, OPT_PILOT },
+        { "pilot", required_argument, NULL, OPT_PILOT }, { "stall-large", required_argument, NULL, OPT_STALL_LARGE },
         { "stall", required_argument, NULL, OPT_STALL },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
@@ -320,6 +323,10 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         case OPT_PILOT:
             if (cli_parse_size(optarg, &o->ev.pilot_lps) || o->ev.pilot_lps > 1000000000)
                 return cli_usage("sim", "--pilot: expected LPs 0 .. 1e9, got '%s'", optarg);
+            break;
+        case OPT_STALL_LARGE:
+            if (cli_parse_size(optarg, &o->ev.stall_lps_large) || o->ev.stall_lps_large > 1000000000)
+                return cli_usage("sim", "--stall-large: expected LPs 0 .. 1e9, got '%s'", optarg);
             break;
         case OPT_FAIR:
             if (!strcmp(optarg, "recent"))

@@ -83,6 +83,8 @@ typedef struct {
     double stall_gap;         /**< nona tables: ct_nona_solve_params_t.stall_gap (default CT_NONA_STALL_GAP) */
     double stall_close;       /**< nona tables: ct_nona_solve_params_t.stall_close (default
                                    CT_NONA_STALL_CLOSE) */
+    size_t stall_lps_large;   /**< nona tables: ct_nona_solve_params_t.stall_lps_large (default
+                                   CT_NONA_STALL_LPS_LARGE) */
     size_t pilot_lps;         /**< nona tables: ct_nona_solve_params_t.pilot_lps (default CT_NONA_PILOT_LPS) */
     double rtt;               /**< the simulator's round trip, s (ct_sim_config_t.rtt; default 0) */
     double table_rtt;         /**< nona tables: the round trip they are solved for, s

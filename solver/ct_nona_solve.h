@@ -76,6 +76,27 @@ typedef struct {
  * other point keeps its own (docs/nona-model.md, "Stalls"). */
 #define CT_NONA_STALL_LPS 125
 
+/** Large models: CT_NONA_LARGE_BLOCKS blocks (classes x segments) or
+ *  more, whose LPs cost milliseconds each (issue #27's 1000-class fleet:
+ *  about 10 ms). Pilot searches (params.pilot_lps) and the stall rule's
+ *  large-model checks (params.stall_lps_large) apply from there. */
+#define CT_NONA_LARGE_BLOCKS 1000
+
+/** The stall rule on large models (params.stall_lps_large, since
+ *  2026-12-01; 0: stall_lps there too, the rule before, `--stall-large
+ *  0`): the first check comes after this many LPs, where stall_lps is
+ *  larger. On issue #27's mixed fleet a search finds its table in its
+ *  first 40 LPs or so and the rest proves the bound, which approaches the
+ *  relaxation's floor (a gap of about 10% that more LPs do not pass); with
+ *  the checks at 32 and 64 LPs instead of 125 and 250 the 20-scale lookup
+ *  (`-j 2`) took 40 s instead of 76 s at 1000 classes and 2.8 s instead
+ *  of 5.2 s at 100, the same table at 15 and 19 of 20 scales, 4 worse by
+ *  up to 0.56% (scale 1.0) and 1 better by 0.1% at 1000 classes, 1 worse
+ *  by 1.2e-4 at 100, every one within its certified gap. On small models
+ *  (the 10-class fleet: 3 of 20 tables up to 0.78% worse) the LPs cost
+ *  little, hence the threshold. */
+#define CT_NONA_STALL_LPS_LARGE 32
+
 /** The stall rule's levels. params.stall_close (since 2026-11-30; 0.1
  *  before, `--stall-close 0.1`): at each check (at stall_lps LPs, then at
  *  every doubling) a search whose gap closed less than a quarter since the
@@ -108,7 +129,7 @@ typedef struct {
  *  changed, 7 worse by up to 2.4%, 10 better by up to 1.4%, and no faster),
  *  hence the threshold. */
 #define CT_NONA_PILOT_LPS 31
-#define CT_NONA_PILOT_BLOCKS 1000
+#define CT_NONA_PILOT_BLOCKS CT_NONA_LARGE_BLOCKS
 
 /** The default spread gap (params.spread_gap): a round of column
  *  generation that finds nothing at a search's waits while the triplets
@@ -156,6 +177,9 @@ typedef struct {
     double stall_close;     /**< the stall rule: the share of its gap a search must close per doubling
                                  of its LPs to go on (default CT_NONA_STALL_CLOSE; 0 .. 1; 0.1 the rule
                                  before) */
+    size_t stall_lps_large; /**< exact, box search, on CT_NONA_LARGE_BLOCKS blocks or more: the stall rule's
+                                 first check at this many LPs where stall_lps is larger (default
+                                 CT_NONA_STALL_LPS_LARGE; 0: stall_lps there too, the rule before) */
     size_t pilot_lps;       /**< exact, with a root-share fixed point on CT_NONA_PILOT_BLOCKS blocks or more:
                                  the LPs of each search after the shares first reverse, until they settle
                                  (default CT_NONA_PILOT_LPS; 0: the tenth of max_lps, the rule before) */

@@ -44,7 +44,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
                                    .server_row = CT_NONA_ROW_AUTO, .class_dual = 0, .stall_lps = CT_NONA_STALL_LPS,
                                    .stall_gap = CT_NONA_STALL_GAP, .stall_close = CT_NONA_STALL_CLOSE,
                                    .spread_gap = CT_NONA_SPREAD_GAP, .chase = CT_NONA_CHASE,
-                                   .pilot_lps = CT_NONA_PILOT_LPS };
+                                   .stall_lps_large = CT_NONA_STALL_LPS_LARGE, .pilot_lps = CT_NONA_PILOT_LPS };
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -77,6 +77,9 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%sstall-gap: expected 0 .. 0.5 of J (got %g)", pre, p->stall_gap);
     if (!(p->stall_close >= 0 && p->stall_close <= 1))
         return ct_error_set(err, CT_EINPUT, "%sstall-close: expected 0 .. 1 of the gap (got %g)", pre, p->stall_close);
+    if (p->stall_lps_large > 1000000000)
+        return ct_error_set(err, CT_EINPUT, "%sstall-large: expected 0 .. 1e9 LPs (got %zu)", pre,
+                            p->stall_lps_large);
     if (p->pilot_lps > 1000000000)
         return ct_error_set(err, CT_EINPUT, "%spilot: expected 0 .. 1e9 LPs (got %zu)", pre, p->pilot_lps);
     if (!(p->chase >= 0 && p->chase <= 1))
@@ -1638,10 +1641,19 @@ static void set_prices(ct_nona_model_t *m, const double *theta)
 static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                                 ct_nona_price_screen_t *screen, ct_error_t *err)
 {
-    ct_nona_solve_params_t defaults, tenth, pilot;
+    ct_nona_solve_params_t defaults, large, tenth, pilot;
     if (!p) {
         ct_nona_solve_params_init(&defaults);
         p = &defaults;
+    }
+    /* On a large model a search that stalls has found its table in its
+     * first few dozen LPs, and each LP costs milliseconds: the stall rule
+     * checks from params.stall_lps_large on (every search of the solve) */
+    if (p->stall_lps && p->stall_lps_large > 0 && p->stall_lps_large < p->stall_lps &&
+        m->n_blocks >= CT_NONA_LARGE_BLOCKS) {
+        large = *p;
+        large.stall_lps = p->stall_lps_large;
+        p = &large;
     }
     /* Start the fixed point from the same share every time, so a solve does
      * not depend on what was evaluated on the model before it. */
@@ -1657,11 +1669,11 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     tenth.max_lps = p->max_lps / 10 > 0 ? p->max_lps / 10 : 1;
     /* Once the shares have reversed (two tables sending each other back),
      * the searches until they settle only steer the shares: on a model of
-     * CT_NONA_PILOT_BLOCKS blocks or more, whose LPs cost milliseconds,
+     * CT_NONA_LARGE_BLOCKS blocks or more, whose LPs cost milliseconds,
      * each gets params.pilot_lps LPs (its table a candidate still), and
      * the full search comes after they settle, as after the tenth */
     pilot = tenth;
-    if (p->pilot_lps > 0 && p->pilot_lps < pilot.max_lps && m->n_blocks >= CT_NONA_PILOT_BLOCKS)
+    if (p->pilot_lps > 0 && p->pilot_lps < pilot.max_lps && m->n_blocks >= CT_NONA_LARGE_BLOCKS)
         pilot.max_lps = p->pilot_lps;
     const ct_nona_solve_params_t *used = full ? p : &tenth, *first_used = used; /* (the last search's, the first's) */
     double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : INFINITY;
