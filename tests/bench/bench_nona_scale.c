@@ -12,7 +12,8 @@
  * beside the point search (the default), as the baseline of the latter. A last table solves the server model at a quarter of the
  * load, where splitting pays, with a budget of 1000 LPs per search, and
  * prints the gap reached; then the mixed fleet's default solve and its
- * 20-scale lookup (scales 0.1 .. 2.0, beside the stall rule before); a
+ * 20-scale lookup (scales 0.1 .. 2.0, beside the stall rule before
+ * 2026-12-01: --stall-large 0, its checks from 125 LPs at every size); a
  * last one the job-first waits (the default
  * until 2026-11-28), merged visits and aged waits (the default) beside the
  * earlier piece waits (#32: at most 2x the time). GLPK's and the penalty method's whole solves at 1000 classes
@@ -306,11 +307,12 @@ int main(void)
      * default gap, LP budget and stall rule; what `contend nona solve`
      * does), both models: at 1000 classes at most 1 s and 150x the
      * 10-class solve. */
-    printf("Nona, issue #27's mixed-optimum fleet, the default solve (gap 1e-9, 20000 LPs, --stall %d; goal at 1000 "
-           "classes: 1 s and x150 the 10-class solve), beside the stall rule before (--stall 1000)\n",
-           CT_NONA_STALL_LPS);
+    printf("Nona, issue #27's mixed-optimum fleet, the default solve (gap 1e-9, 20000 LPs, --stall %d, --stall-large "
+           "%d; goal at 1000 classes: 1 s and x150 the 10-class solve), beside the stall rule before "
+           "(--stall-large 0)\n",
+           CT_NONA_STALL_LPS, CT_NONA_STALL_LPS_LARGE);
     printf("  %7s | %-44s | %-44s | %-36s\n", "classes", "servers: time (LPs) gap stalled",
-           "link model: time (LPs) gap", "servers, --stall 1000: time (LPs), J");
+           "link model: time (LPs) gap", "servers, --stall-large 0: time (LPs), J");
     double first[2] = { NAN, NAN };
     for (int i = 0; i < 3; i++) {
         ct_scenario_t s;
@@ -326,7 +328,7 @@ int main(void)
             mp.server_model = server;
             ct_nona_solve_params_init(&p);
             if (run == 2)
-                p.stall_lps = 1000;
+                p.stall_lps_large = 0;
             if (solve_scenario(&s, &mp, &p, &sol, NULL))
                 return 1;
             if (run == 2) {
@@ -352,11 +354,11 @@ int main(void)
     }
     /* Issue #27's lookup of the same fleet: the 20 scales 0.1 .. 2.0 solved
      * one after the other (`contend nona sweep --scale 0.1:2:0.1 -j 1`:
-     * the sum of the solves), the stall rule's levels (the default) beside
-     * the rule before (--stall-gap 0 --stall-close 0.1); 1000 classes only
-     * with BENCH_FULL=1 (minutes). Goal: 10 s at 1000 classes with -j 2. */
+     * the sum of the solves), the default beside the stall rule before
+     * 2026-12-01 (--stall-large 0); 1000 classes only with BENCH_FULL=1
+     * (minutes). Goal: 10 s at 1000 classes with -j 2. */
     printf("Nona, the 20-scale lookup of issue #27's mixed fleet (scales 0.1 .. 2.0, one thread; goal at 1000 classes: "
-           "10 s with -j 2), the default beside the stall rule's levels before (--stall-gap 0 --stall-close 0.1)\n");
+           "10 s with -j 2), the default beside the stall rule before (--stall-large 0)\n");
     printf("  %7s | %-24s | %-24s | %s\n", "classes", "default: time (LPs)", "before: time (LPs)",
            "ratio, tables: the same J, mean JCT over the rule before's geometric mean (worst)");
     for (int i = 0; i < (full ? 3 : 2); i++) {
@@ -379,10 +381,8 @@ int main(void)
                 }
                 ct_nona_model_params_init(&mp);
                 ct_nona_solve_params_init(&p);
-                if (rule) {
-                    p.stall_gap = 0;
-                    p.stall_close = 0.1;
-                }
+                if (rule)
+                    p.stall_lps_large = 0;
                 /* (a scale past saturation fails to build: the sweep skips it) */
                 ct_nona_model_t m;
                 if (ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK) {
