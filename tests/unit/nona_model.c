@@ -2648,6 +2648,49 @@ static void shares_skip_repeat(void)
     ct_scenario_destroy(&s);
 }
 
+/* Issue #27's mixed fleet of `classes` classes at `scale` x its rates
+ * (ct_test_fleet.h), solved twice, params set by arm(&p, k) for k = 0, 1,
+ * each search's LPs logged in g[k]; *blocks: the model's. */
+static void fleet_solve_twice(size_t classes, double scale, void (*arm)(ct_nona_solve_params_t *, int),
+                              ct_nona_solution_t sol[2], search_log_t g[2], size_t *blocks)
+{
+    ct_scenario_t s;
+    ct_error_t err;
+    ct_test_fleet_mixed(&s, classes, scale);
+    ct_nona_model_t m;
+    CHECK_MSG(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK, "%s", err.msg);
+    *blocks = m.n_blocks;
+    for (int k = 0; k < 2; k++) {
+        ct_nona_solve_params_t p;
+        ct_nona_solve_params_init(&p);
+        arm(&p, k);
+        memset(&g[k], 0, sizeof g[k]);
+        p.progress = log_searches;
+        p.progress_ctx = &g[k];
+        CHECK_MSG(ct_nona_solve(&m, &p, &sol[k], &err) == CT_OK, "%s", err.msg);
+    }
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&s);
+}
+
+/* The searches of log g that took at most `lps` LPs. */
+static size_t searches_within(const search_log_t *g, size_t lps)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < g->n && i < 64; i++)
+        n += g->lps[i] <= lps;
+    return n;
+}
+
+/* The check of a rule for large models on a small one: the two solves
+ * the same, none of the rule's short searches. */
+static void same_solves(const ct_nona_solution_t sol[2], size_t short_searches, const char *what)
+{
+    CHECK_MSG(sol[1].lp_solves == sol[0].lp_solves && sol[1].eval.J == sol[0].eval.J && short_searches == 0,
+              "%s, 10 classes: %zu LPs against %zu, J %.12g against %.12g", what, sol[1].lp_solves, sol[0].lp_solves,
+              sol[1].eval.J, sol[0].eval.J);
+}
+
 /* Pilot searches (params.pilot_lps): issue #27's mixed fleet of 100
  * classes (1000 blocks) at 1.6x its rates swings between a split table and
  * all-local; after the first reversal the searches get 31 LPs until the
@@ -2655,29 +2698,20 @@ static void shares_skip_repeat(void)
  * table within the certified gap of the one without pilots. At 10 classes
  * (100 blocks, under CT_NONA_PILOT_BLOCKS) the same swing keeps its full
  * searches: the same LPs and table with pilots or without. */
+static void pilot_arm(ct_nona_solve_params_t *p, int k)
+{
+    p->pilot_lps = k ? CT_NONA_PILOT_LPS : 0;
+    p->stall_lps_large = 0; /* (the pilots alone: stall_large tests the large model's stall rule) */
+}
+
 static void pilot_searches(void)
 {
     for (int big = 0; big < 2; big++) {
-        ct_scenario_t s;
-        ct_error_t err;
-        ct_test_fleet_mixed(&s, big ? 100 : 10, big ? 1.6 : 1.5);
-        ct_nona_model_t m;
-        CHECK_MSG(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK, "%s", err.msg);
         ct_nona_solution_t sol[2];
         search_log_t g[2];
-        for (int k = 0; k < 2; k++) {
-            ct_nona_solve_params_t p;
-            ct_nona_solve_params_init(&p);
-            p.pilot_lps = k ? CT_NONA_PILOT_LPS : 0;
-            p.stall_lps_large = 0; /* (the pilots alone: stall_large tests the large model's stall rule) */
-            memset(&g[k], 0, sizeof g[k]);
-            p.progress = log_searches;
-            p.progress_ctx = &g[k];
-            CHECK_MSG(ct_nona_solve(&m, &p, &sol[k], &err) == CT_OK, "%s", err.msg);
-        }
-        size_t at_pilot = 0;
-        for (size_t i = 0; i < g[1].n && i < 64; i++)
-            at_pilot += g[1].lps[i] <= 2 * CT_NONA_PILOT_LPS; /* (a few more: the incumbent's polish) */
+        size_t blocks;
+        fleet_solve_twice(big ? 100 : 10, big ? 1.6 : 1.5, pilot_arm, sol, g, &blocks);
+        size_t at_pilot = searches_within(&g[1], 2 * CT_NONA_PILOT_LPS); /* (a few more: the incumbent's polish) */
         if (big) {
             CHECK_MSG(sol[1].lp_solves < sol[0].lp_solves && at_pilot > 0 &&
                           fabs(sol[1].eval.J - sol[0].eval.J) <= sol[0].gap * sol[0].eval.J,
@@ -2686,13 +2720,9 @@ static void pilot_searches(void)
             printf("pilots: 100 classes at 1.6x in %zu LPs instead of %zu, J %+.2e\n", sol[1].lp_solves,
                    sol[0].lp_solves, sol[1].eval.J / sol[0].eval.J - 1);
         } else
-            CHECK_MSG(sol[1].lp_solves == sol[0].lp_solves && sol[1].eval.J == sol[0].eval.J && at_pilot == 0,
-                      "10 classes: %zu LPs against %zu, J %.12g against %.12g", sol[1].lp_solves, sol[0].lp_solves,
-                      sol[1].eval.J, sol[0].eval.J);
+            same_solves(sol, at_pilot, "pilots");
         ct_nona_solution_free(&sol[0]);
         ct_nona_solution_free(&sol[1]);
-        ct_nona_model_free(&m);
-        ct_scenario_destroy(&s);
     }
 }
 
@@ -2702,29 +2732,21 @@ static void pilot_searches(void)
  * 64 LPs instead of 250, fewer LPs in all, and the table within the
  * certified gap of the one the rule before finds (here the same). At 10
  * classes (100 blocks) the same LPs and table with the rule or without. */
+static void stall_large_arm(ct_nona_solve_params_t *p, int k)
+{
+    p->stall_lps_large = k ? CT_NONA_STALL_LPS_LARGE : 0;
+}
+
 static void stall_large(void)
 {
     for (int big = 0; big < 2; big++) {
-        ct_scenario_t s;
-        ct_error_t err;
-        ct_test_fleet_mixed(&s, big ? 100 : 10, 1.0);
-        ct_nona_model_t m;
-        CHECK_MSG(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK, "%s", err.msg);
-        CHECK(big ? m.n_blocks >= CT_NONA_LARGE_BLOCKS : m.n_blocks < CT_NONA_LARGE_BLOCKS);
         ct_nona_solution_t sol[2];
         search_log_t g[2];
-        for (int k = 0; k < 2; k++) {
-            ct_nona_solve_params_t p;
-            ct_nona_solve_params_init(&p);
-            p.stall_lps_large = k ? CT_NONA_STALL_LPS_LARGE : 0;
-            memset(&g[k], 0, sizeof g[k]);
-            p.progress = log_searches;
-            p.progress_ctx = &g[k];
-            CHECK_MSG(ct_nona_solve(&m, &p, &sol[k], &err) == CT_OK, "%s", err.msg);
-        }
-        size_t early = 0; /* searches the rule stopped at its second check (a few more: the polish) */
-        for (size_t i = 0; i < g[1].n && i < 64; i++)
-            early += g[1].lps[i] <= 2 * CT_NONA_STALL_LPS_LARGE + 16;
+        size_t blocks;
+        fleet_solve_twice(big ? 100 : 10, 1.0, stall_large_arm, sol, g, &blocks);
+        CHECK(big ? blocks >= CT_NONA_LARGE_BLOCKS : blocks < CT_NONA_LARGE_BLOCKS);
+        /* searches the rule stopped at its second check (a few more: the polish) */
+        size_t early = searches_within(&g[1], 2 * CT_NONA_STALL_LPS_LARGE + 16);
         if (big) {
             CHECK_MSG(sol[1].stalled && early > 0 && 2 * sol[1].lp_solves < sol[0].lp_solves &&
                           fabs(sol[1].eval.J - sol[0].eval.J) <= sol[0].gap * sol[0].eval.J,
@@ -2733,13 +2755,9 @@ static void stall_large(void)
             printf("stall-large: 100 classes in %zu LPs instead of %zu, J %+.2e, gap %.3g against %.3g\n",
                    sol[1].lp_solves, sol[0].lp_solves, sol[1].eval.J / sol[0].eval.J - 1, sol[1].gap, sol[0].gap);
         } else
-            CHECK_MSG(sol[1].lp_solves == sol[0].lp_solves && sol[1].eval.J == sol[0].eval.J && early == 0,
-                      "10 classes: %zu LPs against %zu, J %.12g against %.12g", sol[1].lp_solves, sol[0].lp_solves,
-                      sol[1].eval.J, sol[0].eval.J);
+            same_solves(sol, early, "stall-large");
         ct_nona_solution_free(&sol[0]);
         ct_nona_solution_free(&sol[1]);
-        ct_nona_model_free(&m);
-        ct_scenario_destroy(&s);
     }
 }
 
