@@ -249,7 +249,7 @@ int main(void)
                cd_closed, n, closed[1], cd_max, cd_sum, tsum[1], exp(cd_lj / n), cd_best, cd_worst);
     }
     if (sg >= 0 || st >= 0 || sr || sc || sn || th > 0) {
-        char what[160];
+        char what[256]; /* (every option at once fits) */
         int k = 0;
         what[0] = 0;
         if (sg >= 0)
