@@ -150,6 +150,12 @@ static void nona_usage(FILE *out)
             "                          shares' fixed point reverses, N LPs per search until they\n"
             "                          settle, then a full search there (default 31; 0: the rule\n"
             "                          before 2026-12-01, a tenth of --max-lps)\n"
+            "  --pilot-first 0|1       exact, the same models: 1 (default): the first search, at the\n"
+            "                          start shares, gets --pilot LPs too (it mostly steers the\n"
+            "                          shares); 0: a tenth of --max-lps, the rule before\n"
+            "  --stall-gap-large G     exact, 1000 blocks or more: the stall rule's enough-gap where\n"
+            "                          --stall-gap is smaller (default 0.01; 0: --stall-gap there\n"
+            "                          too, the rule before)\n"
             "  --search points|boxes   exact, link model: points (default): LPs at points of phi,\n"
             "                          each interval bounded from its ends' multipliers; boxes:\n"
             "                          the server model's search (an LP per box, first order)\n"
@@ -188,7 +194,7 @@ typedef struct {
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
        OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING, OPT_CHASE,
-       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT, OPT_STALL_LARGE };
+       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT, OPT_STALL_LARGE, OPT_PILOT_FIRST, OPT_STALL_GAP_LARGE };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -217,6 +223,8 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
         { "stall-gap", required_argument, NULL, OPT_STALL_GAP }, { "stall-close", required_argument, NULL, OPT_STALL_CLOSE },
         { "pilot", required_argument, NULL, OPT_PILOT }, { "stall-large", required_argument, NULL, OPT_STALL_LARGE },
+        { "pilot-first", required_argument, NULL, OPT_PILOT_FIRST },
+        { "stall-gap-large", required_argument, NULL, OPT_STALL_GAP_LARGE },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -302,6 +310,15 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         case OPT_STALL_LARGE:
             if (cli_parse_size(optarg, &o->solve.stall_lps_large) || o->solve.stall_lps_large > 1000000000)
                 return cli_usage("nona", "--stall-large: expected LPs 0 .. 1e9, got '%s'", optarg);
+            break;
+        case OPT_PILOT_FIRST:
+            if (strcmp(optarg, "0") && strcmp(optarg, "1"))
+                return cli_usage("nona", "--pilot-first: expected 0 or 1, got '%s'", optarg);
+            o->solve.pilot_first = optarg[0] == '1';
+            break;
+        case OPT_STALL_GAP_LARGE:
+            if (cli_parse_share("nona", "stall-gap-large", optarg, 0.5, "a share of J", &o->solve.stall_gap_large))
+                return 2;
             break;
         case OPT_LARGE:
             if (!strcmp(optarg, "generate") || !strcmp(optarg, "refuse"))

@@ -141,6 +141,10 @@ void sim_usage(FILE *out)
             "  --pilot N             nona tables: LPs per search while the root shares swing, on\n"
             "                        1000 blocks or more (default 31; 0: the rule before; see\n"
             "                        contend nona --help)\n"
+            "  --pilot-first 0|1     nona tables: the first search a pilot too, on 1000 blocks or\n"
+            "                        more (default 1; 0: the rule before; see contend nona --help)\n"
+            "  --stall-gap-large G   nona tables: the stall rule's enough-gap on 1000 blocks or\n"
+            "                        more (default 0.01; 0: the rule before; see contend nona --help)\n"
             "  --server-row auto|pieces|linear\n"
             "                        nona tables: the solver's server row (default auto; see\n"
             "                        contend nona --help)\n"
@@ -175,7 +179,7 @@ enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, O
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_LATE_BIND, OPT_SAMPLING,
        OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
        OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT, OPT_CHASE,
-       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT, OPT_STALL_LARGE };
+       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT, OPT_STALL_LARGE, OPT_PILOT_FIRST, OPT_STALL_GAP_LARGE };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -200,6 +204,8 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
         { "stall-gap", required_argument, NULL, OPT_STALL_GAP }, { "stall-close", required_argument, NULL, OPT_STALL_CLOSE },
         { "pilot", required_argument, NULL, OPT_PILOT }, { "stall-large", required_argument, NULL, OPT_STALL_LARGE },
+        { "pilot-first", required_argument, NULL, OPT_PILOT_FIRST },
+        { "stall-gap-large", required_argument, NULL, OPT_STALL_GAP_LARGE },
         { "stall", required_argument, NULL, OPT_STALL },
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
@@ -327,6 +333,15 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         case OPT_STALL_LARGE:
             if (cli_parse_size(optarg, &o->ev.stall_lps_large) || o->ev.stall_lps_large > 1000000000)
                 return cli_usage("sim", "--stall-large: expected LPs 0 .. 1e9, got '%s'", optarg);
+            break;
+        case OPT_PILOT_FIRST:
+            if (strcmp(optarg, "0") && strcmp(optarg, "1"))
+                return cli_usage("sim", "--pilot-first: expected 0 or 1, got '%s'", optarg);
+            o->ev.pilot_first = optarg[0] == '1';
+            break;
+        case OPT_STALL_GAP_LARGE:
+            if (cli_parse_share("sim", "stall-gap-large", optarg, 0.5, "a share of J", &o->ev.stall_gap_large))
+                return 2;
             break;
         case OPT_FAIR:
             if (!strcmp(optarg, "recent"))

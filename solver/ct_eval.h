@@ -86,6 +86,9 @@ typedef struct {
     size_t stall_lps_large;   /**< nona tables: ct_nona_solve_params_t.stall_lps_large (default
                                    CT_NONA_STALL_LPS_LARGE) */
     size_t pilot_lps;         /**< nona tables: ct_nona_solve_params_t.pilot_lps (default CT_NONA_PILOT_LPS) */
+    int pilot_first;          /**< nona tables: ct_nona_solve_params_t.pilot_first (default CT_NONA_PILOT_FIRST) */
+    double stall_gap_large;   /**< nona tables: ct_nona_solve_params_t.stall_gap_large (default
+                                   CT_NONA_STALL_GAP_LARGE) */
     double rtt;               /**< the simulator's round trip, s (ct_sim_config_t.rtt; default 0) */
     double table_rtt;         /**< nona tables: the round trip they are solved for, s
                                    (ct_nona_model_params_t.rtt); < 0 (default): rtt, the one simulated */

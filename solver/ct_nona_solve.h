@@ -131,6 +131,32 @@ typedef struct {
 #define CT_NONA_PILOT_LPS 31
 #define CT_NONA_PILOT_BLOCKS CT_NONA_LARGE_BLOCKS
 
+/** The first search a pilot too (params.pilot_first, since 2026-12-01,
+ *  late; 0 the rule before, `--pilot-first 0`): on a model of
+ *  CT_NONA_PILOT_BLOCKS blocks or more whose shares are iterated, the
+ *  first search, at the start shares (root share 1, later share 0), only
+ *  steers the shares (its bound stands in only where they do not settle),
+ *  and finds its table within a pilot's LPs (issue #27's 1000-class fleet:
+ *  at LP 30 of 69); it gets params.pilot_lps. A share that settles after
+ *  it is searched again in full, as after the tenth. On the fleet the
+ *  20-scale lookup (`-j 2`) took 36 s instead of 47 s and the solve at
+ *  its rates 105 LPs instead of 140 (x0.76 the time), the same table; 13
+ *  of 20 tables the same to 1e-5, scale 1.5's 0.69% worse and 0.3's 0.17%
+ *  worse by the model, within their gaps (docs/nona-model.md, "Pooled
+ *  roots"). */
+#define CT_NONA_PILOT_FIRST 1
+
+/** The stall rule's enough-gap on large models (params.stall_gap_large,
+ *  since 2026-12-01, late; 0: stall_gap there too, the rule before,
+ *  `--stall-gap-large 0`): on CT_NONA_LARGE_BLOCKS blocks or more a search
+ *  whose gap is within this share of J at a check stops. At 10 ms an LP a
+ *  search there that still closes its gap by a quarter per doubling spends
+ *  seconds on the last fraction of a percent (the fleet's lookup at scale
+ *  0.1: 586 LPs, 7.2 s, from 0.72% to 0.43%, the same table). Smaller
+ *  models keep stall_gap (0: a gap within 1% moved tables there by up to
+ *  2.5%). */
+#define CT_NONA_STALL_GAP_LARGE 0.01
+
 /** The default spread gap (params.spread_gap): a round of column
  *  generation that finds nothing at a search's waits while the triplets
  *  never generated could still save more than 1% of J prices once more at
@@ -183,6 +209,12 @@ typedef struct {
     size_t pilot_lps;       /**< exact, with a root-share fixed point on CT_NONA_PILOT_BLOCKS blocks or more:
                                  the LPs of each search after the shares first reverse, until they settle
                                  (default CT_NONA_PILOT_LPS; 0: the tenth of max_lps, the rule before) */
+    int pilot_first;        /**< 1: with pilot_lps, the first search of the shares' fixed point gets pilot_lps
+                                 too, on the same models (default CT_NONA_PILOT_FIRST; 0: the tenth of
+                                 max_lps, the rule before) */
+    double stall_gap_large; /**< exact, box search, on CT_NONA_LARGE_BLOCKS blocks or more: the stall rule's
+                                 enough-gap where stall_gap is smaller (default CT_NONA_STALL_GAP_LARGE;
+                                 0 .. 0.5; 0: stall_gap there too, the rule before) */
     double time_limit;      /**< exact: wall-clock seconds for the whole solve (0, the default: none); past
                                  it every search stops as at its LP budget and no further column-generation
                                  round or root-share move starts: the incumbent and the gap proven so far

@@ -76,7 +76,8 @@ void ct_eval_params_init(ct_eval_params_t *p)
                              .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
                              .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS,
                              .stall_gap = CT_NONA_STALL_GAP, .stall_close = CT_NONA_STALL_CLOSE,
-                             .stall_lps_large = CT_NONA_STALL_LPS_LARGE, .pilot_lps = CT_NONA_PILOT_LPS, .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .late_first = CT_NONA_LATE_FIRST_DEFAULT,
+                             .stall_lps_large = CT_NONA_STALL_LPS_LARGE, .pilot_lps = CT_NONA_PILOT_LPS, .pilot_first = CT_NONA_PILOT_FIRST,
+                             .stall_gap_large = CT_NONA_STALL_GAP_LARGE, .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .late_first = CT_NONA_LATE_FIRST_DEFAULT,
                              .root_wait_all = CT_NONA_ROOT_WAIT_ALL_DEFAULT,
                              .transfers_task = CT_NONA_TRANSFERS_TASK_DEFAULT, .spread_gap = CT_NONA_SPREAD_GAP,
                              .chase = CT_NONA_CHASE, .late_bind = CT_SIM_LATE_BIND_DEFAULT, .table_rtt = -1,
@@ -137,6 +138,8 @@ static void solve_params(const ct_eval_params_t *p, ct_nona_solve_params_t *sp)
     sp->stall_close = p->stall_close;
     sp->stall_lps_large = p->stall_lps_large;
     sp->pilot_lps = p->pilot_lps;
+    sp->pilot_first = p->pilot_first;
+    sp->stall_gap_large = p->stall_gap_large;
 }
 
 double ct_eval_table_rtt(const ct_eval_params_t *p)

@@ -44,7 +44,8 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
                                    .server_row = CT_NONA_ROW_AUTO, .class_dual = 0, .stall_lps = CT_NONA_STALL_LPS,
                                    .stall_gap = CT_NONA_STALL_GAP, .stall_close = CT_NONA_STALL_CLOSE,
                                    .spread_gap = CT_NONA_SPREAD_GAP, .chase = CT_NONA_CHASE,
-                                   .stall_lps_large = CT_NONA_STALL_LPS_LARGE, .pilot_lps = CT_NONA_PILOT_LPS };
+                                   .stall_lps_large = CT_NONA_STALL_LPS_LARGE, .pilot_lps = CT_NONA_PILOT_LPS,
+                                   .pilot_first = CT_NONA_PILOT_FIRST, .stall_gap_large = CT_NONA_STALL_GAP_LARGE };
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -82,6 +83,11 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
                             p->stall_lps_large);
     if (p->pilot_lps > 1000000000)
         return ct_error_set(err, CT_EINPUT, "%spilot: expected 0 .. 1e9 LPs (got %zu)", pre, p->pilot_lps);
+    if (p->pilot_first != 0 && p->pilot_first != 1)
+        return ct_error_set(err, CT_EINPUT, "%spilot-first: expected 0 or 1 (got %d)", pre, p->pilot_first);
+    if (!(p->stall_gap_large >= 0 && p->stall_gap_large <= 0.5))
+        return ct_error_set(err, CT_EINPUT, "%sstall-gap-large: expected 0 .. 0.5 of J (got %g)", pre,
+                            p->stall_gap_large);
     if (!(p->chase >= 0 && p->chase <= 1))
         return ct_error_set(err, CT_EINPUT, "%schase: expected 0 .. 1 of the open gap (got %g)", pre, p->chase);
     if (p->price_evals < 100)
@@ -1648,11 +1654,16 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     }
     /* On a large model a search that stalls has found its table in its
      * first few dozen LPs, and each LP costs milliseconds: the stall rule
-     * checks from params.stall_lps_large on (every search of the solve) */
-    if (p->stall_lps && p->stall_lps_large > 0 && p->stall_lps_large < p->stall_lps &&
-        m->n_blocks >= CT_NONA_LARGE_BLOCKS) {
+     * checks from params.stall_lps_large on (every search of the solve),
+     * and a gap within params.stall_gap_large of J is enough there */
+    int early_checks = p->stall_lps_large > 0 && p->stall_lps_large < p->stall_lps,
+        enough = p->stall_gap_large > p->stall_gap;
+    if (p->stall_lps && (early_checks || enough) && m->n_blocks >= CT_NONA_LARGE_BLOCKS) {
         large = *p;
-        large.stall_lps = p->stall_lps_large;
+        if (early_checks)
+            large.stall_lps = p->stall_lps_large;
+        if (enough)
+            large.stall_gap = p->stall_gap_large;
         p = &large;
     }
     /* Start the fixed point from the same share every time, so a solve does
@@ -1675,20 +1686,26 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     pilot = tenth;
     if (p->pilot_lps > 0 && p->pilot_lps < pilot.max_lps && m->n_blocks >= CT_NONA_LARGE_BLOCKS)
         pilot.max_lps = p->pilot_lps;
-    const ct_nona_solve_params_t *used = full ? p : &tenth, *first_used = used; /* (the last search's, the first's) */
+    /* The first search, at the start shares, mostly steers them (its bound
+     * stands in only where they do not settle): on those models a pilot
+     * too, with params.pilot_first */
+    int pilots = pilot.max_lps < tenth.max_lps;
+    const ct_nona_solve_params_t *used = full ? p : pilots && p->pilot_first ? &pilot : &tenth,
+                                 *first_used = used; /* (the last search's, the first's) */
     double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : INFINITY;
-    ct_status_t st = solve_columns(m, full ? p : &tenth, !full, sol, screen, &searches, deadline, err);
+    ct_status_t st = solve_columns(m, used, !full, sol, screen, &searches, deadline, err);
     if (st != CT_OK || !fixed_point)
         return st;
     /* The first search, kept while a later one at its shares would repeat
      * it: the first move that reverses (a split table's shares give the
      * all-local table, whose own shares are the start) comes back to them
      * with the model as it was (the same columns and prices), and a search
-     * the tenth did not cut short is the one the whole budget gives. */
+     * its budget (the tenth, or a pilot's) did not cut short is the one
+     * the whole budget gives. */
     ct_nona_solution_t first = { 0 };
     size_t first_vars = m->n_vars;
     double first_ph = m->price_hold, first_po = m->price_overlap;
-    if ((full || !cut_short(sol, &tenth)) && !sol->time_limited && (st = solution_copy(m, sol, &first, err)) != CT_OK) {
+    if ((full || !cut_short(sol, used)) && !sol->time_limited && (st = solution_copy(m, sol, &first, err)) != CT_OK) {
         ct_nona_solution_free(sol);
         return st;
     }

@@ -2701,7 +2701,11 @@ static void same_solves(const ct_nona_solution_t sol[2], size_t short_searches, 
 static void pilot_arm(ct_nona_solve_params_t *p, int k)
 {
     p->pilot_lps = k ? CT_NONA_PILOT_LPS : 0;
-    p->stall_lps_large = 0; /* (the pilots alone: stall_large tests the large model's stall rule) */
+    /* (the pilots after a reversal alone: stall_large, pilot_first and
+     * stall_gap_large test the other rules for large models) */
+    p->stall_lps_large = 0;
+    p->pilot_first = 0;
+    p->stall_gap_large = 0;
 }
 
 static void pilot_searches(void)
@@ -2735,6 +2739,8 @@ static void pilot_searches(void)
 static void stall_large_arm(ct_nona_solve_params_t *p, int k)
 {
     p->stall_lps_large = k ? CT_NONA_STALL_LPS_LARGE : 0;
+    p->pilot_first = 0; /* (the rule alone) */
+    p->stall_gap_large = 0;
 }
 
 static void stall_large(void)
@@ -2756,6 +2762,80 @@ static void stall_large(void)
                    sol[1].lp_solves, sol[0].lp_solves, sol[1].eval.J / sol[0].eval.J - 1, sol[1].gap, sol[0].gap);
         } else
             same_solves(sol, early, "stall-large");
+        ct_nona_solution_free(&sol[0]);
+        ct_nona_solution_free(&sol[1]);
+    }
+}
+
+/* The first search a pilot (params.pilot_first): issue #27's mixed fleet
+ * of 100 classes (1000 blocks) at its rates moves its shares after the
+ * first search; with the rule that search stops at the pilot's 31 LPs (a
+ * few more: the incumbent's polish), the solve takes fewer LPs in all, and
+ * its table is within the certified gap of the one the rule before finds.
+ * At 10 classes (100 blocks) the same LPs and table with the rule or
+ * without. */
+static void pilot_first_arm(ct_nona_solve_params_t *p, int k)
+{
+    p->pilot_first = k;
+    p->stall_gap_large = 0; /* (the rule alone) */
+}
+
+static void pilot_first(void)
+{
+    for (int big = 0; big < 2; big++) {
+        ct_nona_solution_t sol[2];
+        search_log_t g[2];
+        size_t blocks;
+        fleet_solve_twice(big ? 100 : 10, 1.0, pilot_first_arm, sol, g, &blocks);
+        CHECK(g[0].n >= 1 && g[1].n >= 1);
+        if (big) {
+            CHECK_MSG(g[1].lps[0] <= CT_NONA_PILOT_LPS + 8 && g[0].lps[0] > g[1].lps[0] &&
+                          sol[1].lp_solves < sol[0].lp_solves &&
+                          fabs(sol[1].eval.J - sol[0].eval.J) <= sol[0].gap * sol[0].eval.J,
+                      "100 classes: first search %zu LPs against %zu, %zu LPs in all against %zu, J %.9g against "
+                      "%.9g, gap %.3g",
+                      g[1].lps[0], g[0].lps[0], sol[1].lp_solves, sol[0].lp_solves, sol[1].eval.J, sol[0].eval.J,
+                      sol[0].gap);
+            printf("pilot-first: 100 classes in %zu LPs instead of %zu (first search %zu against %zu), J %+.2e\n",
+                   sol[1].lp_solves, sol[0].lp_solves, g[1].lps[0], g[0].lps[0], sol[1].eval.J / sol[0].eval.J - 1);
+        } else {
+            same_solves(sol, 0, "pilot-first");
+            CHECK(g[1].lps[0] == g[0].lps[0]);
+        }
+        ct_nona_solution_free(&sol[0]);
+        ct_nona_solution_free(&sol[1]);
+    }
+}
+
+/* The stall rule's enough-gap on large models (params.stall_gap_large):
+ * issue #27's mixed fleet of 100 classes (1000 blocks) at a tenth of its
+ * rates closes its gap by more than a quarter per doubling below 1% of J;
+ * with the rule a search stops at the first check where its gap is within
+ * 1%: fewer LPs, the gap reported within 1% of J, the table within that
+ * gap of the one the rule before finds. At 10 classes the same LPs and
+ * table with the rule or without. */
+static void stall_gap_large_arm(ct_nona_solve_params_t *p, int k)
+{
+    p->stall_gap_large = k ? CT_NONA_STALL_GAP_LARGE : 0;
+}
+
+static void stall_gap_large(void)
+{
+    for (int big = 0; big < 2; big++) {
+        ct_nona_solution_t sol[2];
+        search_log_t g[2];
+        size_t blocks;
+        fleet_solve_twice(big ? 100 : 10, 0.1, stall_gap_large_arm, sol, g, &blocks);
+        if (big) {
+            CHECK_MSG(sol[1].lp_solves < sol[0].lp_solves && sol[1].stalled &&
+                          sol[1].gap <= CT_NONA_STALL_GAP_LARGE * (1 + 1e-9) &&
+                          fabs(sol[1].eval.J - sol[0].eval.J) <= sol[1].gap * sol[0].eval.J,
+                      "100 classes: %zu LPs against %zu, gap %.3g against %.3g, J %.9g against %.9g",
+                      sol[1].lp_solves, sol[0].lp_solves, sol[1].gap, sol[0].gap, sol[1].eval.J, sol[0].eval.J);
+            printf("stall-gap-large: 100 classes at 0.1x in %zu LPs instead of %zu, gap %.3g against %.3g, J %+.2e\n",
+                   sol[1].lp_solves, sol[0].lp_solves, sol[1].gap, sol[0].gap, sol[1].eval.J / sol[0].eval.J - 1);
+        } else
+            same_solves(sol, 0, "stall-gap-large");
         ct_nona_solution_free(&sol[0]);
         ct_nona_solution_free(&sol[1]);
     }
@@ -3701,6 +3781,8 @@ int main(void)
     shares_skip_repeat();
     pilot_searches();
     stall_large();
+    pilot_first();
+    stall_gap_large();
     least_wait_matches_glpk();
     columns_match_enumeration();
     pricing_bound_holds();
