@@ -12,8 +12,9 @@
  * beside the point search (the default), as the baseline of the latter. A last table solves the server model at a quarter of the
  * load, where splitting pays, with a budget of 1000 LPs per search, and
  * prints the gap reached; then the mixed fleet's default solve and its
- * 20-scale lookup (scales 0.1 .. 2.0, beside the stall rule before
- * 2026-12-01: --stall-large 0, its checks from 125 LPs at every size); a
+ * 20-scale lookup (scales 0.1 .. 2.0, beside the large models' rules
+ * before the evening of 2026-12-01: --pilot-first 0 --stall-gap-large 0,
+ * the first search a tenth of the budget, no enough-gap); a
  * last one the job-first waits (the default
  * until 2026-11-28), merged visits and aged waits (the default) beside the
  * earlier piece waits (#32: at most 2x the time). GLPK's and the penalty method's whole solves at 1000 classes
@@ -308,11 +309,11 @@ int main(void)
      * does), both models: at 1000 classes at most 1 s and 150x the
      * 10-class solve. */
     printf("Nona, issue #27's mixed-optimum fleet, the default solve (gap 1e-9, 20000 LPs, --stall %d, --stall-large "
-           "%d; goal at 1000 classes: 1 s and x150 the 10-class solve), beside the stall rule before "
-           "(--stall-large 0)\n",
-           CT_NONA_STALL_LPS, CT_NONA_STALL_LPS_LARGE);
+           "%d, --pilot-first %d, --stall-gap-large %g; goal at 1000 classes: 1 s and x150 the 10-class solve), "
+           "beside the rules before (--pilot-first 0 --stall-gap-large 0)\n",
+           CT_NONA_STALL_LPS, CT_NONA_STALL_LPS_LARGE, CT_NONA_PILOT_FIRST, CT_NONA_STALL_GAP_LARGE);
     printf("  %7s | %-44s | %-44s | %-36s\n", "classes", "servers: time (LPs) gap stalled",
-           "link model: time (LPs) gap", "servers, --stall-large 0: time (LPs), J");
+           "link model: time (LPs) gap", "servers, the rules before: time (LPs), J");
     double first[2] = { NAN, NAN };
     for (int i = 0; i < 3; i++) {
         ct_scenario_t s;
@@ -327,8 +328,10 @@ int main(void)
             ct_nona_model_params_init(&mp);
             mp.server_model = server;
             ct_nona_solve_params_init(&p);
-            if (run == 2)
-                p.stall_lps_large = 0;
+            if (run == 2) {
+                p.pilot_first = 0;
+                p.stall_gap_large = 0;
+            }
             if (solve_scenario(&s, &mp, &p, &sol, NULL))
                 return 1;
             if (run == 2) {
@@ -354,11 +357,12 @@ int main(void)
     }
     /* Issue #27's lookup of the same fleet: the 20 scales 0.1 .. 2.0 solved
      * one after the other (`contend nona sweep --scale 0.1:2:0.1 -j 1`:
-     * the sum of the solves), the default beside the stall rule before
-     * 2026-12-01 (--stall-large 0); 1000 classes only with BENCH_FULL=1
+     * the sum of the solves), the default beside the rules before the
+     * evening of 2026-12-01 (--pilot-first 0 --stall-gap-large 0); 1000
+     * classes only with BENCH_FULL=1
      * (minutes). Goal: 10 s at 1000 classes with -j 2. */
     printf("Nona, the 20-scale lookup of issue #27's mixed fleet (scales 0.1 .. 2.0, one thread; goal at 1000 classes: "
-           "10 s with -j 2), the default beside the stall rule before (--stall-large 0)\n");
+           "10 s with -j 2), the default beside the rules before (--pilot-first 0 --stall-gap-large 0)\n");
     printf("  %7s | %-24s | %-24s | %s\n", "classes", "default: time (LPs)", "before: time (LPs)",
            "ratio, tables: the same J, mean JCT over the rule before's geometric mean (worst)");
     for (int i = 0; i < (full ? 3 : 2); i++) {
@@ -381,8 +385,10 @@ int main(void)
                 }
                 ct_nona_model_params_init(&mp);
                 ct_nona_solve_params_init(&p);
-                if (rule)
-                    p.stall_lps_large = 0;
+                if (rule) {
+                    p.pilot_first = 0;
+                    p.stall_gap_large = 0;
+                }
                 /* (a scale past saturation fails to build: the sweep skips it) */
                 ct_nona_model_t m;
                 if (ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK) {
