@@ -2691,13 +2691,38 @@ static void same_solves(const ct_nona_solution_t sol[2], size_t short_searches, 
               sol[1].eval.J, sol[0].eval.J);
 }
 
+/* A rule for large models on issue #27's mixed fleet, solved without it
+ * (arm k = 0) and with it (k = 1): at 100 classes (1000 blocks) at
+ * `big_scale` x its rates, check(sol, g) asserts what the rule gains; at
+ * 10 classes (100 blocks, under CT_NONA_LARGE_BLOCKS) at `small_scale`,
+ * the two solves the same and none of the rule's short searches (those of
+ * at most short_lps LPs; 0: not counted). */
+static void large_rule(const char *what, double big_scale, double small_scale,
+                       void (*arm)(ct_nona_solve_params_t *, int), size_t short_lps,
+                       void (*check)(const ct_nona_solution_t sol[2], const search_log_t g[2]))
+{
+    for (int big = 0; big < 2; big++) {
+        ct_nona_solution_t sol[2];
+        search_log_t g[2];
+        size_t blocks;
+        fleet_solve_twice(big ? 100 : 10, big ? big_scale : small_scale, arm, sol, g, &blocks);
+        CHECK(big ? blocks >= CT_NONA_LARGE_BLOCKS : blocks < CT_NONA_LARGE_BLOCKS);
+        if (big)
+            check(sol, g);
+        else
+            same_solves(sol, short_lps ? searches_within(&g[1], short_lps) : 0, what);
+        ct_nona_solution_free(&sol[0]);
+        ct_nona_solution_free(&sol[1]);
+    }
+}
+
 /* Pilot searches (params.pilot_lps): issue #27's mixed fleet of 100
  * classes (1000 blocks) at 1.6x its rates swings between a split table and
  * all-local; after the first reversal the searches get 31 LPs until the
  * shares settle: fewer LPs in all, some search cut near 31, and the
  * table within the certified gap of the one without pilots. At 10 classes
- * (100 blocks, under CT_NONA_PILOT_BLOCKS) the same swing keeps its full
- * searches: the same LPs and table with pilots or without. */
+ * (at 1.5x) the same swing keeps its full searches: the same LPs and
+ * table with pilots or without. */
 static void pilot_arm(ct_nona_solve_params_t *p, int k)
 {
     p->pilot_lps = k ? CT_NONA_PILOT_LPS : 0;
@@ -2708,26 +2733,15 @@ static void pilot_arm(ct_nona_solve_params_t *p, int k)
     p->stall_gap_large = 0;
 }
 
-static void pilot_searches(void)
+static void pilot_check(const ct_nona_solution_t sol[2], const search_log_t g[2])
 {
-    for (int big = 0; big < 2; big++) {
-        ct_nona_solution_t sol[2];
-        search_log_t g[2];
-        size_t blocks;
-        fleet_solve_twice(big ? 100 : 10, big ? 1.6 : 1.5, pilot_arm, sol, g, &blocks);
-        size_t at_pilot = searches_within(&g[1], 2 * CT_NONA_PILOT_LPS); /* (a few more: the incumbent's polish) */
-        if (big) {
-            CHECK_MSG(sol[1].lp_solves < sol[0].lp_solves && at_pilot > 0 &&
-                          fabs(sol[1].eval.J - sol[0].eval.J) <= sol[0].gap * sol[0].eval.J,
-                      "100 classes: %zu LPs (%zu searches cut at the pilot's) against %zu, J %.9g against %.9g, gap %.3g",
-                      sol[1].lp_solves, at_pilot, sol[0].lp_solves, sol[1].eval.J, sol[0].eval.J, sol[0].gap);
-            printf("pilots: 100 classes at 1.6x in %zu LPs instead of %zu, J %+.2e\n", sol[1].lp_solves,
-                   sol[0].lp_solves, sol[1].eval.J / sol[0].eval.J - 1);
-        } else
-            same_solves(sol, at_pilot, "pilots");
-        ct_nona_solution_free(&sol[0]);
-        ct_nona_solution_free(&sol[1]);
-    }
+    size_t at_pilot = searches_within(&g[1], 2 * CT_NONA_PILOT_LPS); /* (a few more: the incumbent's polish) */
+    CHECK_MSG(sol[1].lp_solves < sol[0].lp_solves && at_pilot > 0 &&
+                  fabs(sol[1].eval.J - sol[0].eval.J) <= sol[0].gap * sol[0].eval.J,
+              "100 classes: %zu LPs (%zu searches cut at the pilot's) against %zu, J %.9g against %.9g, gap %.3g",
+              sol[1].lp_solves, at_pilot, sol[0].lp_solves, sol[1].eval.J, sol[0].eval.J, sol[0].gap);
+    printf("pilots: 100 classes at 1.6x in %zu LPs instead of %zu, J %+.2e\n", sol[1].lp_solves, sol[0].lp_solves,
+           sol[1].eval.J / sol[0].eval.J - 1);
 }
 
 /* The stall rule on large models (params.stall_lps_large): issue #27's
@@ -2743,28 +2757,16 @@ static void stall_large_arm(ct_nona_solve_params_t *p, int k)
     p->stall_gap_large = 0;
 }
 
-static void stall_large(void)
+static void stall_large_check(const ct_nona_solution_t sol[2], const search_log_t g[2])
 {
-    for (int big = 0; big < 2; big++) {
-        ct_nona_solution_t sol[2];
-        search_log_t g[2];
-        size_t blocks;
-        fleet_solve_twice(big ? 100 : 10, 1.0, stall_large_arm, sol, g, &blocks);
-        CHECK(big ? blocks >= CT_NONA_LARGE_BLOCKS : blocks < CT_NONA_LARGE_BLOCKS);
-        /* searches the rule stopped at its second check (a few more: the polish) */
-        size_t early = searches_within(&g[1], 2 * CT_NONA_STALL_LPS_LARGE + 16);
-        if (big) {
-            CHECK_MSG(sol[1].stalled && early > 0 && 2 * sol[1].lp_solves < sol[0].lp_solves &&
-                          fabs(sol[1].eval.J - sol[0].eval.J) <= sol[0].gap * sol[0].eval.J,
-                      "100 classes: %zu LPs (%zu searches stopped near 64) against %zu, J %.9g against %.9g, gap %.3g",
-                      sol[1].lp_solves, early, sol[0].lp_solves, sol[1].eval.J, sol[0].eval.J, sol[0].gap);
-            printf("stall-large: 100 classes in %zu LPs instead of %zu, J %+.2e, gap %.3g against %.3g\n",
-                   sol[1].lp_solves, sol[0].lp_solves, sol[1].eval.J / sol[0].eval.J - 1, sol[1].gap, sol[0].gap);
-        } else
-            same_solves(sol, early, "stall-large");
-        ct_nona_solution_free(&sol[0]);
-        ct_nona_solution_free(&sol[1]);
-    }
+    /* searches the rule stopped at its second check (a few more: the polish) */
+    size_t early = searches_within(&g[1], 2 * CT_NONA_STALL_LPS_LARGE + 16);
+    CHECK_MSG(sol[1].stalled && early > 0 && 2 * sol[1].lp_solves < sol[0].lp_solves &&
+                  fabs(sol[1].eval.J - sol[0].eval.J) <= sol[0].gap * sol[0].eval.J,
+              "100 classes: %zu LPs (%zu searches stopped near 64) against %zu, J %.9g against %.9g, gap %.3g",
+              sol[1].lp_solves, early, sol[0].lp_solves, sol[1].eval.J, sol[0].eval.J, sol[0].gap);
+    printf("stall-large: 100 classes in %zu LPs instead of %zu, J %+.2e, gap %.3g against %.3g\n", sol[1].lp_solves,
+           sol[0].lp_solves, sol[1].eval.J / sol[0].eval.J - 1, sol[1].gap, sol[0].gap);
 }
 
 /* The first search a pilot (params.pilot_first): issue #27's mixed fleet
@@ -2772,39 +2774,22 @@ static void stall_large(void)
  * first search; with the rule that search stops at the pilot's 31 LPs (a
  * few more: the incumbent's polish), the solve takes fewer LPs in all, and
  * its table is within the certified gap of the one the rule before finds.
- * At 10 classes (100 blocks) the same LPs and table with the rule or
- * without. */
+ * At 10 classes the same LPs and table with the rule or without. */
 static void pilot_first_arm(ct_nona_solve_params_t *p, int k)
 {
     p->pilot_first = k;
     p->stall_gap_large = 0; /* (the rule alone) */
 }
 
-static void pilot_first(void)
+static void pilot_first_check(const ct_nona_solution_t sol[2], const search_log_t g[2])
 {
-    for (int big = 0; big < 2; big++) {
-        ct_nona_solution_t sol[2];
-        search_log_t g[2];
-        size_t blocks;
-        fleet_solve_twice(big ? 100 : 10, 1.0, pilot_first_arm, sol, g, &blocks);
-        CHECK(g[0].n >= 1 && g[1].n >= 1);
-        if (big) {
-            CHECK_MSG(g[1].lps[0] <= CT_NONA_PILOT_LPS + 8 && g[0].lps[0] > g[1].lps[0] &&
-                          sol[1].lp_solves < sol[0].lp_solves &&
-                          fabs(sol[1].eval.J - sol[0].eval.J) <= sol[0].gap * sol[0].eval.J,
-                      "100 classes: first search %zu LPs against %zu, %zu LPs in all against %zu, J %.9g against "
-                      "%.9g, gap %.3g",
-                      g[1].lps[0], g[0].lps[0], sol[1].lp_solves, sol[0].lp_solves, sol[1].eval.J, sol[0].eval.J,
-                      sol[0].gap);
-            printf("pilot-first: 100 classes in %zu LPs instead of %zu (first search %zu against %zu), J %+.2e\n",
-                   sol[1].lp_solves, sol[0].lp_solves, g[1].lps[0], g[0].lps[0], sol[1].eval.J / sol[0].eval.J - 1);
-        } else {
-            same_solves(sol, 0, "pilot-first");
-            CHECK(g[1].lps[0] == g[0].lps[0]);
-        }
-        ct_nona_solution_free(&sol[0]);
-        ct_nona_solution_free(&sol[1]);
-    }
+    CHECK_MSG(g[0].n >= 1 && g[1].n >= 1 && g[1].lps[0] <= CT_NONA_PILOT_LPS + 8 && g[0].lps[0] > g[1].lps[0] &&
+                  sol[1].lp_solves < sol[0].lp_solves &&
+                  fabs(sol[1].eval.J - sol[0].eval.J) <= sol[0].gap * sol[0].eval.J,
+              "100 classes: first search %zu LPs against %zu, %zu LPs in all against %zu, J %.9g against %.9g, gap %.3g",
+              g[1].lps[0], g[0].lps[0], sol[1].lp_solves, sol[0].lp_solves, sol[1].eval.J, sol[0].eval.J, sol[0].gap);
+    printf("pilot-first: 100 classes in %zu LPs instead of %zu (first search %zu against %zu), J %+.2e\n",
+           sol[1].lp_solves, sol[0].lp_solves, g[1].lps[0], g[0].lps[0], sol[1].eval.J / sol[0].eval.J - 1);
 }
 
 /* The stall rule's enough-gap on large models (params.stall_gap_large):
@@ -2819,26 +2804,25 @@ static void stall_gap_large_arm(ct_nona_solve_params_t *p, int k)
     p->stall_gap_large = k ? CT_NONA_STALL_GAP_LARGE : 0;
 }
 
-static void stall_gap_large(void)
+static void stall_gap_large_check(const ct_nona_solution_t sol[2], const search_log_t g[2])
 {
-    for (int big = 0; big < 2; big++) {
-        ct_nona_solution_t sol[2];
-        search_log_t g[2];
-        size_t blocks;
-        fleet_solve_twice(big ? 100 : 10, 0.1, stall_gap_large_arm, sol, g, &blocks);
-        if (big) {
-            CHECK_MSG(sol[1].lp_solves < sol[0].lp_solves && sol[1].stalled &&
-                          sol[1].gap <= CT_NONA_STALL_GAP_LARGE * (1 + 1e-9) &&
-                          fabs(sol[1].eval.J - sol[0].eval.J) <= sol[1].gap * sol[0].eval.J,
-                      "100 classes: %zu LPs against %zu, gap %.3g against %.3g, J %.9g against %.9g",
-                      sol[1].lp_solves, sol[0].lp_solves, sol[1].gap, sol[0].gap, sol[1].eval.J, sol[0].eval.J);
-            printf("stall-gap-large: 100 classes at 0.1x in %zu LPs instead of %zu, gap %.3g against %.3g, J %+.2e\n",
-                   sol[1].lp_solves, sol[0].lp_solves, sol[1].gap, sol[0].gap, sol[1].eval.J / sol[0].eval.J - 1);
-        } else
-            same_solves(sol, 0, "stall-gap-large");
-        ct_nona_solution_free(&sol[0]);
-        ct_nona_solution_free(&sol[1]);
-    }
+    (void)g;
+    CHECK_MSG(sol[1].lp_solves < sol[0].lp_solves && sol[1].stalled &&
+                  sol[1].gap <= CT_NONA_STALL_GAP_LARGE * (1 + 1e-9) &&
+                  fabs(sol[1].eval.J - sol[0].eval.J) <= sol[1].gap * sol[0].eval.J,
+              "100 classes: %zu LPs against %zu, gap %.3g against %.3g, J %.9g against %.9g", sol[1].lp_solves,
+              sol[0].lp_solves, sol[1].gap, sol[0].gap, sol[1].eval.J, sol[0].eval.J);
+    printf("stall-gap-large: 100 classes at 0.1x in %zu LPs instead of %zu, gap %.3g against %.3g, J %+.2e\n",
+           sol[1].lp_solves, sol[0].lp_solves, sol[1].gap, sol[0].gap, sol[1].eval.J / sol[0].eval.J - 1);
+}
+
+/* The rules for large models, each on both sides of the threshold. */
+static void large_rules(void)
+{
+    large_rule("pilots", 1.6, 1.5, pilot_arm, 2 * CT_NONA_PILOT_LPS, pilot_check);
+    large_rule("stall-large", 1.0, 1.0, stall_large_arm, 2 * CT_NONA_STALL_LPS_LARGE + 16, stall_large_check);
+    large_rule("pilot-first", 1.0, 1.0, pilot_first_arm, 0, pilot_first_check);
+    large_rule("stall-gap-large", 0.1, 0.1, stall_gap_large_arm, 0, stall_gap_large_check);
 }
 
 /* On fork-join segments dependent parts are the paper's model exactly:
@@ -3779,10 +3763,7 @@ int main(void)
     j_floor_holds();
     progress_reports();
     shares_skip_repeat();
-    pilot_searches();
-    stall_large();
-    pilot_first();
-    stall_gap_large();
+    large_rules();
     least_wait_matches_glpk();
     columns_match_enumeration();
     pricing_bound_holds();
