@@ -226,6 +226,43 @@ int cli_parse_chase(const char *cmd, const char *s, double *chase)
     return cli_parse_share(cmd, "chase", s, 1, "a share of the open gap", chase);
 }
 
+int cli_parse_solve_option(const char *cmd, int opt, const char *arg, ct_nona_solve_params_t *sp)
+{
+    switch (opt) {
+    case CLI_OPT_GAP:
+        if (cli_parse_double(arg, &sp->gap) || !(sp->gap >= 0 && sp->gap <= 0.5))
+            return cli_usage(cmd, "--gap: expected a relative gap in 0 .. 0.5, got '%s'", arg);
+        return 0;
+    case CLI_OPT_ROW: return cli_parse_server_row(cmd, arg, &sp->server_row);
+    case CLI_OPT_BOUND: return cli_parse_bound(cmd, arg, &sp->class_dual);
+    case CLI_OPT_STALL:
+        if (cli_parse_size(arg, &sp->stall_lps))
+            return cli_usage(cmd, "--stall: expected an integer >= 0, got '%s'", arg);
+        return 0;
+    case CLI_OPT_PSPREAD: sp->price_spread = 1; return 0;
+    case CLI_OPT_SGAP: return cli_parse_spread_gap(cmd, arg, &sp->spread_gap);
+    case CLI_OPT_CHASE: return cli_parse_chase(cmd, arg, &sp->chase);
+    case CLI_OPT_STALL_GAP: return cli_parse_share(cmd, "stall-gap", arg, 0.5, "a share of J", &sp->stall_gap);
+    case CLI_OPT_STALL_CLOSE: return cli_parse_share(cmd, "stall-close", arg, 1, "a share of the gap", &sp->stall_close);
+    case CLI_OPT_PILOT:
+    case CLI_OPT_STALL_LARGE: {
+        size_t *v = opt == CLI_OPT_PILOT ? &sp->pilot_lps : &sp->stall_lps_large;
+        if (cli_parse_size(arg, v) || *v > 1000000000)
+            return cli_usage(cmd, "--%s: expected LPs 0 .. 1e9, got '%s'", opt == CLI_OPT_PILOT ? "pilot" : "stall-large",
+                             arg);
+        return 0;
+    }
+    case CLI_OPT_PILOT_FIRST:
+        if (strcmp(arg, "0") && strcmp(arg, "1"))
+            return cli_usage(cmd, "--pilot-first: expected 0 or 1, got '%s'", arg);
+        sp->pilot_first = arg[0] == '1';
+        return 0;
+    case CLI_OPT_STALL_GAP_LARGE:
+        return cli_parse_share(cmd, "stall-gap-large", arg, 0.5, "a share of J", &sp->stall_gap_large);
+    default: return cli_usage(cmd, "internal: option code %d is not a solver option", opt);
+    }
+}
+
 int cli_parse_rtt(const char *cmd, const char *opt, const char *s, double *rtt)
 {
     if (cli_parse_double(s, rtt) || !(*rtt >= 0 && *rtt <= 10))

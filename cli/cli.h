@@ -71,6 +71,28 @@ int cli_parse_root_choices(const char *cmd, const char *s, unsigned *d);
 int cli_parse_spread_gap(const char *cmd, const char *s, double *gap);
 /** --chase F (a share of the open gap, 0 .. 1); 2 (usage printed) on a bad value. */
 int cli_parse_chase(const char *cmd, const char *s, double *chase);
+/* The solver options of `contend nona` and of `contend sim`'s nona tables,
+ * parsed in one place: a command lists CLI_SOLVE_LONGOPTS in its getopt_long
+ * table (it needs <getopt.h>) and hands every code in [CLI_OPT_SOLVE,
+ * CLI_OPT_SOLVE_END) to cli_parse_solve_option. Its own codes stay below
+ * CLI_OPT_SOLVE. */
+enum { CLI_OPT_SOLVE = 1024, CLI_OPT_GAP = CLI_OPT_SOLVE, CLI_OPT_ROW, CLI_OPT_BOUND, CLI_OPT_STALL, CLI_OPT_PSPREAD,
+       CLI_OPT_SGAP, CLI_OPT_CHASE, CLI_OPT_STALL_GAP, CLI_OPT_STALL_CLOSE, CLI_OPT_PILOT, CLI_OPT_STALL_LARGE,
+       CLI_OPT_PILOT_FIRST, CLI_OPT_STALL_GAP_LARGE, CLI_OPT_SOLVE_END };
+#define CLI_SOLVE_LONGOPTS                                                                                          \
+    { "gap", required_argument, NULL, CLI_OPT_GAP }, { "server-row", required_argument, NULL, CLI_OPT_ROW },       \
+        { "bound", required_argument, NULL, CLI_OPT_BOUND }, { "stall", required_argument, NULL, CLI_OPT_STALL },  \
+        { "price-spread", no_argument, NULL, CLI_OPT_PSPREAD },                                                    \
+        { "spread-gap", required_argument, NULL, CLI_OPT_SGAP }, { "chase", required_argument, NULL, CLI_OPT_CHASE }, \
+        { "stall-gap", required_argument, NULL, CLI_OPT_STALL_GAP },                                               \
+        { "stall-close", required_argument, NULL, CLI_OPT_STALL_CLOSE },                                           \
+        { "pilot", required_argument, NULL, CLI_OPT_PILOT },                                                       \
+        { "stall-large", required_argument, NULL, CLI_OPT_STALL_LARGE },                                           \
+        { "pilot-first", required_argument, NULL, CLI_OPT_PILOT_FIRST },                                           \
+        { "stall-gap-large", required_argument, NULL, CLI_OPT_STALL_GAP_LARGE }
+/** A solver option (code opt in [CLI_OPT_SOLVE, CLI_OPT_SOLVE_END), value arg, NULL for a flag)
+ *  into *sp; 2 (usage printed for cmd) on a bad value, else 0. O(length of arg). */
+int cli_parse_solve_option(const char *cmd, int opt, const char *arg, ct_nona_solve_params_t *sp);
 /** A double in 0 .. max into *v (option --opt, a share of what); 2 (usage printed) on a bad value. */
 int cli_parse_share(const char *cmd, const char *opt, const char *s, double max, const char *what, double *v);
 /** A round trip in seconds (0 .. 10) for option opt (e.g. "--rtt"); 2 (usage printed) on a bad value. */

@@ -191,10 +191,9 @@ typedef struct {
     ct_sweep_params_t sweep; /* -j, --shard */
 } nona_opts_t;
 
-enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT, OPT_GAP,
-       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PSPREAD, OPT_PARTS, OPT_WAITS, OPT_SEARCH,
-       OPT_BINDING, OPT_ROW, OPT_STALL, OPT_TLIMIT, OPT_BOUND, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_SGAP, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING, OPT_CHASE,
-       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT, OPT_STALL_LARGE, OPT_PILOT_FIRST, OPT_STALL_GAP_LARGE };
+enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT,
+       OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PARTS, OPT_WAITS, OPT_SEARCH, OPT_BINDING,
+       OPT_TLIMIT, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
@@ -205,7 +204,7 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
         { "model", required_argument, NULL, OPT_MODEL }, { "root-choices", required_argument, NULL, OPT_ROOT },
         { "parts", required_argument, NULL, OPT_PARTS }, { "waits", required_argument, NULL, OPT_WAITS },
-        { "gap", required_argument, NULL, OPT_GAP }, { "max-lps", required_argument, NULL, OPT_MAXLP },
+        { "max-lps", required_argument, NULL, OPT_MAXLP },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
         { "lp", required_argument, NULL, OPT_LP }, { "large", required_argument, NULL, OPT_LARGE },
         { "search", required_argument, NULL, OPT_SEARCH }, { "binding", required_argument, NULL, OPT_BINDING },
@@ -216,15 +215,8 @@ static int parse(int argc, char **argv, nona_opts_t *o)
         { "rtt", required_argument, NULL, OPT_RTT },
         { "late-bind", required_argument, NULL, OPT_LATE_BIND },
         { "sampling", required_argument, NULL, OPT_SAMPLING },
-        { "server-row", required_argument, NULL, OPT_ROW }, { "stall", required_argument, NULL, OPT_STALL },
-        { "bound", required_argument, NULL, OPT_BOUND },
         { "time-limit", required_argument, NULL, OPT_TLIMIT },
-        { "price-evals", required_argument, NULL, OPT_PEVALS }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
-        { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
-        { "stall-gap", required_argument, NULL, OPT_STALL_GAP }, { "stall-close", required_argument, NULL, OPT_STALL_CLOSE },
-        { "pilot", required_argument, NULL, OPT_PILOT }, { "stall-large", required_argument, NULL, OPT_STALL_LARGE },
-        { "pilot-first", required_argument, NULL, OPT_PILOT_FIRST },
-        { "stall-gap-large", required_argument, NULL, OPT_STALL_GAP_LARGE },
+        { "price-evals", required_argument, NULL, OPT_PEVALS }, CLI_SOLVE_LONGOPTS,
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -270,55 +262,9 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             if (cli_parse_double(optarg, &o->solve.time_limit) || !(o->solve.time_limit >= 0 && o->solve.time_limit <= 1e9))
                 return cli_usage("nona", "--time-limit: expected 0 .. 1e9 seconds, got '%s'", optarg);
             break;
-        case OPT_STALL:
-            if (cli_parse_size(optarg, &o->solve.stall_lps))
-                return cli_usage("nona", "--stall: expected an integer >= 0, got '%s'", optarg);
-            break;
-        case OPT_ROW:
-            if (cli_parse_server_row("nona", optarg, &o->solve.server_row))
-                return 2;
-            break;
-        case OPT_BOUND:
-            if (cli_parse_bound("nona", optarg, &o->solve.class_dual))
-                return 2;
-            break;
         case OPT_PEVALS:
             if (cli_parse_size(optarg, &o->solve.price_evals) || o->solve.price_evals < 100)
                 return cli_usage("nona", "--price-evals: expected an integer >= 100, got '%s'", optarg);
-            break;
-        case OPT_PSPREAD: o->solve.price_spread = 1; break;
-        case OPT_SGAP:
-            if (cli_parse_spread_gap("nona", optarg, &o->solve.spread_gap))
-                return 2;
-            break;
-        case OPT_CHASE:
-            if (cli_parse_chase("nona", optarg, &o->solve.chase))
-                return 2;
-            break;
-        case OPT_STALL_GAP:
-            if (cli_parse_share("nona", "stall-gap", optarg, 0.5, "a share of J", &o->solve.stall_gap))
-                return 2;
-            break;
-        case OPT_STALL_CLOSE:
-            if (cli_parse_share("nona", "stall-close", optarg, 1, "a share of the gap", &o->solve.stall_close))
-                return 2;
-            break;
-        case OPT_PILOT:
-            if (cli_parse_size(optarg, &o->solve.pilot_lps) || o->solve.pilot_lps > 1000000000)
-                return cli_usage("nona", "--pilot: expected LPs 0 .. 1e9, got '%s'", optarg);
-            break;
-        case OPT_STALL_LARGE:
-            if (cli_parse_size(optarg, &o->solve.stall_lps_large) || o->solve.stall_lps_large > 1000000000)
-                return cli_usage("nona", "--stall-large: expected LPs 0 .. 1e9, got '%s'", optarg);
-            break;
-        case OPT_PILOT_FIRST:
-            if (strcmp(optarg, "0") && strcmp(optarg, "1"))
-                return cli_usage("nona", "--pilot-first: expected 0 or 1, got '%s'", optarg);
-            o->solve.pilot_first = optarg[0] == '1';
-            break;
-        case OPT_STALL_GAP_LARGE:
-            if (cli_parse_share("nona", "stall-gap-large", optarg, 0.5, "a share of J", &o->solve.stall_gap_large))
-                return 2;
             break;
         case OPT_LARGE:
             if (!strcmp(optarg, "generate") || !strcmp(optarg, "refuse"))
@@ -379,10 +325,6 @@ static int parse(int argc, char **argv, nona_opts_t *o)
             if (cli_parse_late_waits("nona", optarg, &o->model.late_waits))
                 return 2;
             break;
-        case OPT_GAP:
-            if (cli_parse_double(optarg, &o->solve.gap) || !(o->solve.gap >= 0 && o->solve.gap <= 0.5))
-                return cli_usage("nona", "--gap: expected a number in 0 .. 0.5, got '%s'", optarg);
-            break;
         case OPT_MAXLP:
             if (cli_parse_size(optarg, &o->solve.max_lps) || !o->solve.max_lps)
                 return cli_usage("nona", "--max-lps: expected a positive integer, got '%s'", optarg);
@@ -411,7 +353,13 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 return cli_usage("nona", "--seed: expected a non-negative integer, got '%s'", optarg);
             break;
         case 'h': nona_usage(stdout); return -1;
-        default: return cli_usage("nona", "unknown or incomplete option '%s'", argv[optind - 1]);
+        default:
+            if (c >= CLI_OPT_SOLVE && c < CLI_OPT_SOLVE_END) {
+                if (cli_parse_solve_option("nona", c, optarg, &o->solve))
+                    return 2;
+                break;
+            }
+            return cli_usage("nona", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     if (o->model.late_probes && !o->model.late_parts)

@@ -176,10 +176,10 @@ void sim_usage(FILE *out)
 }
 
 enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, OPT_JOBS, OPT_WARM, OPT_SEED,
-       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_LATE_BIND, OPT_SAMPLING,
-       OPT_GENERATE, OPT_GEN_SEED, OPT_STAGES, OPT_GBPS, OPT_GAP, OPT_ROW, OPT_BOUND, OPT_WAITS, OPT_BYTASK, OPT_SAVE,
-       OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_PSPREAD, OPT_STALL, OPT_SGAP, OPT_RTT, OPT_TABLE_RTT, OPT_CHASE,
-       OPT_STALL_GAP, OPT_STALL_CLOSE, OPT_PILOT, OPT_STALL_LARGE, OPT_PILOT_FIRST, OPT_STALL_GAP_LARGE };
+       OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
+       OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_LATE_BIND, OPT_SAMPLING, OPT_GENERATE, OPT_GEN_SEED,
+       OPT_STAGES, OPT_GBPS, OPT_WAITS, OPT_BYTASK, OPT_SAVE, OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_RTT,
+       OPT_TABLE_RTT };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -199,14 +199,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
         { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-first", required_argument, NULL, OPT_LATE_FIRST }, { "virtual-root", required_argument, NULL, OPT_VROOT }, { "transfers", required_argument, NULL, OPT_XFER }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "sampling", required_argument, NULL, OPT_SAMPLING }, { "generate", required_argument, NULL, OPT_GENERATE },
         { "gen-seed", required_argument, NULL, OPT_GEN_SEED }, { "stages", required_argument, NULL, OPT_STAGES },
-        { "gbps", required_argument, NULL, OPT_GBPS }, { "gap", required_argument, NULL, OPT_GAP },
-        { "server-row", required_argument, NULL, OPT_ROW }, { "bound", required_argument, NULL, OPT_BOUND }, { "price-spread", no_argument, NULL, OPT_PSPREAD },
-        { "spread-gap", required_argument, NULL, OPT_SGAP }, { "chase", required_argument, NULL, OPT_CHASE },
-        { "stall-gap", required_argument, NULL, OPT_STALL_GAP }, { "stall-close", required_argument, NULL, OPT_STALL_CLOSE },
-        { "pilot", required_argument, NULL, OPT_PILOT }, { "stall-large", required_argument, NULL, OPT_STALL_LARGE },
-        { "pilot-first", required_argument, NULL, OPT_PILOT_FIRST },
-        { "stall-gap-large", required_argument, NULL, OPT_STALL_GAP_LARGE },
-        { "stall", required_argument, NULL, OPT_STALL },
+        { "gbps", required_argument, NULL, OPT_GBPS }, CLI_SOLVE_LONGOPTS,
         { "waits", required_argument, NULL, OPT_WAITS }, { "by-task", no_argument, NULL, OPT_BYTASK },
         { "save", required_argument, NULL, OPT_SAVE }, { "family", required_argument, NULL, OPT_FAMILY },
         { "threads", required_argument, NULL, 'j' }, { "shard", required_argument, NULL, OPT_SHARD },
@@ -309,40 +302,6 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
                               c == OPT_RTT ? &o->ev.rtt : &o->ev.table_rtt))
                 return 2;
             break;
-        case OPT_PSPREAD: o->ev.price_spread = 1; break;
-        case OPT_SGAP:
-            if (cli_parse_spread_gap("sim", optarg, &o->ev.spread_gap))
-                return 2;
-            break;
-        case OPT_CHASE:
-            if (cli_parse_chase("sim", optarg, &o->ev.chase))
-                return 2;
-            break;
-        case OPT_STALL_GAP:
-            if (cli_parse_share("sim", "stall-gap", optarg, 0.5, "a share of J", &o->ev.stall_gap))
-                return 2;
-            break;
-        case OPT_STALL_CLOSE:
-            if (cli_parse_share("sim", "stall-close", optarg, 1, "a share of the gap", &o->ev.stall_close))
-                return 2;
-            break;
-        case OPT_PILOT:
-            if (cli_parse_size(optarg, &o->ev.pilot_lps) || o->ev.pilot_lps > 1000000000)
-                return cli_usage("sim", "--pilot: expected LPs 0 .. 1e9, got '%s'", optarg);
-            break;
-        case OPT_STALL_LARGE:
-            if (cli_parse_size(optarg, &o->ev.stall_lps_large) || o->ev.stall_lps_large > 1000000000)
-                return cli_usage("sim", "--stall-large: expected LPs 0 .. 1e9, got '%s'", optarg);
-            break;
-        case OPT_PILOT_FIRST:
-            if (strcmp(optarg, "0") && strcmp(optarg, "1"))
-                return cli_usage("sim", "--pilot-first: expected 0 or 1, got '%s'", optarg);
-            o->ev.pilot_first = optarg[0] == '1';
-            break;
-        case OPT_STALL_GAP_LARGE:
-            if (cli_parse_share("sim", "stall-gap-large", optarg, 0.5, "a share of J", &o->ev.stall_gap_large))
-                return 2;
-            break;
         case OPT_FAIR:
             if (!strcmp(optarg, "recent"))
                 o->ev.fair_pick = CT_FAIR_RECENT;
@@ -389,25 +348,9 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
             break;
         case OPT_BYTASK: o->by_task = 1; break;
         case OPT_SAVE: o->save = optarg; break;
-        case OPT_ROW:
-            if (cli_parse_server_row("sim", optarg, &o->ev.server_row))
-                return 2;
-            break;
-        case OPT_BOUND:
-            if (cli_parse_bound("sim", optarg, &o->ev.class_dual))
-                return 2;
-            break;
         case OPT_WAITS:
             if (cli_parse_waits("sim", optarg, &o->ev.job_first_waits))
                 return 2;
-            break;
-        case OPT_STALL:
-            if (cli_parse_size(optarg, &o->ev.stall_lps))
-                return cli_usage("sim", "--stall: expected an integer >= 0, got '%s'", optarg);
-            break;
-        case OPT_GAP:
-            if (cli_parse_double(optarg, &o->ev.gap) || !(o->ev.gap > 0 && o->ev.gap <= 0.5))
-                return cli_usage("sim", "--gap: expected a relative gap in (0, 0.5], got '%s'", optarg);
             break;
         case OPT_GENERATE:
             if (cli_parse_size(optarg, &o->generate) || o->generate > 100000)
@@ -457,7 +400,13 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
                 return 2;
             break;
         case 'h': sim_usage(stdout); return -1;
-        default: return cli_usage("sim", "unknown or incomplete option '%s'", argv[optind - 1]);
+        default:
+            if (c >= CLI_OPT_SOLVE && c < CLI_OPT_SOLVE_END) {
+                if (cli_parse_solve_option("sim", c, optarg, &o->ev.solve))
+                    return 2;
+                break;
+            }
+            return cli_usage("sim", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     return 0;

@@ -201,7 +201,7 @@ static int family_setup(int argc, char **argv, const char *cmd, size_t jobs, sim
     if (!reps_given)
         o->ev.run.reps = 2;
     if (!gap_given) /* far below the simulation's noise; 1e-9 costs minutes on deep scenarios */
-        o->ev.gap = 1e-4;
+        o->ev.solve.gap = 1e-4;
     if (!jobs_given && jobs)
         o->ev.run.jobs = jobs;
     o->ev.rep_threads = 1;

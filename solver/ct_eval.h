@@ -63,32 +63,14 @@ typedef struct {
     int server_model;         /**< nona tables: model server queueing (default 1; 0: the paper's link-only model) */
     unsigned threads;         /**< points at once (default 1; 0: the cores); the result does not depend on it */
     unsigned rep_threads;     /**< a point's replications at once (default 1; 0: the cores); nor on this */
-    double gap;               /**< nona tables: the solver's relative gap (0, the default: the solver's own) */
-    ct_nona_row_t server_row; /**< nona tables: the wait LP's server row (default the solver's, CT_NONA_ROW_AUTO) */
     double locality_wait;     /**< fair-delay: the locality wait in mean task times (default 5; the mean
                                    over arriving jobs' tasks) */
     unsigned probes;          /**< sparrow: probes per ready task (default 2, Sparrow's d; 1..64) */
     int exp_service;          /**< 1: task times exponential around the class's (queueing-theory
                                    checks; default 0: as given) */
-    int price_spread;         /**< nona tables: column generation prices at a spread of waits too
-                                   (ct_nona_solve_params_t.price_spread; default 0) */
-    double spread_gap;        /**< nona tables: ct_nona_solve_params_t.spread_gap (default
-                                   CT_NONA_SPREAD_GAP; 0: never) */
-    double chase;             /**< nona tables: ct_nona_solve_params_t.chase (default CT_NONA_CHASE;
-                                   0: every find chased) */
-    int class_dual;           /**< nona tables: the solver's class dual (ct_nona_solve_params_t.class_dual;
-                                   default 0: the wait LP alone) */
-    size_t stall_lps;         /**< nona tables: the solver's stall rule (ct_nona_solve_params_t.stall_lps;
-                                   default CT_NONA_STALL_LPS; 0: never) */
-    double stall_gap;         /**< nona tables: ct_nona_solve_params_t.stall_gap (default CT_NONA_STALL_GAP) */
-    double stall_close;       /**< nona tables: ct_nona_solve_params_t.stall_close (default
-                                   CT_NONA_STALL_CLOSE) */
-    size_t stall_lps_large;   /**< nona tables: ct_nona_solve_params_t.stall_lps_large (default
-                                   CT_NONA_STALL_LPS_LARGE) */
-    size_t pilot_lps;         /**< nona tables: ct_nona_solve_params_t.pilot_lps (default CT_NONA_PILOT_LPS) */
-    int pilot_first;          /**< nona tables: ct_nona_solve_params_t.pilot_first (default CT_NONA_PILOT_FIRST) */
-    double stall_gap_large;   /**< nona tables: ct_nona_solve_params_t.stall_gap_large (default
-                                   CT_NONA_STALL_GAP_LARGE) */
+    ct_nona_solve_params_t solve; /**< nona tables: the solver's parameters (default
+                                   ct_nona_solve_params_init's; its progress and threads are the
+                                   evaluation's own: progress none, threads 1) */
     double rtt;               /**< the simulator's round trip, s (ct_sim_config_t.rtt; default 0) */
     double table_rtt;         /**< nona tables: the round trip they are solved for, s
                                    (ct_nona_model_params_t.rtt); < 0 (default): rtt, the one simulated */

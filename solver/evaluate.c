@@ -72,17 +72,14 @@ void ct_eval_params_init(ct_eval_params_t *p)
     *p = (ct_eval_params_t){ .link = CT_LINK_FIFO, .bg_ratio = 100, .star_load = 0.5, .load = 0.5,
                              .max_in_flight = 20000, .server_queue = CT_QUEUE_JOB_FIRST, .fair_pick = CT_FAIR_RECENT,
                              .root_choices = 2, .dependent_parts = 1, .job_first_waits = CT_NONA_WAITS_DEFAULT, .server_model = 1,
-                             .threads = 1, .rep_threads = 1, .server_row = CT_NONA_ROW_AUTO,
+                             .threads = 1, .rep_threads = 1,
                              .locality_wait = 5, /* the best on most bundled scenarios; Spark's 3 s is "always wait" */
-                             .probes = 2 /* Sparrow's d */, .stall_lps = CT_NONA_STALL_LPS,
-                             .stall_gap = CT_NONA_STALL_GAP, .stall_close = CT_NONA_STALL_CLOSE,
-                             .stall_lps_large = CT_NONA_STALL_LPS_LARGE, .pilot_lps = CT_NONA_PILOT_LPS, .pilot_first = CT_NONA_PILOT_FIRST,
-                             .stall_gap_large = CT_NONA_STALL_GAP_LARGE, .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .late_first = CT_NONA_LATE_FIRST_DEFAULT,
+                             .probes = 2 /* Sparrow's d */, .late_waits = CT_NONA_LATE_WAITS_DEFAULT, .late_first = CT_NONA_LATE_FIRST_DEFAULT,
                              .root_wait_all = CT_NONA_ROOT_WAIT_ALL_DEFAULT,
-                             .transfers_task = CT_NONA_TRANSFERS_TASK_DEFAULT, .spread_gap = CT_NONA_SPREAD_GAP,
-                             .chase = CT_NONA_CHASE, .late_bind = CT_SIM_LATE_BIND_DEFAULT, .table_rtt = -1,
+                             .transfers_task = CT_NONA_TRANSFERS_TASK_DEFAULT, .late_bind = CT_SIM_LATE_BIND_DEFAULT, .table_rtt = -1,
                              .finite_servers = CT_NONA_SAMPLING_AUTO };
     ct_sim_run_params_init(&p->run);
+    ct_nona_solve_params_init(&p->solve);
 }
 
 void ct_eval_point_free(ct_eval_point_t *pt)
@@ -121,25 +118,15 @@ static double job_bytes(const ct_class_t *c)
     return b;
 }
 
-/* The solver's parameters for a point's table: its defaults with the
- * evaluation's solver options. */
+/* The solver's parameters for a point's table: the evaluation's, with no
+ * progress calls (points run at once) and one thread (as many points as
+ * cores run at once already). */
 static void solve_params(const ct_eval_params_t *p, ct_nona_solve_params_t *sp)
 {
-    ct_nona_solve_params_init(sp);
-    if (p->gap > 0)
-        sp->gap = p->gap;
-    sp->server_row = p->server_row;
-    sp->price_spread = p->price_spread;
-    sp->spread_gap = p->spread_gap;
-    sp->chase = p->chase;
-    sp->class_dual = p->class_dual;
-    sp->stall_lps = p->stall_lps;
-    sp->stall_gap = p->stall_gap;
-    sp->stall_close = p->stall_close;
-    sp->stall_lps_large = p->stall_lps_large;
-    sp->pilot_lps = p->pilot_lps;
-    sp->pilot_first = p->pilot_first;
-    sp->stall_gap_large = p->stall_gap_large;
+    *sp = p->solve;
+    sp->progress = NULL;
+    sp->progress_ctx = NULL;
+    sp->threads = 1;
 }
 
 double ct_eval_table_rtt(const ct_eval_params_t *p)

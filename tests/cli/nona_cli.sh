@@ -305,6 +305,11 @@ l1=$(sed -n 's/^	"local_mean_jct":	\([0-9.e+-]*\),*$/\1/p' "$T/rt1.out")
 expect_error 2 "--rtt: expected a round trip in seconds, 0 .. 10" -- $C nona solve data/scenarios/fig1.json --rtt -1 -o "$T/out.json"
 expect_error 2 "--spread-gap: expected a share of J >= 0" -- $C nona solve data/scenarios/fig1.json --spread-gap -1 -o "$T/out.json"
 expect_error 2 "--chase: expected a share of the open gap, 0 .. 1" -- $C nona solve data/scenarios/fig1.json --chase 2 -o "$T/out.json"
+# the solver's options are parsed once for nona and sim (cli_parse_solve_option)
+for cmd in "nona solve" sim; do
+    expect_error 2 "--gap: expected a relative gap in 0 .. 0.5" -- $C $cmd data/scenarios/fig1.json --gap 0.6
+    expect_error 2 "--pilot-first: expected 0 or 1" -- $C $cmd data/scenarios/fig1.json --pilot-first 2
+done
 $C nona solve data/scenarios/fig1.json --chase 0 -o "$T/ch.json" || fail "--chase 0"
 # --late-bind probes: the table records it (late_bind) and its round trips
 # are two a root and a part: fig1 with 1 ms, predicted at least 1 ms above

@@ -116,7 +116,7 @@ static void model_vs_sim(void)
     ct_eval_params_init(&ev);
     ev.run.reps = 2;
     ev.run.jobs = quick ? 2000 : 5000;
-    ev.gap = 1e-3;
+    ev.solve.gap = 1e-3;
     ct_error_t err;
     size_t points = 0, within = 0, within_old = 0;
     for (size_t si = 0; si < seeds; si++) {
