@@ -285,6 +285,18 @@ static void chunk_sq(ct_wait_lp_t *s)
     run_minima(s, s->sq, s->csq, 1);
 }
 
+/* Every run's memory bound with no entry remembered (mc emptied): no
+ * memory, and the unremembered entries' screen the whole run's. O(runs). */
+static void runs_forgotten(ct_wait_lp_t *s)
+{
+    size_t nch = s->chstart[s->m->n_blocks];
+    for (size_t c = 0; c < nch; c++) {
+        s->rmc[3 * c] = INFINITY;
+        s->rmc[3 * c + 1] = s->rmc[3 * c + 2] = -INFINITY;
+        memcpy(s->ucmin + 4 * c, s->cmin + 6 * c, 4 * sizeof(float));
+    }
+}
+
 /* The runs' offsets and least values of the fixed streams (cmin), and of
  * sq (csq). O(entries). */
 static ct_status_t chunk_init(ct_wait_lp_t *s, ct_error_t *err)
@@ -299,12 +311,18 @@ static ct_status_t chunk_init(ct_wait_lp_t *s, ct_error_t *err)
     }
     s->chstart[m->n_blocks] = nch;
     if (!(s->cmin = scratch_get(s, (nch ? nch : 1) * 6 * sizeof(float))) ||
-        !(s->csq = scratch_get(s, (nch ? nch : 1) * sizeof(float))))
+        !(s->csq = scratch_get(s, (nch ? nch : 1) * sizeof(float))) ||
+        !(s->rmc = scratch_get(s, (nch ? nch : 1) * 3 * sizeof(double))) ||
+        !(s->ucmin = scratch_get(s, (nch ? nch : 1) * 4 * sizeof(float))) ||
+        !(s->rdirty = scratch_get_zero(s, nch ? nch : 1, 1)) ||
+        !(s->rlist = scratch_get(s, (nch ? nch : 1) * sizeof(size_t))))
         return ct_error_set(err, CT_ENOMEM, "out of memory");
+    s->n_rdirty = 0;
     const float *st[6] = { s->la, s->ln, s->la2, s->ln2, s->sa1, s->sa2 };
     for (int i = 0; i < 6; i++)
         run_minima(s, st[i], s->cmin + i, 6);
     chunk_sq(s);
+    runs_forgotten(s);
     return CT_OK;
 }
 
@@ -418,12 +436,14 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->team_min = CT_WAIT_TEAM_MIN;
     s->pfirst = scratch_get(s, SCREEN_PIECES * CT_WAIT_TEAM_MAX * sizeof(size_t));
     s->pcount = scratch_get(s, SCREEN_PIECES * CT_WAIT_TEAM_MAX * sizeof(size_t));
+    s->pmem = scratch_get(s, SCREEN_PIECES * CT_WAIT_TEAM_MAX * sizeof(size_t));
+    s->mem_skips = 0;
     if (!s->act || !s->cstamp || !s->on || !s->kc || !s->n_act || !s->astart || !s->ac || !s->av1 || !s->av2 || !s->ax ||
         !s->tm || !s->mc || !s->sa1 || !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin ||
         !s->bbeta || !s->bshare || !s->dcol || !s->dinfo || !s->dbr || !s->dM || !s->dcol2 || !s->dinfo2 ||
         !s->dbr2 || !s->dM2 || !s->astart2 || !s->cand || !s->cand_b ||
         !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc || !s->kcol || !s->pskip ||
-        !s->pfirst || !s->pcount) {
+        !s->pfirst || !s->pcount || !s->pmem) {
         scratch_put(s, keep);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
@@ -664,6 +684,10 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
     scratch_put(s, s->cmin);
     scratch_put(s, s->csq);
     scratch_put(s, s->csq_alt);
+    scratch_put(s, s->rmc);
+    scratch_put(s, s->ucmin);
+    scratch_put(s, s->rdirty);
+    scratch_put(s, s->rlist);
     scratch_put(s, s->la);
     scratch_put(s, s->ln);
     scratch_put(s, s->la2);
@@ -694,6 +718,7 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
     scratch_put(s, s->pskip);
     scratch_put(s, s->pfirst);
     scratch_put(s, s->pcount);
+    scratch_put(s, s->pmem);
     ct_team_free(s->team);
     scratch_put(s, s->ib);
 }
@@ -748,6 +773,59 @@ static double cost(ct_wait_lp_t *s, size_t j, double share, double po, double wo
     return s->kc[j];
 }
 
+/* Entry j of block b is about to be written in mc: its run's bound is
+ * recomputed after the pass (runs_remembered). O(1). */
+static void mark_run(ct_wait_lp_t *s, size_t b, size_t j)
+{
+    size_t c = s->chstart[b] + (j - s->kstart[b]) / CT_WAIT_CHUNK;
+    if (!s->rdirty[c]) {
+        s->rdirty[c] = 1;
+        s->rlist[s->n_rdirty++] = c;
+    }
+}
+
+/* rmc of the runs written since the last call, from their entries' mc.
+ * O(CT_WAIT_CHUNK) a run. */
+static void runs_remembered(ct_wait_lp_t *s)
+{
+    const ct_nona_model_t *m = s->m;
+    for (size_t i = 0; i < s->n_rdirty; i++) {
+        size_t c = s->rlist[i], lo = 0, hi = m->n_blocks; /* c's block: the last whose first run is <= c */
+        while (hi > lo + 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (s->chstart[mid] <= c)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        while (lo + 1 < m->n_blocks && s->chstart[lo + 1] <= c)
+            lo++;
+        size_t j0 = s->kstart[lo] + (c - s->chstart[lo]) * CT_WAIT_CHUNK;
+        size_t end = j0 + CT_WAIT_CHUNK < s->kstart[lo + 1] ? j0 + CT_WAIT_CHUNK : s->kstart[lo + 1];
+        double a0 = INFINITY, a1 = -INFINITY, a2 = -INFINITY;
+        float u[4] = { INFINITY, INFINITY, INFINITY, INFINITY };
+        for (size_t j = j0; j < end; j++) {
+            const double *e = s->mc + 3 * j;
+            if (e[1] < INFINITY) {
+                a0 = e[0] < a0 ? e[0] : a0;
+                a1 = e[1] > a1 ? e[1] : a1;
+                a2 = e[2] > a2 ? e[2] : a2;
+            } else {
+                u[0] = s->la[j] < u[0] ? s->la[j] : u[0];
+                u[1] = s->ln[j] < u[1] ? s->ln[j] : u[1];
+                u[2] = s->la2[j] < u[2] ? s->la2[j] : u[2];
+                u[3] = s->ln2[j] < u[3] ? s->ln2[j] : u[3];
+            }
+        }
+        s->rmc[3 * c] = a0;
+        s->rmc[3 * c + 1] = a1;
+        s->rmc[3 * c + 2] = a2;
+        memcpy(s->ucmin + 4 * c, u, sizeof u);
+        s->rdirty[c] = 0;
+    }
+    s->n_rdirty = 0;
+}
+
 /* The pricing's memory of each entry's last M (mc): valid while the
  * model's waits keep their shape (the root share moves r_part between
  * searches); M is nondecreasing in phi and W, so an M priced at waits no
@@ -762,6 +840,10 @@ static void mc_check(ct_wait_lp_t *s)
     size_t n = s->kstart[m->n_blocks];
     for (size_t j = 0; j < n; j++)
         s->mc[3 * j + 1] = s->mc[3 * j + 2] = INFINITY;
+    runs_forgotten(s);
+    for (size_t i = 0; i < s->n_rdirty; i++)
+        s->rdirty[s->rlist[i]] = 0;
+    s->n_rdirty = 0;
     s->mc_key[0] = m->r_part;
     s->mc_key[1] = m->p_wait;
     s->mc_key[2] = m->rho_s;
@@ -934,7 +1016,7 @@ static void screen_piece(size_t p, void *ctx)
     }
     while (b + 1 < m->n_blocks && s->chstart[b + 1] <= c0)
         b++; /* (past empty blocks) */
-    size_t first = s->kstart[b] + (c0 - s->chstart[b]) * CT_WAIT_CHUNK, nc = first;
+    size_t first = s->kstart[b] + (c0 - s->chstart[b]) * CT_WAIT_CHUNK, nc = first, mem_skips = 0;
     double po = sc->po, Wp0 = sc->Wp0, k1 = sc->k1, k2 = sc->k2, p2 = sc->p2;
     const float *sa1 = s->sa1, *sa2 = s->sa2, *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2;
     for (size_t c = c0; c < c1; c++) {
@@ -947,9 +1029,22 @@ static void screen_piece(size_t p, void *ctx)
          * < 0 by round-off of the root's term: then no run is skipped) */
         const float *cm = s->cmin + 6 * c;
         double c1v = cm[0] + cm[1] * po, c2v = cm[2] + cm[3] * po;
-        if (k2 >= 0 &&
-            sh * (c1v > c2v ? c1v : c2v) + k1 * ((double)cm[5] + p2 * cm[4]) + (k2 != 0 ? k2 * s->csq[c] : 0.0) >= u)
+        double lin_min = k1 * ((double)cm[5] + p2 * cm[4]) + (k2 != 0 ? k2 * s->csq[c] : 0.0);
+        if (k2 >= 0 && sh * (c1v > c2v ? c1v : c2v) + lin_min >= u)
             continue;
+        /* then what pricing remembers of the run's entries (pass 2's
+         * test, for all of them at once) and the screen of the others */
+        if (k2 >= 0 && s->mc_on) {
+            const double *rm = s->rmc + 3 * c;
+            const float *uc = s->ucmin + 4 * c;
+            double u1 = uc[0] + uc[1] * po, u2 = uc[2] + uc[3] * po;
+            int mem = rm[1] == -INFINITY || (po >= rm[1] && sc->wo >= rm[2] && sh * rm[0] + lin_min >= u),
+                scr = uc[0] == INFINITY || sh * (u1 > u2 ? u1 : u2) + lin_min >= u;
+            if (mem && scr) {
+                mem_skips++;
+                continue;
+            }
+        }
         size_t j0 = s->kstart[b] + (c - s->chstart[b]) * CT_WAIT_CHUNK;
         size_t end = j0 + CT_WAIT_CHUNK < s->kstart[b + 1] ? j0 + CT_WAIT_CHUNK : s->kstart[b + 1];
         for (size_t j = j0; j < end; j++) {
@@ -985,6 +1080,7 @@ static void screen_piece(size_t p, void *ctx)
     }
     s->pfirst[p] = first;
     s->pcount[p] = nc - first;
+    s->pmem[p] = mem_skips;
 }
 
 /* The block solver's LP at objective waits (po, wo), rows at pr: column
@@ -1084,6 +1180,7 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
         /* the pieces' survivors, in column order whatever ran them */
         for (size_t p = 0; p < np; p++) {
             size_t from = s->pfirst[p], k = s->pcount[p];
+            s->mem_skips += s->pmem[p];
             if (from != nc) {
                 memmove(s->cand + nc, s->cand + from, k * sizeof *s->cand);
                 memmove(s->cand_b + nc, s->cand_b + from, k * sizeof *s->cand_b);
@@ -1103,6 +1200,7 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
                  * kept for later */
                 double *c = s->mc + 3 * j, k = share * s->inv_t;
                 double lo = ct_nona_triplet_time_lb(m, w, po, wo);
+                mark_run(s, b, j);
                 if (k * lo + lin >= s->pu[b]) {
                     c[0] = lo;
                     c[1] = po;
@@ -1118,6 +1216,7 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
                 s->pbest[b] = j;
             }
         }
+        runs_remembered(s);
         for (size_t b = 0; b < m->n_blocks; b++) {
             if (s->pbest[b] != SIZE_MAX) {
                 activate(s, b, s->pbest[b]);

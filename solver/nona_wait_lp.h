@@ -76,6 +76,18 @@ typedef struct {
      * whose least terms already lose is skipped whole */
     size_t *chstart;
     float *cmin, *csq, *csq_alt;
+    /* The pricing memory's bound per run: over its entries with an mc,
+     * the least M and the largest phi and W it was priced at (rmc; INFINITY
+     * and -INFINITY: none has one), and over those without, the least la,
+     * ln, la2, ln2 (ucmin, 4 a run; INFINITY: none), so a run whose every
+     * entry already loses, by its memory or by its screen, is skipped
+     * whole before its entries' streams are read. Recomputed after each
+     * pass for the runs whose entries it wrote (rdirty, rlist: n_rdirty of
+     * them). */
+    double *rmc;
+    float *ucmin;
+    unsigned char *rdirty;
+    size_t *rlist, n_rdirty;
     double *bbeta, *bshare; /* per block: its class's beta, beta / beta_sum */
     double inv_t;           /* 1 / tscale */
     double y2_last;         /* the last solve's row-2 multiplier in model units: the next one's hint */
@@ -113,6 +125,8 @@ typedef struct {
     ct_team_t *team;        /* started at the first long pass (at most CT_WAIT_TEAM_MAX threads); owned */
     unsigned char *pskip;   /* per block: its whole-block screen loses at this pass's multipliers */
     size_t *pfirst, *pcount; /* per piece: its survivors' first slot in cand and their count */
+    size_t *pmem;           /* per piece: its runs skipped by their memory bound (rmc, ucmin) */
+    size_t mem_skips;       /* runs skipped by their memory bound since ct_wait_lp_init */
 } ct_wait_lp_t;
 
 /* Stream entries from which a pricing pass is worth a team: a pass reads
