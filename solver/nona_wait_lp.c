@@ -784,24 +784,31 @@ static void mark_run(ct_wait_lp_t *s, size_t b, size_t j)
     }
 }
 
+/* The block of run c: the last one whose first run is <= c (past empty
+ * blocks). O(log blocks). */
+static size_t run_block(const ct_wait_lp_t *s, size_t c)
+{
+    size_t nb = s->m->n_blocks, b = 0, hi = nb;
+    while (hi > b + 1) {
+        size_t mid = b + (hi - b) / 2;
+        if (s->chstart[mid] <= c)
+            b = mid;
+        else
+            hi = mid;
+    }
+    while (b + 1 < nb && s->chstart[b + 1] <= c)
+        b++;
+    return b;
+}
+
 /* rmc of the runs written since the last call, from their entries' mc.
  * O(CT_WAIT_CHUNK) a run. */
 static void runs_remembered(ct_wait_lp_t *s)
 {
-    const ct_nona_model_t *m = s->m;
     for (size_t i = 0; i < s->n_rdirty; i++) {
-        size_t c = s->rlist[i], lo = 0, hi = m->n_blocks; /* c's block: the last whose first run is <= c */
-        while (hi > lo + 1) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (s->chstart[mid] <= c)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        while (lo + 1 < m->n_blocks && s->chstart[lo + 1] <= c)
-            lo++;
-        size_t j0 = s->kstart[lo] + (c - s->chstart[lo]) * CT_WAIT_CHUNK;
-        size_t end = j0 + CT_WAIT_CHUNK < s->kstart[lo + 1] ? j0 + CT_WAIT_CHUNK : s->kstart[lo + 1];
+        size_t c = s->rlist[i], b = run_block(s, c);
+        size_t j0 = s->kstart[b] + (c - s->chstart[b]) * CT_WAIT_CHUNK;
+        size_t end = j0 + CT_WAIT_CHUNK < s->kstart[b + 1] ? j0 + CT_WAIT_CHUNK : s->kstart[b + 1];
         double a0 = INFINITY, a1 = -INFINITY, a2 = -INFINITY;
         float u[4] = { INFINITY, INFINITY, INFINITY, INFINITY };
         for (size_t j = j0; j < end; j++) {
@@ -1006,16 +1013,7 @@ static void screen_piece(size_t p, void *ctx)
     ct_wait_lp_t *s = sc->s;
     const ct_nona_model_t *m = s->m;
     size_t c0 = p * sc->per, nch = s->chstart[m->n_blocks], c1 = c0 + sc->per < nch ? c0 + sc->per : nch;
-    size_t b = 0, lo = m->n_blocks; /* b: the block of run c0 (the last one whose first run is <= c0) */
-    while (lo > b + 1) {
-        size_t mid = b + (lo - b) / 2;
-        if (s->chstart[mid] <= c0)
-            b = mid;
-        else
-            lo = mid;
-    }
-    while (b + 1 < m->n_blocks && s->chstart[b + 1] <= c0)
-        b++; /* (past empty blocks) */
+    size_t b = run_block(s, c0);
     size_t first = s->kstart[b] + (c0 - s->chstart[b]) * CT_WAIT_CHUNK, nc = first, mem_skips = 0;
     double po = sc->po, Wp0 = sc->Wp0, k1 = sc->k1, k2 = sc->k2, p2 = sc->p2;
     const float *sa1 = s->sa1, *sa2 = s->sa2, *la = s->la, *ln = s->ln, *la2 = s->la2, *ln2 = s->ln2;
