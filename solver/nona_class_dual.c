@@ -45,6 +45,13 @@
  * (split jobs), and its duality gap falls like the share of one class in
  * J (many small independent classes, two coupling rows).
  *
+ * The classes' passes are independent: with a team (the solve's threads,
+ * lent by the wait LP) and enough classes, a pass runs in pieces of
+ * classes, each with its own states. A state carries only its open piece
+ * and cost; the minimiser's closed squares and link load are added up
+ * along its path after the pass, in the pass's order, so a piece's sums
+ * are the same doubles as one thread's.
+ *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #include "nona_class_dual.h"
@@ -62,6 +69,26 @@ int ct_class_dual_applies(const ct_nona_model_t *m)
     return m->server_model && m->reentry;
 }
 
+/* Scratch sc's arrays (the states of one segment, and the backtrack's
+ * per segment): 0 when out of memory. */
+static int scratch_init(const ct_class_dual_t *d, ct_class_dual_scratch_t *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->cur = malloc(d->cap * sizeof *sc->cur);
+    sc->pick = malloc((d->max_blocks ? d->max_blocks : 1) * d->cap * sizeof *sc->pick);
+    sc->from = malloc((d->max_blocks ? d->max_blocks : 1) * d->cap * sizeof *sc->from);
+    return sc->cur && sc->pick && sc->from;
+}
+
+static void scratch_free(ct_class_dual_scratch_t *sc)
+{
+    free(sc->cur);
+    free(sc->next);
+    free(sc->next2);
+    free(sc->pick);
+    free(sc->from);
+}
+
 ct_class_dual_t *ct_class_dual_alloc(const ct_nona_model_t *m)
 {
     ct_class_dual_t *d = calloc(1, sizeof *d);
@@ -71,15 +98,16 @@ ct_class_dual_t *ct_class_dual_alloc(const ct_nona_model_t *m)
     for (size_t j = 0; j < m->n_classes; j++)
         d->max_blocks = m->classes[j].n_blocks > d->max_blocks ? m->classes[j].n_blocks : d->max_blocks;
     d->cap = DUAL_STATES;
-    d->cur = malloc(d->cap * sizeof *d->cur);
-    d->pick = malloc((d->max_blocks ? d->max_blocks : 1) * d->cap * sizeof *d->pick);
-    d->from = malloc((d->max_blocks ? d->max_blocks : 1) * d->cap * sizeof *d->from);
+    d->team_classes = CT_CLASS_DUAL_TEAM_CLASSES;
+    d->sc = calloc(1, sizeof *d->sc);
+    if (d->sc)
+        d->n_sc = 1;
     d->chosen = malloc((m->n_blocks ? m->n_blocks : 1) * sizeof *d->chosen);
     d->cv = malloc(3 * (m->n_classes ? m->n_classes : 1) * sizeof(double));
     d->cl = d->cv ? d->cv + m->n_classes : NULL;
     d->cp = d->cv ? d->cl + m->n_classes : NULL;
     d->n_close = malloc((m->n_blocks ? m->n_blocks : 1) * sizeof *d->n_close);
-    if (!d->cur || !d->pick || !d->from || !d->chosen || !d->n_close || !d->cv) {
+    if (!d->sc || !scratch_init(d, &d->sc[0]) || !d->chosen || !d->n_close || !d->cv) {
         ct_class_dual_free(d);
         return NULL;
     }
@@ -93,16 +121,14 @@ void ct_class_dual_free(ct_class_dual_t *d)
     free(d->cost);
     free(d->row1);
     free(d->exact);
+    free(d->line);
     free(d->chosen);
     free(d->cv);
-    free(d->cur);
-    free(d->next);
-    free(d->next2);
+    for (size_t i = 0; i < d->n_sc; i++)
+        scratch_free(&d->sc[i]);
+    free(d->sc);
     free(d->order);
-    free(d->line);
     free(d->n_close);
-    free(d->pick);
-    free(d->from);
     free(d);
 }
 
@@ -175,155 +201,225 @@ static ct_status_t order_columns(ct_class_dual_t *d, double p0, double w0, ct_er
     return CT_OK;
 }
 
-/* Class j's pass at (y1, g): its minimum (J units), the minimiser's link
- * load (beta link) and pieces (beta pieces / N) into cv[j], cl[j], cp[j],
- * its triplets into chosen[]. */
-static ct_status_t class_pass(ct_class_dual_t *d, size_t j, double y1, double g, ct_error_t *err)
+/* Class j's pass at (y1, g) with scratch sc: its minimum (J units), the
+ * minimiser's link load (beta link) and pieces (beta pieces / N) into
+ * cv[j], cl[j], cp[j], its triplets into chosen[]. Writes only class j's
+ * slots and sc: passes of different classes run side by side. */
+static ct_status_t class_pass(const ct_class_dual_t *d, ct_class_dual_scratch_t *sc, size_t j, double y1, double g,
+                              ct_error_t *err)
 {
     const ct_nona_model_t *m = d->m;
-    {
-        const ct_model_class_t *mc = &m->classes[j];
-        const ct_split_t *sp = &mc->split;
-        double gb = g * m->beta[j] / (double)m->servers;
-        size_t n = 1;
-        d->cur[0] = (ct_class_dual_state_t){ sp->dag.time[sp->bottlenecks[0]] / m->speed, 0, 0, 0, 0, 0 };
-        for (size_t si = 0; si < mc->n_blocks; si++) {
-            const ct_block_t *b = &m->blocks[mc->block_start + si];
-            size_t ncl = d->n_close[mc->block_start + si];
-            size_t need = ncl + (b->n_vars - ncl + 1) * n; /* (+ n: a merge's run sits after its front) */
-            if (need > d->next_cap) {
-                ct_class_dual_state_t *nn = realloc(d->next, need * sizeof *nn);
-                if (nn)
-                    d->next = nn;
-                ct_class_dual_state_t *n2 = nn ? realloc(d->next2, need * sizeof *n2) : NULL;
-                if (!n2)
-                    return ct_error_set(err, CT_ENOMEM, "out of memory (class dual states)");
-                d->next2 = n2;
-                d->next_cap = need;
-            }
-            /* the closing columns' states (one each: the best state to
-             * close from), in order of their tails: a front */
-            ct_class_dual_state_t *F = d->next, *T = d->next2;
-            const size_t *ord = d->order + b->var_start, nc = ncl;
-            size_t nf = 0;
-            for (size_t x = 0; x < nc; x++) {
-                size_t w = ord[x], bi = 0;
-                const ct_tripinfo_t *t = &m->trip[w];
-                double bv = INFINITY;
-                for (size_t i = 0; i < n; i++) {
-                    double h = d->cur[i].o + t->vh_head, v = d->cur[i].c + gb * h * h;
-                    if (v < bv)
-                        bv = v, bi = i;
-                }
-                double h = d->cur[bi].o + t->vh_head, c = bv + d->cost[w] + y1 * d->row1[w] + gb * t->vh_sq;
-                if (nf > 0 && !(c < F[nf - 1].c))
-                    continue;
-                if (nf > 0 && F[nf - 1].o == t->vh_tail)
-                    nf--;
-                F[nf++] = (ct_class_dual_state_t){ t->vh_tail, c, d->cur[bi].pc + h * h + t->vh_sq,
-                                                   d->cur[bi].r1 + d->row1[w], (uint32_t)w, (uint32_t)bi };
-            }
-            /* each column that keeps it open shifts the current front */
-            for (size_t x = nc; x < b->n_vars; x++) {
-                size_t w = ord[x];
-                const ct_tripinfo_t *t = &m->trip[w];
-                double C = d->cost[w] + y1 * d->row1[w] + gb * t->vh_sq;
-                ct_class_dual_state_t *R = T + nf; /* (room: the merge writes at most nf + n) */
-                for (size_t i = 0; i < n; i++)
-                    R[i] = (ct_class_dual_state_t){ d->cur[i].o + t->vh_head, d->cur[i].c + C, d->cur[i].pc + t->vh_sq,
-                                                    d->cur[i].r1 + d->row1[w], (uint32_t)w, (uint32_t)i };
-                size_t nm = front_merge(F, nf, R, n, T);
-                ct_class_dual_state_t *sw = F;
-                F = T;
-                T = sw;
-                nf = nm;
-            }
-            n = nf;
-            if (F != d->next)
-                memcpy(d->next, F, n * sizeof *F);
-            /* too many: merge neighbours into (the lower o, the lower
-             * cost), which no future step charges more than either */
-            while (n > d->cap) {
-                size_t h = 0;
-                for (size_t i = 0; i + 1 < n; i += 2) {
-                    d->next[h] = d->next[i + 1];
-                    d->next[h++].o = d->next[i].o;
-                }
-                if (n % 2)
-                    d->next[h++] = d->next[n - 1];
-                n = h;
-                d->capped = 1;
-            }
-            memcpy(d->cur, d->next, n * sizeof *d->cur);
+    const ct_model_class_t *mc = &m->classes[j];
+    const ct_split_t *sp = &mc->split;
+    double gb = g * m->beta[j] / (double)m->servers, o0 = sp->dag.time[sp->bottlenecks[0]] / m->speed;
+    size_t n = 1;
+    sc->cur[0] = (ct_class_dual_state_t){ o0, 0, 0, 0 };
+    for (size_t si = 0; si < mc->n_blocks; si++) {
+        const ct_block_t *b = &m->blocks[mc->block_start + si];
+        size_t ncl = d->n_close[mc->block_start + si];
+        size_t need = ncl + (b->n_vars - ncl + 1) * n; /* (+ n: a merge's run sits after its front) */
+        if (need > sc->next_cap) {
+            ct_class_dual_state_t *nn = realloc(sc->next, need * sizeof *nn);
+            if (nn)
+                sc->next = nn;
+            ct_class_dual_state_t *n2 = nn ? realloc(sc->next2, need * sizeof *n2) : NULL;
+            if (!n2)
+                return ct_error_set(err, CT_ENOMEM, "out of memory (class dual states)");
+            sc->next2 = n2;
+            sc->next_cap = need;
+        }
+        /* the closing columns' states (one each: the best state to
+         * close from), in order of their tails: a front */
+        ct_class_dual_state_t *F = sc->next, *T = sc->next2;
+        const size_t *ord = d->order + b->var_start, nc = ncl;
+        size_t nf = 0;
+        for (size_t x = 0; x < nc; x++) {
+            size_t w = ord[x], bi = 0;
+            const ct_tripinfo_t *t = &m->trip[w];
+            double bv = INFINITY;
             for (size_t i = 0; i < n; i++) {
-                d->pick[si * d->cap + i] = d->cur[i].w;
-                d->from[si * d->cap + i] = d->cur[i].from;
+                double h = sc->cur[i].o + t->vh_head, v = sc->cur[i].c + gb * h * h;
+                if (v < bv)
+                    bv = v, bi = i;
             }
+            double c = bv + d->cost[w] + y1 * d->row1[w] + gb * t->vh_sq;
+            if (nf > 0 && !(c < F[nf - 1].c))
+                continue;
+            if (nf > 0 && F[nf - 1].o == t->vh_tail)
+                nf--;
+            F[nf++] = (ct_class_dual_state_t){ t->vh_tail, c, (uint32_t)w, (uint32_t)bi };
         }
-        size_t best = 0;
-        double bv = INFINITY;
+        /* each column that keeps it open shifts the current front */
+        for (size_t x = nc; x < b->n_vars; x++) {
+            size_t w = ord[x];
+            const ct_tripinfo_t *t = &m->trip[w];
+            double C = d->cost[w] + y1 * d->row1[w] + gb * t->vh_sq;
+            ct_class_dual_state_t *R = T + nf; /* (room: the merge writes at most nf + n) */
+            for (size_t i = 0; i < n; i++)
+                R[i] = (ct_class_dual_state_t){ sc->cur[i].o + t->vh_head, sc->cur[i].c + C, (uint32_t)w,
+                                                (uint32_t)i };
+            size_t nm = front_merge(F, nf, R, n, T);
+            ct_class_dual_state_t *sw = F;
+            F = T;
+            T = sw;
+            nf = nm;
+        }
+        n = nf;
+        if (F != sc->next)
+            memcpy(sc->next, F, n * sizeof *F);
+        /* too many: merge neighbours into (the lower o, the lower
+         * cost), which no future step charges more than either */
+        while (n > d->cap) {
+            size_t h = 0;
+            for (size_t i = 0; i + 1 < n; i += 2) {
+                sc->next[h] = sc->next[i + 1];
+                sc->next[h++].o = sc->next[i].o;
+            }
+            if (n % 2)
+                sc->next[h++] = sc->next[n - 1];
+            n = h;
+            sc->capped = 1;
+        }
+        memcpy(sc->cur, sc->next, n * sizeof *sc->cur);
         for (size_t i = 0; i < n; i++) {
-            double v = d->cur[i].c + gb * d->cur[i].o * d->cur[i].o;
-            if (v < bv)
-                bv = v, best = i;
-        }
-        d->cv[j] = bv;
-        d->cl[j] = d->cur[best].r1;
-        d->cp[j] = m->beta[j] * (d->cur[best].pc + d->cur[best].o * d->cur[best].o) / (double)m->servers;
-        for (size_t si = mc->n_blocks, i = best; si-- > 0;) {
-            d->chosen[mc->block_start + si] = d->pick[si * d->cap + i];
-            i = d->from[si * d->cap + i];
+            sc->pick[si * d->cap + i] = sc->cur[i].w;
+            sc->from[si * d->cap + i] = sc->cur[i].from;
         }
     }
+    size_t best = 0;
+    double bv = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double v = sc->cur[i].c + gb * sc->cur[i].o * sc->cur[i].o;
+        if (v < bv)
+            bv = v, best = i;
+    }
+    d->cv[j] = bv;
+    for (size_t si = mc->n_blocks, i = best; si-- > 0;) {
+        d->chosen[mc->block_start + si] = sc->pick[si * d->cap + i];
+        i = sc->from[si * d->cap + i];
+    }
+    /* the minimiser's closed squares and link load, added along its path in
+     * the order the pass took them (the same sums; with merged states, the
+     * path's own) */
+    double o = o0, pc = 0, r1 = 0;
+    for (size_t si = 0; si < mc->n_blocks; si++) {
+        size_t w = d->chosen[mc->block_start + si];
+        const ct_tripinfo_t *t = &m->trip[w];
+        if (t->vh_close) {
+            double h = o + t->vh_head;
+            pc = pc + h * h + t->vh_sq;
+            o = t->vh_tail;
+        } else {
+            o = o + t->vh_head;
+            pc = pc + t->vh_sq;
+        }
+        r1 = r1 + d->row1[w];
+    }
+    d->cl[j] = r1;
+    d->cp[j] = m->beta[j] * (pc + o * o) / (double)m->servers;
     return CT_OK;
 }
 
-/* dual_pass with every column of its minimiser at its exact M: a column
- * it picks on a lower bound gets its exact M and the pass runs again
- * (only raising costs, so the result is the pass with every M exact:
- * its value and its supergradient), until none does. Most columns never
- * need their M (the exponentials of E[max]). */
+/* Class j's pass with every column of its minimiser at its exact M: a
+ * column it picks on a lower bound gets its exact M (and so do the
+ * columns of its block that the pick's exact cost does not beat on their
+ * bounds) and the class is passed again (only raising costs, so the
+ * result is the pass with every M exact: its value and its
+ * supergradient), until none does. Most columns never need their M (the
+ * exponentials of E[max]). Writes only class j's columns and slots. */
+static ct_status_t class_pass_exact(const ct_class_dual_t *d, ct_class_dual_scratch_t *sc, size_t j, double p0,
+                                    double w0, double y1, double g, ct_error_t *err)
+{
+    const ct_nona_model_t *m = d->m;
+    const ct_model_class_t *mc = &m->classes[j];
+    double beta = m->beta[j], gb = g * beta / (double)m->servers;
+    for (;;) {
+        ct_status_t st = class_pass(d, sc, j, y1, g, err);
+        if (st != CT_OK)
+            return st;
+        int redo = 0;
+        for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
+            size_t w = d->chosen[bi];
+            if (d->exact[w])
+                continue;
+            const ct_block_t *b = &m->blocks[bi];
+            d->cost[w] = beta * ct_nona_triplet_time(m, w, p0, w0);
+            d->exact[w] = 1;
+            double cw = d->cost[w] + y1 * d->row1[w] + gb * m->trip[w].vh_sq;
+            for (size_t x = b->var_start; x < b->var_start + b->n_vars; x++)
+                if (!d->exact[x] && d->cost[x] + y1 * d->row1[x] + gb * m->trip[x].vh_sq < cw) {
+                    d->cost[x] = beta * ct_nona_triplet_time(m, x, p0, w0);
+                    d->exact[x] = 1;
+                }
+            redo = 1;
+        }
+        if (!redo)
+            return CT_OK;
+    }
+}
+
+/* A team run's piece: the passes of its share of the classes. */
+typedef struct {
+    ct_class_dual_t *d;
+    size_t pieces;
+    double p0, w0, y1, g;
+} pass_run_t;
+
+static void pass_piece(size_t i, void *arg)
+{
+    const pass_run_t *r = arg;
+    ct_class_dual_t *d = r->d;
+    ct_class_dual_scratch_t *sc = &d->sc[i];
+    size_t nc = d->m->n_classes, lo = nc * i / r->pieces, hi = nc * (i + 1) / r->pieces;
+    for (size_t j = lo; j < hi && sc->st == CT_OK; j++)
+        sc->st = class_pass_exact(d, sc, j, r->p0, r->w0, r->y1, r->g, &sc->err);
+}
+
+/* Pieces a team run hands out per thread (its load spread). */
+#define TEAM_PIECES 4
+
+/* Every class's pass at (y1, g) with its minimiser's columns exact
+ * (class_pass_exact): its value, supergradient and, when theta is not
+ * NULL, its minimiser. On the borrowed team when there is one and enough
+ * classes: pieces of classes, each with its own scratch; the same doubles
+ * as in one thread (each class's sums are its own, added in class order
+ * here). */
 static ct_status_t exact_pass(ct_class_dual_t *d, double p0, double w0, double y1, double g, double *value,
                               double *link, double *pieces, double *theta, ct_error_t *err)
 {
     const ct_nona_model_t *m = d->m;
-    ct_status_t st;
     d->capped = 0;
     d->evals++;
-    for (size_t j = 0; j < m->n_classes; j++)
-        if ((st = class_pass(d, j, y1, g, err)) != CT_OK)
-            return st;
-    for (;;) { /* the classes whose minimiser took a column on its bound, again */
-        int again = 0;
-        for (size_t j = 0; j < m->n_classes; j++) {
-            const ct_model_class_t *mc = &m->classes[j];
-            int redo = 0;
-            for (size_t bi = mc->block_start; bi < mc->block_start + mc->n_blocks; bi++) {
-                size_t w = d->chosen[bi];
-                if (d->exact[w])
-                    continue;
-                /* the pick and every column of its block that the pick's
-                 * exact cost does not beat on its bound (per column terms) */
-                const ct_block_t *b = &m->blocks[bi];
-                double beta = m->beta[j], gb = g * beta / (double)m->servers;
-                d->cost[w] = beta * ct_nona_triplet_time(m, w, p0, w0);
-                d->exact[w] = 1;
-                double cw = d->cost[w] + y1 * d->row1[w] + gb * m->trip[w].vh_sq;
-                for (size_t x = b->var_start; x < b->var_start + b->n_vars; x++)
-                    if (!d->exact[x] && d->cost[x] + y1 * d->row1[x] + gb * m->trip[x].vh_sq < cw) {
-                        d->cost[x] = beta * ct_nona_triplet_time(m, x, p0, w0);
-                        d->exact[x] = 1;
-                    }
-                redo = 1;
-            }
-            if (redo) {
-                if ((st = class_pass(d, j, y1, g, err)) != CT_OK)
-                    return st;
-                again = 1;
-            }
+    size_t np = 1;
+    if (d->team && m->n_classes >= d->team_classes) {
+        np = (size_t)ct_team_size(d->team) * TEAM_PIECES;
+        if (np > m->n_classes)
+            np = m->n_classes;
+        if (np > d->n_sc) { /* (scratch for each piece, kept) */
+            ct_class_dual_scratch_t *sc = realloc(d->sc, np * sizeof *sc);
+            if (!sc)
+                return ct_error_set(err, CT_ENOMEM, "out of memory (class dual)");
+            d->sc = sc;
+            for (; d->n_sc < np; d->n_sc++)
+                if (!scratch_init(d, &d->sc[d->n_sc])) {
+                    scratch_free(&d->sc[d->n_sc]);
+                    return ct_error_set(err, CT_ENOMEM, "out of memory (class dual)");
+                }
         }
-        if (!again)
-            break;
+    }
+    for (size_t i = 0; i < np; i++) {
+        d->sc[i].st = CT_OK;
+        d->sc[i].capped = 0;
+    }
+    pass_run_t run = { d, np, p0, w0, y1, g };
+    ct_team_run(np > 1 ? d->team : NULL, np, pass_piece, &run);
+    for (size_t i = 0; i < np; i++) {
+        if (d->sc[i].st != CT_OK) {
+            if (err)
+                *err = d->sc[i].err;
+            return d->sc[i].st;
+        }
+        d->capped |= d->sc[i].capped;
     }
     double v = 0, l = 0, pc = 0;
     for (size_t j = 0; j < m->n_classes; j++) {

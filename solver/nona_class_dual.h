@@ -8,17 +8,28 @@
 #define CT_NONA_CLASS_DUAL_H
 
 #include "ct_nona.h"
+#include "ct_parallel.h"
 
 #include <stdint.h>
 
 /* One state of a class's pass over its segments: the open piece o, the
- * Lagrangian cost so far c, its closed pieces' squares pc and link-row
- * load r1, and where it came from (the triplet and the previous
- * segment's state) for the backtrack. */
+ * Lagrangian cost so far c, and where it came from (the triplet and the
+ * previous segment's state) for the backtrack, which also adds up the
+ * path's closed pieces' squares and link load. */
 typedef struct {
-    double o, c, pc, r1;
+    double o, c;
     uint32_t w, from;
 } ct_class_dual_state_t;
+
+/* One pass's scratch: a piece of a team run has its own. */
+typedef struct {
+    ct_class_dual_state_t *cur, *next, *next2; /* a segment's states; the next one's fronts (next_cap each) */
+    size_t next_cap;
+    uint32_t *pick, *from;  /* per (segment of the class, state): the kept states' triplet and parent */
+    int capped;             /* a class of this piece merged states */
+    ct_status_t st;         /* its classes' outcome (a run's pieces cannot fail on their own) */
+    ct_error_t err;
+} ct_class_dual_scratch_t;
 
 /* The workspace, kept across boxes (ct_class_dual_alloc / _free). */
 typedef struct {
@@ -30,18 +41,26 @@ typedef struct {
     double *cv, *cl, *cp;   /* per class: the last pass's minimum, link load and pieces (one allocation) */
     size_t n_alloc;         /* columns cost, row1 and exact have room for */
     double *row1;           /* per column: beta (a2 + 2 p1 a1) */
-    ct_class_dual_state_t *cur, *next, *next2; /* a segment's states; the next one's fronts (next_cap each) */
-    size_t cap, next_cap;
+    size_t cap;             /* states kept per segment */
     size_t *order;          /* per block from var_start: its closing columns by tail, then the others */
     size_t *n_close;        /* per block: its closing columns */
     size_t ordered;         /* n_vars when order and line were built (0: not yet) */
     double *line;           /* per column: a, n, c of one branch line a + n phi + c W_part (M's bound) */
-    uint32_t *pick, *from;  /* per (segment of the class, state): the kept states' triplet and parent */
     size_t max_blocks;      /* most segments of a class */
+    ct_class_dual_scratch_t *sc; /* n_sc scratches: one per piece of a team run (sc[0] alone without) */
+    size_t n_sc;
+    ct_team_t *team;        /* borrowed, set by the caller (NULL: passes in this thread); the passes'
+                             * results do not depend on it */
+    size_t team_classes;    /* classes from which a pass runs on the team (CT_CLASS_DUAL_TEAM_CLASSES
+                             * after alloc; the tests lower it) */
     int capped;             /* the last pass merged states (its value is still a bound; its config
                                and slopes approximate) */
     size_t evals;           /* passes so far (statistics) */
 } ct_class_dual_t;
+
+/* Classes from which a pass is worth a team run (a class's pass takes
+ * microseconds, a run a few). */
+#define CT_CLASS_DUAL_TEAM_CLASSES 64
 
 /* 1 when the bound applies to model m: the server model with job-first
  * waits (W >= the pieces' m2_s). O(1). */

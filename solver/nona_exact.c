@@ -477,6 +477,7 @@ static ct_status_t box_class_dual(bnb_t *s, box_t *b, ct_error_t *err)
     b->cd_done = 1;
     if (!(b->lb < s->best_J * (1 - s->p->gap)))
         return CT_OK;
+    s->cd->team = s->lp.team; /* (the wait LP's, once it started one: lent for the classes' passes) */
     ct_status_t st = ct_class_dual_bound(s->cd, b->p0, b->w0, b->p1, b->w1, b->cy1, b->cg,
                                          s->best_J * (1 - s->p->gap), &lbd, &y2d, &b->cy1, &b->cg, s->theta, err);
     if (st != CT_OK)

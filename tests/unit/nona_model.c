@@ -3536,13 +3536,19 @@ static void layered18_solves(ct_nona_solution_t sol[2], size_t max_lps, size_t s
  * boxes around random thetas' own waits (pure, mixed, on generated layered
  * workloads with job-first, merged and aged waits) it stays at or below
  * their J; a pieces square taken wrong (o^2 + h^2 for (o + h)^2) or a
- * root term at w1 instead of w0 breaks it. And a certified solve with it
+ * root term at w1 instead of w0 breaks it. Its passes on a team of two,
+ * in pieces of classes, give the same doubles as in one thread, and so
+ * does a second bound at the same corner (the columns' M kept). And a
+ * certified solve with it
  * where the wait LP stalls at its floor (layered seed 18, --stall's test)
  * proves a smaller gap, with bounds below the LP-only solve's J. */
 static void class_dual_bound_holds(void)
 {
     unsigned long long st = 4711;
-    size_t boxes = 0, above_lp = 0;
+    size_t boxes = 0, above_lp = 0, same = 0;
+    ct_team_t *team;
+    ct_error_t terr;
+    CHECK(ct_team_alloc(2, &team, &terr) == CT_OK && team);
     double closest = INFINITY;
     for (int rep = 0; rep < 9; rep++) { /* 6: merged visits, 7, 8: aged waits */
         ct_scenario_gen_params_t gp;
@@ -3562,9 +3568,12 @@ static void class_dual_bound_holds(void)
         mp.reentry_waits = rep == 6 ? 4 : rep >= 7 ? 5 : 1;
         CHECK_MSG(ct_nona_model_build(&s, &mp, &m, &err) == CT_OK, "%s", err.msg);
         CHECK(ct_class_dual_applies(&m));
-        ct_class_dual_t *cd = ct_class_dual_alloc(&m);
-        double *th = malloc(m.n_vars * sizeof(double)), *pick = malloc(m.n_vars * sizeof(double));
-        CHECK(cd && th && pick);
+        ct_class_dual_t *cd = ct_class_dual_alloc(&m), *cd2 = ct_class_dual_alloc(&m);
+        double *th = malloc(m.n_vars * sizeof(double)), *pick = malloc(m.n_vars * sizeof(double)),
+               *pick2 = malloc(m.n_vars * sizeof(double));
+        CHECK(cd && cd2 && th && pick && pick2);
+        cd2->team = team;
+        cd2->team_classes = 1; /* (every class its own piece here: a few classes a model) */
         ct_wait_lp_t lp;
         CHECK(ct_wait_lp_init(&lp, &m, CT_NONA_LP_BLOCK, &err) == CT_OK);
         for (int k = 0; k < 10; k++) {
@@ -3581,6 +3590,16 @@ static void class_dual_bound_holds(void)
             ct_wait_lp_multipliers(&lp, &y1, &g);
             CHECK(ct_class_dual_bound(cd, p0, w0, p1, w1, y1, g, INFINITY, &bound, &y2, &y1_at, &g_at, pick, &err) ==
                   CT_OK);
+            for (int again = 0; again < 2; again++) { /* on the team; then at the same corner again */
+                double b2, y22, y1_2, g_2;
+                CHECK(ct_class_dual_bound(cd2, p0, w0, p1, w1, y1, g, INFINITY, &b2, &y22, &y1_2, &g_2, pick2, &err) ==
+                      CT_OK);
+                int eq = b2 == bound && y22 == y2 && y1_2 == y1_at && g_2 == g_at &&
+                         !memcmp(pick, pick2, m.n_vars * sizeof(double));
+                CHECK_MSG(eq, "random %d.%d (%d): class dual on a team %.17g (y1 %.17g g %.17g), alone %.17g (%.17g %.17g)",
+                          rep, k, again, b2, y1_2, g_2, bound, y1_at, g_at);
+                same += eq;
+            }
             CHECK_MSG(bound <= e.J * (1 + 1e-9), "random %d.%d: class dual %.15g above J %.15g of a theta inside", rep, k,
                       bound, e.J);
             CHECK(y2 >= 0 && y1_at >= 0 && g_at >= 0);
@@ -3594,11 +3613,14 @@ static void class_dual_bound_holds(void)
         }
         ct_wait_lp_free(&lp);
         ct_class_dual_free(cd);
+        ct_class_dual_free(cd2);
         free(th);
         free(pick);
+        free(pick2);
         ct_nona_model_free(&m);
         ct_scenario_destroy(&s);
     }
+    ct_team_free(team);
     CHECK_MSG(above_lp * 4 >= boxes, "the class dual above the LP's bound at %zu of %zu boxes", above_lp, boxes);
     /* the solver: where the wait LP stalls at its floor */
     ct_nona_solution_t sol[2];
@@ -3608,8 +3630,9 @@ static void class_dual_bound_holds(void)
               sol[0].eval.J, sol[1].eval.J);
     CHECK_MSG(sol[1].gap < 0.25 * sol[0].gap, "class dual: gap %.3g, the LP alone %.3g", sol[1].gap, sol[0].gap);
     printf("class dual: at or below J at %zu boxes around random thetas (closest %.2g of J), above the wait LP's bound "
-           "at %zu; layered seed 18: gap %.2g against the LP's %.2g (J %.9g / %.9g)\n",
-           boxes, closest, above_lp, sol[1].gap, sol[0].gap, sol[1].eval.J, sol[0].eval.J);
+           "at %zu, the same on a team of two at %zu of %zu; layered seed 18: gap %.2g against the LP's %.2g (J %.9g / "
+           "%.9g)\n",
+           boxes, closest, above_lp, same, 2 * boxes, sol[1].gap, sol[0].gap, sol[1].eval.J, sol[0].eval.J);
     ct_nona_solution_free(&sol[0]);
     ct_nona_solution_free(&sol[1]);
 }
