@@ -3538,7 +3538,7 @@ static void layered18_solves(ct_nona_solution_t sol[2], size_t max_lps, size_t s
  * their J; a pieces square taken wrong (o^2 + h^2 for (o + h)^2) or a
  * root term at w1 instead of w0 breaks it. Its passes on a team of two,
  * in pieces of classes, give the same doubles as in one thread, and so
- * does a second bound at the same corner (the columns' M kept). And a
+ * does the same box bounded again (the pieces' scratch reused). And a
  * certified solve with it
  * where the wait LP stalls at its floor (layered seed 18, --stall's test)
  * proves a smaller gap, with bounds below the LP-only solve's J. */
@@ -3590,7 +3590,7 @@ static void class_dual_bound_holds(void)
             ct_wait_lp_multipliers(&lp, &y1, &g);
             CHECK(ct_class_dual_bound(cd, p0, w0, p1, w1, y1, g, INFINITY, &bound, &y2, &y1_at, &g_at, pick, &err) ==
                   CT_OK);
-            for (int again = 0; again < 2; again++) { /* on the team; then at the same corner again */
+            for (int again = 0; again < 2; again++) { /* on the team; then the same box again */
                 double b2, y22, y1_2, g_2;
                 CHECK(ct_class_dual_bound(cd2, p0, w0, p1, w1, y1, g, INFINITY, &b2, &y22, &y1_2, &g_2, pick2, &err) ==
                       CT_OK);
