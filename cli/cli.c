@@ -253,10 +253,13 @@ int cli_parse_solve_option(const char *cmd, int opt, const char *arg, ct_nona_so
         return 0;
     }
     case CLI_OPT_PILOT_FIRST:
+    case CLI_OPT_BOX_PAIRS: {
+        const char *name = opt == CLI_OPT_PILOT_FIRST ? "pilot-first" : "box-pairs";
         if (strcmp(arg, "0") && strcmp(arg, "1"))
-            return cli_usage(cmd, "--pilot-first: expected 0 or 1, got '%s'", arg);
-        sp->pilot_first = arg[0] == '1';
+            return cli_usage(cmd, "--%s: expected 0 or 1, got '%s'", name, arg);
+        *(opt == CLI_OPT_PILOT_FIRST ? &sp->pilot_first : &sp->box_pairs) = arg[0] == '1';
         return 0;
+    }
     case CLI_OPT_STALL_GAP_LARGE:
         return cli_parse_share(cmd, "stall-gap-large", arg, 0.5, "a share of J", &sp->stall_gap_large);
     default: return cli_usage(cmd, "internal: option code %d is not a solver option", opt);

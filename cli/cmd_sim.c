@@ -145,6 +145,8 @@ void sim_usage(FILE *out)
             "                        more (default 1; 0: the rule before; see contend nona --help)\n"
             "  --stall-gap-large G   nona tables: the stall rule's enough-gap on 1000 blocks or\n"
             "                        more (default 0.01; 0: the rule before; see contend nona --help)\n"
+            "  --box-pairs 0|1       nona tables: a split box's halves side by side, on 1000 blocks\n"
+            "                        or more (default 1; 0: the rule before; see contend nona --help)\n"
             "  --server-row auto|pieces|linear\n"
             "                        nona tables: the solver's server row (default auto; see\n"
             "                        contend nona --help)\n"

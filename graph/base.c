@@ -682,13 +682,19 @@ typedef union {
 #define SCRATCH_LARGE ((size_t)64 << 10)
 
 struct ct_scratch {
+    pthread_mutex_t lock;           /* (two wait LPs of a search may take and give on threads) */
     size_t n;                       /* buffers held (n <= CT_SCRATCH_KEEP) */
     scratch_head_t *held[CT_SCRATCH_KEEP];
 };
 
 ct_scratch_t *ct_scratch_alloc(void)
 {
-    return calloc(1, sizeof(ct_scratch_t));
+    ct_scratch_t *c = calloc(1, sizeof(ct_scratch_t));
+    if (c && pthread_mutex_init(&c->lock, NULL) != 0) {
+        free(c);
+        return NULL;
+    }
+    return c;
 }
 
 void ct_scratch_free(ct_scratch_t *c)
@@ -697,10 +703,40 @@ void ct_scratch_free(ct_scratch_t *c)
         return;
     for (size_t i = 0; i < c->n; i++)
         free(c->held[i]);
+    pthread_mutex_destroy(&c->lock);
     free(c);
 }
 
+static void *scratch_take(ct_scratch_t *c, size_t bytes);
+static void scratch_give(ct_scratch_t *c, scratch_head_t *h);
+
 void *ct_scratch_get(ct_scratch_t *c, size_t bytes, int zero)
+{
+    if (c)
+        pthread_mutex_lock(&c->lock);
+    void *p = scratch_take(c, bytes);
+    if (c)
+        pthread_mutex_unlock(&c->lock);
+    if (p && zero)
+        memset(p, 0, bytes);
+    return p;
+}
+
+void ct_scratch_put(ct_scratch_t *c, void *p)
+{
+    if (!p)
+        return;
+    scratch_head_t *h = (scratch_head_t *)p - 1;
+    if (!c) {
+        free(h);
+        return;
+    }
+    pthread_mutex_lock(&c->lock);
+    scratch_give(c, h);
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void *scratch_take(ct_scratch_t *c, size_t bytes)
 {
     if (bytes > (SIZE_MAX - sizeof(scratch_head_t)) / 9 * 8)
         return NULL;
@@ -725,20 +761,11 @@ void *ct_scratch_get(ct_scratch_t *c, size_t bytes, int zero)
             return NULL;
         h->cap = cap;
     }
-    if (zero)
-        memset(h + 1, 0, bytes);
     return h + 1;
 }
 
-void ct_scratch_put(ct_scratch_t *c, void *p)
+static void scratch_give(ct_scratch_t *c, scratch_head_t *h)
 {
-    if (!p)
-        return;
-    scratch_head_t *h = (scratch_head_t *)p - 1;
-    if (!c) {
-        free(h);
-        return;
-    }
     if (c->n == CT_SCRATCH_KEEP) { /* full: the smallest goes (this one, if it is) */
         size_t small = 0;
         for (size_t i = 1; i < c->n; i++)

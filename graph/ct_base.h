@@ -209,9 +209,10 @@ unsigned long long ct_hash64(const void *data, size_t len, unsigned long long se
  *  one per search, polish and pricing round). Freed large blocks go back to
  *  the system and come back as fresh pages, each faulted in on first touch
  *  (a tenth of the random family's solve time, `bench_nona_family`); a
- *  buffer put here is handed out again, its pages already mapped. Not
- *  thread-safe: one cache per thread or per object used by one thread at a
- *  time. Holds at most CT_SCRATCH_KEEP buffers. */
+ *  buffer put here is handed out again, its pages already mapped. Threads
+ *  may share a cache (a mutex guards it: a large model's search bounds two
+ *  boxes at once, each on its own wait LP). Holds at most CT_SCRATCH_KEEP
+ *  buffers. */
 typedef struct ct_scratch ct_scratch_t;
 #define CT_SCRATCH_KEEP 128
 

@@ -146,6 +146,21 @@ typedef struct {
  *  roots"). */
 #define CT_NONA_PILOT_FIRST 1
 
+/** A split box's halves bounded side by side on large models
+ *  (params.box_pairs, since 2026-12-02; 0 the rule before, `--box-pairs
+ *  0`): on CT_NONA_LARGE_BLOCKS blocks or more the box search bounds the
+ *  two halves of the box it splits each on its own wait LP, from the search
+ *  as it stood, and merges their incumbents and boxes after both, the lower
+ *  half's first; on two threads when the solve has them (the LPs there
+ *  cost milliseconds and leave the second core idle: the LP's own team
+ *  gains nothing at that size). The same search on any number of threads,
+ *  not the same as one half after the other: tables move within their
+ *  gaps (issue #27's 1000-class fleet's 20-scale lookup: geometric mean
+ *  +0.009% by the model, 100 classes -0.007%). Its solves at 0.5-1.5x its
+ *  rates on two cores 12.6 s in all against 15.5 s (at 1.0 2.6 s against
+ *  2.2 s: a third search; docs/nona-model.md, "Stalls"). */
+#define CT_NONA_BOX_PAIRS 1
+
 /** The stall rule's enough-gap on large models (params.stall_gap_large,
  *  since 2026-12-01, late; 0: stall_gap there too, the rule before,
  *  `--stall-gap-large 0`): on CT_NONA_LARGE_BLOCKS blocks or more a search
@@ -212,6 +227,9 @@ typedef struct {
     int pilot_first;        /**< 1: with pilot_lps, the first search of the shares' fixed point gets pilot_lps
                                  too, on the same models (default CT_NONA_PILOT_FIRST; 0: the tenth of
                                  max_lps, the rule before) */
+    int box_pairs;          /**< 1: on CT_NONA_LARGE_BLOCKS blocks or more the box search bounds a split box's
+                                 halves side by side (default CT_NONA_BOX_PAIRS; 0: one after the other on
+                                 one LP, the rule before) */
     double stall_gap_large; /**< exact, box search, on CT_NONA_LARGE_BLOCKS blocks or more: the stall rule's
                                  enough-gap where stall_gap is smaller (default CT_NONA_STALL_GAP_LARGE;
                                  0 .. 0.5; 0: stall_gap there too, the rule before) */

@@ -20,6 +20,12 @@
  * server_row) falls to the floor where jobs split several segments, and
  * the search then stalled at gaps of a few percent.
  *
+ * On large models (params.box_pairs) a split box's two halves are bounded
+ * as a pair, each on its own wait LP from a copy of the search as it
+ * stood, merged after both in a fixed order: the search is a function of
+ * the model alone, and the pair runs on two threads where the solve has
+ * them (an LP there costs milliseconds, the LP's own team gains nothing).
+ *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -45,7 +51,8 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
                                    .stall_gap = CT_NONA_STALL_GAP, .stall_close = CT_NONA_STALL_CLOSE,
                                    .spread_gap = CT_NONA_SPREAD_GAP, .chase = CT_NONA_CHASE,
                                    .stall_lps_large = CT_NONA_STALL_LPS_LARGE, .pilot_lps = CT_NONA_PILOT_LPS,
-                                   .pilot_first = CT_NONA_PILOT_FIRST, .stall_gap_large = CT_NONA_STALL_GAP_LARGE };
+                                   .pilot_first = CT_NONA_PILOT_FIRST, .stall_gap_large = CT_NONA_STALL_GAP_LARGE,
+                                   .box_pairs = CT_NONA_BOX_PAIRS };
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -83,6 +90,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
                             p->stall_lps_large);
     if (p->pilot_lps > 1000000000)
         return ct_error_set(err, CT_EINPUT, "%spilot: expected 0 .. 1e9 LPs (got %zu)", pre, p->pilot_lps);
+    if (p->box_pairs != 0 && p->box_pairs != 1)
+        return ct_error_set(err, CT_EINPUT, "%sbox-pairs: expected 0 or 1 (got %d)", pre, p->box_pairs);
     if (p->pilot_first != 0 && p->pilot_first != 1)
         return ct_error_set(err, CT_EINPUT, "%spilot-first: expected 0 or 1 (got %d)", pre, p->pilot_first);
     if (!(p->stall_gap_large >= 0 && p->stall_gap_large <= 0.5))
@@ -245,6 +254,15 @@ typedef struct {
     int cd_on;              /* the class dual is in use: the LPs' bounds stopped closing the gap */
     size_t cd_at;           /* the next check of that (LPs), and the gap (J units) at the last one */
     double cd_gap;
+    /* params.box_pairs on a large model: a split box's halves are bounded
+     * side by side, the lower on lp, the upper on lp2 (each its own
+     * buffers), on pair_team's two threads when the solve has them */
+    int pairs;
+    ct_wait_lp_t lp2;
+    double *theta2, *best2, *work2;
+    ct_team_t *pair_team;   /* NULL: the halves one after the other in this thread */
+    box_t *out;             /* a pair's worker (a copy of the search): its box goes here, not to the heap */
+    int out_set;
 } bnb_t;
 
 static double now_seconds(void)
@@ -337,6 +355,11 @@ static ct_status_t heap_push(bnb_t *s, const box_t *b, ct_error_t *err)
  * incumbent (the bound still counts in the gap reported). */
 static ct_status_t queue_box(bnb_t *s, const box_t *b, ct_error_t *err)
 {
+    if (s->out) { /* (a pair's worker: queued when the pair is merged) */
+        *s->out = *b;
+        s->out_set = 1;
+        return CT_OK;
+    }
     if (b->lb < s->best_J * (1 - s->p->gap))
         return heap_push(s, b, err);
     s->dropped = fmin(s->dropped, b->lb);
@@ -489,11 +512,12 @@ static ct_status_t box_class_dual(bnb_t *s, box_t *b, ct_error_t *err)
     return consider_theta(s, s->p->max_polish, 0, err);
 }
 
-/* Bounds a box; pushes it unless it is infeasible or pruned. */
-static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
+/* Bounds a box with the root bounds `mode` (root_mode); pushes it unless
+ * it is infeasible or pruned. */
+static ct_status_t box_process_mode(bnb_t *s, box_t b, int mode, ct_error_t *err)
 {
     const ct_nona_model_t *m = s->lp.m;
-    int feasible, mode = root_mode(s);
+    int feasible;
     ct_status_t st = box_solve(s, &b, mode == 2, &feasible, &b.lb, err);
     if (st != CT_OK)
         return st;
@@ -561,6 +585,86 @@ static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
     return queue_box(s, &b, err);
 }
 
+static ct_status_t box_process(bnb_t *s, box_t b, ct_error_t *err)
+{
+    return box_process_mode(s, b, root_mode(s), err);
+}
+
+/* A pair of halves (params.box_pairs): two copies of the search as it
+ * stands, each with its own wait LP, buffers and incumbent. */
+typedef struct {
+    bnb_t w[2];
+    box_t box[2], out[2];
+    int mode[2], run[2];
+    ct_status_t st[2];
+    ct_error_t err[2];
+} pair_t;
+
+static void pair_piece(size_t i, void *ctx)
+{
+    pair_t *P = ctx;
+    P->st[i] = P->run[i] ? box_process_mode(&P->w[i], P->box[i], P->mode[i], &P->err[i]) : CT_OK;
+}
+
+/* Bounds the halves lo (unless !lo_run: pruned) and hi of a split box side
+ * by side: each from the search as it stands (its incumbent, counts and
+ * gap), lo on the search's wait LP, hi on the second (each LP warm from
+ * its own last solve). Merged after both, lo's first: the incumbent, the
+ * counts, the boxes queued. The same on one thread as on two. */
+static ct_status_t pair_process(bnb_t *s, const box_t *lo, int lo_run, const box_t *hi, ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->lp.m;
+    pair_t *P = malloc(sizeof *P);
+    if (!P)
+        return ct_error_set(err, CT_ENOMEM, "out of memory (box pair)");
+    P->box[0] = *lo;
+    P->box[1] = *hi;
+    P->run[0] = lo_run;
+    P->run[1] = 1;
+    P->mode[0] = lo_run ? root_mode(s) : 0;
+    P->mode[1] = root_mode(s);
+    memcpy(s->best2, s->best, m->n_vars * sizeof(double));
+    for (int i = 0; i < 2; i++) {
+        P->w[i] = *s;
+        P->w[i].out = &P->out[i];
+        P->w[i].out_set = 0;
+        ct_error_clear(&P->err[i]);
+    }
+    P->w[1].lp = s->lp2;
+    P->w[1].theta = s->theta2;
+    P->w[1].best = s->best2;
+    P->w[1].work = s->work2;
+    ct_team_run(s->pair_team, 2, pair_piece, P);
+    s->lp = P->w[0].lp; /* (the LPs' own fields: counts, multipliers, packing) */
+    s->lp2 = P->w[1].lp;
+    s->lp.solves += s->lp2.solves;
+    s->lp2.solves = 0;
+    ct_status_t st = CT_OK;
+    size_t both = s->both, wins = s->wins_corner;
+    for (int i = 0; i < 2 && st == CT_OK; i++) {
+        bnb_t *w = &P->w[i];
+        if ((st = P->st[i]) != CT_OK) {
+            *err = P->err[i];
+            break;
+        }
+        s->both += w->both - both;
+        s->wins_corner += w->wins_corner - wins;
+        s->dropped = fmin(s->dropped, w->dropped);
+        if (w->best_J < s->best_J) {
+            s->best_J = w->best_J;
+            s->best_phi = w->best_phi;
+            if (w->best != s->best)
+                memcpy(s->best, w->best, m->n_vars * sizeof(double));
+            s->kinks_stale = s->row_stale = 1;
+        }
+    }
+    for (int i = 0; i < 2 && st == CT_OK; i++)
+        if (P->w[i].out_set)
+            st = queue_box(s, &P->out[i], err);
+    free(P);
+    return st;
+}
+
 /* Splits [a, b] at its middle, geometric when it spans decades (the
  * optimum's waits often sit near the bottom of the range). */
 static double split_point(double a, double b)
@@ -622,6 +726,8 @@ static void tune_row(bnb_t *s)
     if (s->row_stale && m->server_model && m->reentry && ct_nona_solve_row_pieces(m, s->p)) {
         ct_nona_model_set_server_row(s->mm, s->best, NULL);
         ct_wait_lp_refresh_row(&s->lp);
+        if (s->pairs)
+            ct_wait_lp_refresh_row(&s->lp2);
         s->row_stale = 0;
     }
 }
@@ -693,8 +799,13 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
         int lo_pruned = !on_phi && m->server_model && lo_lb >= s->best_J * (1 - p->gap);
         if (lo_pruned)
             s->dropped = fmin(s->dropped, lo_lb);
-        if ((!lo_pruned && (st = box_process(s, lo_box, err)) != CT_OK) ||
-            (st = box_process(s, hi_box, err)) != CT_OK)
+        if (s->pairs)
+            st = pair_process(s, &lo_box, !lo_pruned, &hi_box, err);
+        else if (!lo_pruned)
+            st = box_process(s, lo_box, err);
+        if (st == CT_OK && !s->pairs)
+            st = box_process(s, hi_box, err);
+        if (st != CT_OK)
             return st;
         report(s);
         if (s->cd && !s->cd_on && s->lp.solves >= s->cd_at) {
@@ -978,6 +1089,26 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
     if ((st = ct_wait_lp_init(&s.lp, m, p->lp, err)) != CT_OK)
         goto done;
     s.lp.threads = solve_threads(p);
+    /* params.box_pairs on a large model: the halves of a split box side by
+     * side (not with generated segments priced in the boxes, nor with the
+     * class dual, nor with GLPK's LP, one object); the pair's two threads
+     * instead of the LP's own team */
+    s.pairs = p->box_pairs && s.lp.blp && !s.pending && !(p->class_dual && ct_class_dual_applies(m)) &&
+              m->n_blocks >= CT_NONA_LARGE_BLOCKS;
+    if (s.pairs) {
+        if ((st = ct_wait_lp_init(&s.lp2, m, p->lp, err)) != CT_OK)
+            goto done;
+        s.theta2 = malloc(n * sizeof(double));
+        s.best2 = malloc(n * sizeof(double));
+        s.work2 = malloc(n * sizeof(double));
+        if (!s.theta2 || !s.best2 || !s.work2) {
+            st = ct_error_set(err, CT_ENOMEM, "out of memory");
+            goto done;
+        }
+        s.lp.threads = s.lp2.threads = 1;
+        if (solve_threads(p) > 1 && (st = ct_team_alloc(2, &s.pair_team, err)) != CT_OK)
+            goto done;
+    }
     if (warm) { /* the last round's table (column generation), polished with the new columns */
         memcpy(s.theta, warm, m->n_vars * sizeof(double));
         if ((st = consider_theta(&s, p->max_polish, 0, err)) != CT_OK)
@@ -1027,6 +1158,11 @@ done:
         sol->lp_solves = s.lp.solves;
     }
     ct_wait_lp_free(&s.lp); /* (zeroed when never initialised) */
+    ct_wait_lp_free(&s.lp2);
+    ct_team_free(s.pair_team);
+    free(s.theta2);
+    free(s.best2);
+    free(s.work2);
     ct_class_dual_free(s.cd);
     free(s.theta);
     free(s.best);

@@ -2821,6 +2821,66 @@ static void stall_gap_large_check(const ct_nona_solution_t sol[2], const search_
            sol[1].lp_solves, sol[0].lp_solves, sol[1].gap, sol[0].gap, sol[1].eval.J / sol[0].eval.J - 1);
 }
 
+/* A split box's halves side by side (params.box_pairs): issue #27's
+ * mixed fleet of 100 classes (1000 blocks) at its rates, solved with the
+ * rule before (k = 0) and with pairs (k = 1): the table within the
+ * certified gap of the one the rule before finds, and its mean JCT the
+ * model's at the reported theta (the pair's incumbents merged with their
+ * thetas). At 10 classes the same LPs and table with pairs or without. */
+static void box_pairs_arm(ct_nona_solve_params_t *p, int k)
+{
+    p->box_pairs = k;
+    p->threads = 1;
+}
+
+static void box_pairs_check(const ct_nona_solution_t sol[2], const search_log_t g[2])
+{
+    (void)g;
+    CHECK_MSG(fabs(sol[1].eval.J - sol[0].eval.J) <= fmax(sol[0].gap, sol[1].gap) * sol[0].eval.J &&
+                  sol[1].lower_bound <= sol[1].eval.J,
+              "100 classes: J %.9g against %.9g, gaps %.3g and %.3g, bound %.9g", sol[1].eval.J, sol[0].eval.J,
+              sol[1].gap, sol[0].gap, sol[1].lower_bound);
+    printf("box-pairs: 100 classes in %zu LPs against %zu, J %+.2e, gap %.3g against %.3g\n", sol[1].lp_solves,
+           sol[0].lp_solves, sol[1].eval.J / sol[0].eval.J - 1, sol[1].gap, sol[0].gap);
+}
+
+/* The pairs' search is the same on one thread and on two (each half on
+ * its own thread): the same LPs, bound and theta to the bit; and the
+ * theta reported is the incumbent (its model J the one reported). */
+static void box_pairs_threads_arm(ct_nona_solve_params_t *p, int k)
+{
+    p->threads = k ? 2 : 1;
+}
+
+static void box_pairs_threads(void)
+{
+    ct_scenario_t s;
+    ct_error_t err;
+    ct_test_fleet_mixed(&s, 100, 1.0);
+    ct_nona_model_t m;
+    CHECK_MSG(ct_nona_model_build(&s, NULL, &m, &err) == CT_OK, "%s", err.msg);
+    ct_nona_solution_t sol[2];
+    for (int k = 0; k < 2; k++) {
+        ct_nona_solve_params_t p;
+        ct_nona_solve_params_init(&p);
+        box_pairs_threads_arm(&p, k);
+        CHECK_MSG(ct_nona_solve(&m, &p, &sol[k], &err) == CT_OK, "%s", err.msg);
+    }
+    int same = sol[0].lp_solves == sol[1].lp_solves && sol[0].lower_bound == sol[1].lower_bound &&
+               sol[0].eval.J == sol[1].eval.J && !memcmp(sol[0].theta, sol[1].theta, m.n_vars * sizeof(double));
+    ct_nona_eval_t e;
+    ct_nona_evaluate(&m, sol[1].theta, &e, NULL);
+    CHECK_MSG(same && fabs(e.J - sol[1].eval.J) <= 1e-12 * e.J,
+              "box pairs: one thread %zu LPs, J %.12g, bound %.12g; two %zu LPs, J %.12g, bound %.12g; theta's J %.12g",
+              sol[0].lp_solves, sol[0].eval.J, sol[0].lower_bound, sol[1].lp_solves, sol[1].eval.J,
+              sol[1].lower_bound, e.J);
+    printf("box-pairs: one thread and two the same (%zu LPs)\n", sol[1].lp_solves);
+    ct_nona_solution_free(&sol[0]);
+    ct_nona_solution_free(&sol[1]);
+    ct_nona_model_free(&m);
+    ct_scenario_destroy(&s);
+}
+
 /* The rules for large models, each on both sides of the threshold. */
 static void large_rules(void)
 {
@@ -2828,6 +2888,8 @@ static void large_rules(void)
     large_rule("stall-large", 1.0, 1.0, stall_large_arm, 2 * CT_NONA_STALL_LPS_LARGE + 16, stall_large_check);
     large_rule("pilot-first", 1.0, 1.0, pilot_first_arm, 0, pilot_first_check);
     large_rule("stall-gap-large", 0.1, 0.1, stall_gap_large_arm, 0, stall_gap_large_check);
+    large_rule("box-pairs", 1.0, 1.0, box_pairs_arm, 0, box_pairs_check);
+    box_pairs_threads();
 }
 
 /* On fork-join segments dependent parts are the paper's model exactly:
