@@ -623,7 +623,7 @@ static ct_status_t pair_process(bnb_t *s, const box_t *lo, int lo_run, const box
     P->run[1] = 1;
     P->mode[0] = lo_run ? root_mode(s) : 0;
     P->mode[1] = root_mode(s);
-    memcpy(s->best2, s->best, m->n_vars * sizeof(double));
+    memcpy(s->best2, s->best, m->n_vars * sizeof(double)); /* (the upper half's incumbent, its own copy) */
     for (int i = 0; i < 2; i++) {
         P->w[i] = *s;
         P->w[i].out = &P->out[i];

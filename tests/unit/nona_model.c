@@ -2824,9 +2824,9 @@ static void stall_gap_large_check(const ct_nona_solution_t sol[2], const search_
 /* A split box's halves side by side (params.box_pairs): issue #27's
  * mixed fleet of 100 classes (1000 blocks) at its rates, solved with the
  * rule before (k = 0) and with pairs (k = 1): the table within the
- * certified gap of the one the rule before finds, and its mean JCT the
- * model's at the reported theta (the pair's incumbents merged with their
- * thetas). At 10 classes the same LPs and table with pairs or without. */
+ * certified gap of the one the rule before finds, its bound below its J
+ * (box_pairs_threads checks the theta against the J). At 10 classes the
+ * same LPs and table with pairs or without. */
 static void box_pairs_arm(ct_nona_solve_params_t *p, int k)
 {
     p->box_pairs = k;
