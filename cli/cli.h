@@ -78,7 +78,8 @@ int cli_parse_chase(const char *cmd, const char *s, double *chase);
  * CLI_OPT_SOLVE. */
 enum { CLI_OPT_SOLVE = 1024, CLI_OPT_GAP = CLI_OPT_SOLVE, CLI_OPT_ROW, CLI_OPT_BOUND, CLI_OPT_STALL, CLI_OPT_PSPREAD,
        CLI_OPT_SGAP, CLI_OPT_CHASE, CLI_OPT_STALL_GAP, CLI_OPT_STALL_CLOSE, CLI_OPT_PILOT, CLI_OPT_STALL_LARGE,
-       CLI_OPT_PILOT_FIRST, CLI_OPT_STALL_GAP_LARGE, CLI_OPT_BOX_PAIRS, CLI_OPT_SOLVE_END };
+       CLI_OPT_PILOT_FIRST, CLI_OPT_STALL_GAP_LARGE, CLI_OPT_BOX_PAIRS, CLI_OPT_SEARCH_WARM,
+       CLI_OPT_SOLVE_END };
 #define CLI_SOLVE_LONGOPTS                                                                                          \
     { "gap", required_argument, NULL, CLI_OPT_GAP }, { "server-row", required_argument, NULL, CLI_OPT_ROW },       \
         { "bound", required_argument, NULL, CLI_OPT_BOUND }, { "stall", required_argument, NULL, CLI_OPT_STALL },  \
@@ -90,7 +91,8 @@ enum { CLI_OPT_SOLVE = 1024, CLI_OPT_GAP = CLI_OPT_SOLVE, CLI_OPT_ROW, CLI_OPT_B
         { "stall-large", required_argument, NULL, CLI_OPT_STALL_LARGE },                                           \
         { "pilot-first", required_argument, NULL, CLI_OPT_PILOT_FIRST },                                           \
         { "stall-gap-large", required_argument, NULL, CLI_OPT_STALL_GAP_LARGE },                                   \
-        { "box-pairs", required_argument, NULL, CLI_OPT_BOX_PAIRS }
+        { "box-pairs", required_argument, NULL, CLI_OPT_BOX_PAIRS },                                               \
+        { "search-warm", required_argument, NULL, CLI_OPT_SEARCH_WARM }
 /** A solver option (code opt in [CLI_OPT_SOLVE, CLI_OPT_SOLVE_END), value arg, NULL for a flag)
  *  into *sp; 2 (usage printed for cmd) on a bad value, else 0. O(length of arg). */
 int cli_parse_solve_option(const char *cmd, int opt, const char *arg, ct_nona_solve_params_t *sp);

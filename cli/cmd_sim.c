@@ -147,6 +147,8 @@ void sim_usage(FILE *out)
             "                        more (default 0.01; 0: the rule before; see contend nona --help)\n"
             "  --box-pairs 0|1       nona tables: a split box's halves side by side, on 1000 blocks\n"
             "                        or more (default 1; 0: the rule before; see contend nona --help)\n"
+            "  --search-warm 0|1     nona tables: each search of the shares from the last one's\n"
+            "                        table, on 1000 blocks or more (default 1; 0: the rule before)\n"
             "  --server-row auto|pieces|linear\n"
             "                        nona tables: the solver's server row (default auto; see\n"
             "                        contend nona --help)\n"

@@ -161,6 +161,23 @@ typedef struct {
  *  2.2 s: a third search; docs/nona-model.md, "Stalls"). */
 #define CT_NONA_BOX_PAIRS 1
 
+/** Each search of the shares' fixed point from the last one's table on
+ *  large models (params.search_warm, since 2026-12-02; 0 the rule before,
+ *  `--search-warm 0`): on CT_NONA_LARGE_BLOCKS blocks or more, until the
+ *  shares first reverse, a search after a move of the shares takes the
+ *  last search's table (polished at the new shares) as its incumbent
+ *  before its first box, instead of all-local's. A better table at the
+ *  new shares settles them sooner (issue #27's 1000-class fleet at its
+ *  rates: two searches of 102 LPs instead of three of 170, 1.6 s against
+ *  2.6 s, J 0.37% lower); the search stops by the stall rule, not at its
+ *  gap, so its table moves within the gap, either way (the fleet's
+ *  20-scale lookup: geometric mean +0.07% by the model, the worst scale
+ *  +1.2%). Once the shares swing, each side's table would steer the other
+ *  side's search: none is warm then. Smaller models: a search there is
+ *  cheap and the tables moved more (the 10-class fleet's lookup up to
+ *  +1.05%, no faster). */
+#define CT_NONA_SEARCH_WARM 1
+
 /** The stall rule's enough-gap on large models (params.stall_gap_large,
  *  since 2026-12-01, late; 0: stall_gap there too, the rule before,
  *  `--stall-gap-large 0`): on CT_NONA_LARGE_BLOCKS blocks or more a search
@@ -230,6 +247,9 @@ typedef struct {
     int box_pairs;          /**< 1: on CT_NONA_LARGE_BLOCKS blocks or more the box search bounds a split box's
                                  halves side by side (default CT_NONA_BOX_PAIRS; 0: one after the other on
                                  one LP, the rule before) */
+    int search_warm;        /**< 1: on CT_NONA_LARGE_BLOCKS blocks or more each search of the shares' fixed
+                                 point, until they reverse, starts from the last one's table (default
+                                 CT_NONA_SEARCH_WARM; 0: from all-local's, the rule before) */
     double stall_gap_large; /**< exact, box search, on CT_NONA_LARGE_BLOCKS blocks or more: the stall rule's
                                  enough-gap where stall_gap is smaller (default CT_NONA_STALL_GAP_LARGE;
                                  0 .. 0.5; 0: stall_gap there too, the rule before) */

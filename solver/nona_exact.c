@@ -52,7 +52,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
                                    .spread_gap = CT_NONA_SPREAD_GAP, .chase = CT_NONA_CHASE,
                                    .stall_lps_large = CT_NONA_STALL_LPS_LARGE, .pilot_lps = CT_NONA_PILOT_LPS,
                                    .pilot_first = CT_NONA_PILOT_FIRST, .stall_gap_large = CT_NONA_STALL_GAP_LARGE,
-                                   .box_pairs = CT_NONA_BOX_PAIRS };
+                                   .box_pairs = CT_NONA_BOX_PAIRS, .search_warm = CT_NONA_SEARCH_WARM };
 }
 
 ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const char *pre, ct_error_t *err)
@@ -92,6 +92,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
         return ct_error_set(err, CT_EINPUT, "%spilot: expected 0 .. 1e9 LPs (got %zu)", pre, p->pilot_lps);
     if (p->box_pairs != 0 && p->box_pairs != 1)
         return ct_error_set(err, CT_EINPUT, "%sbox-pairs: expected 0 or 1 (got %d)", pre, p->box_pairs);
+    if (p->search_warm != 0 && p->search_warm != 1)
+        return ct_error_set(err, CT_EINPUT, "%ssearch-warm: expected 0 or 1 (got %d)", pre, p->search_warm);
     if (p->pilot_first != 0 && p->pilot_first != 1)
         return ct_error_set(err, CT_EINPUT, "%spilot-first: expected 0 or 1 (got %d)", pre, p->pilot_first);
     if (!(p->stall_gap_large >= 0 && p->stall_gap_large <= 0.5))
@@ -1109,7 +1111,8 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
         if (solve_threads(p) > 1 && (st = ct_team_alloc(2, &s.pair_team, err)) != CT_OK)
             goto done;
     }
-    if (warm) { /* the last round's table (column generation), polished with the new columns */
+    if (warm) { /* the last round's table (column generation), polished with the new columns; or the
+                 * last search's of the shares' fixed point (params.search_warm) */
         memcpy(s.theta, warm, m->n_vars * sizeof(double));
         if ((st = consider_theta(&s, p->max_polish, 0, err)) != CT_OK)
             goto done;
@@ -1583,10 +1586,11 @@ done:
  * table prices out with nothing to add (or cg_rounds). The last round's
  * gaps go into the solution. provisional: the caller searches again in
  * any case when this search is cut short (the shares' tenth), so none
- * follows here then. */
+ * follows here then. from: the first search's incumbent before its first
+ * box (NULL: all-local's), in the model's variables. */
 static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_t *p, int provisional,
-                                 ct_nona_solution_t *sol, ct_nona_price_screen_t *screen, size_t *searches,
-                                 double deadline, ct_error_t *err)
+                                 const double *from, ct_nona_solution_t *sol, ct_nona_price_screen_t *screen,
+                                 size_t *searches, double deadline, ct_error_t *err)
 {
     ct_nona_solve_params_t defaults;
     if (!p) {
@@ -1597,7 +1601,7 @@ static ct_status_t solve_columns(ct_nona_model_t *m, const ct_nona_solve_params_
     for (size_t b = 0; b < m->n_blocks; b++)
         any |= m->blocks[b].generated;
     cg_pending_t pend = { NULL, 0, 0 };
-    ct_status_t st = solve_once(m, p, sol, any ? &pend : NULL, NULL, searches, deadline, err);
+    ct_status_t st = solve_once(m, p, sol, any ? &pend : NULL, from, searches, deadline, err);
     if (st != CT_OK || !any) {
         pending_free(&pend);
         return st;
@@ -1830,7 +1834,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     const ct_nona_solve_params_t *used = full ? p : pilots && p->pilot_first ? &pilot : &tenth,
                                  *first_used = used; /* (the last search's, the first's) */
     double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : INFINITY;
-    ct_status_t st = solve_columns(m, used, !full, sol, screen, &searches, deadline, err);
+    ct_status_t st = solve_columns(m, used, !full, NULL, sol, screen, &searches, deadline, err);
     if (st != CT_OK || !fixed_point)
         return st;
     /* The first search, kept while a later one at its shares would repeat
@@ -1874,6 +1878,14 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     if (!best_start)
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     int unsettled = 0, reversals = 0;
+    /* params.search_warm on a large model: each search while the shares
+     * have not reversed starts from the last one's table, its incumbent
+     * before the first box (a better table at the new shares settles them
+     * sooner; once they swing, a search from the other side's table would
+     * carry it along) */
+    int warm = p->search_warm && m->n_blocks >= CT_NONA_LARGE_BLOCKS;
+    double *prev = NULL; /* (the last search's table, in prev_vars variables) */
+    size_t prev_vars = 0;
     size_t lps = sol->lp_solves, rounds = sol->cg_rounds, added = sol->columns_added;
     for (int moves = 0;;) {
         double a = m->root_choices > 1 ? ct_nona_root_share(m, sol->theta) : m->root_share,
@@ -1977,6 +1989,22 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             moves++;
         }
         full = full || !move || inside;
+        if (warm && reversals == 0) { /* (the table the next search starts from) */
+            if (!prev && !(prev = malloc((m->n_vars ? m->n_vars : 1) * sizeof(double)))) {
+                st = ct_error_set(err, CT_ENOMEM, "out of memory");
+                break;
+            }
+            if (prev_vars && prev_vars != m->n_vars) { /* (columns added: sized again) */
+                double *t = realloc(prev, (m->n_vars ? m->n_vars : 1) * sizeof(double));
+                if (!t) {
+                    st = ct_error_set(err, CT_ENOMEM, "out of memory");
+                    break;
+                }
+                prev = t;
+            }
+            memcpy(prev, sol->theta, m->n_vars * sizeof(double));
+            prev_vars = m->n_vars;
+        }
         if (is_best) { /* keep it: a later search may not settle */
             ct_nona_solution_free(&best);
             best = *sol;
@@ -1997,7 +2025,10 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             continue; /* (its LPs and time counted once) */
         }
         used = full ? p : reversals > 0 ? &pilot : &tenth;
-        if ((st = solve_columns(m, used, !full, sol, screen, &searches, deadline, err)) != CT_OK)
+        /* (params.search_warm: from the last search's table while the
+         * shares have not reversed, and no column was added since) */
+        const double *from = warm && reversals == 0 && prev_vars == m->n_vars ? prev : NULL;
+        if ((st = solve_columns(m, used, !full, from, sol, screen, &searches, deadline, err)) != CT_OK)
             break;
         total += sol->seconds;
         lps += sol->lp_solves;
@@ -2008,6 +2039,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
     ct_nona_solution_free(&best);
     ct_nona_solution_free(&first);
     free(best_start);
+    free(prev);
     if (st != CT_OK) {
         ct_nona_solution_free(sol);
         return st;

@@ -13,8 +13,8 @@
  * load, where splitting pays, with a budget of 1000 LPs per search, and
  * prints the gap reached; then the mixed fleet's default solve and its
  * 20-scale lookup (scales 0.1 .. 2.0), each beside the large models' rule
- * before 2026-12-02 (--box-pairs 0: a split box's halves one after the
- * other on one LP); a
+ * before 2026-12-02's second (--search-warm 0: every search of the
+ * shares' fixed point from all-local's table); a
  * last one the job-first waits (the default
  * until 2026-11-28), merged visits and aged waits (the default) beside the
  * earlier piece waits (#32: at most 2x the time). GLPK's and the penalty method's whole solves at 1000 classes
@@ -309,9 +309,10 @@ int main(void)
      * does), both models: at 1000 classes at most 1 s and 150x the
      * 10-class solve. */
     printf("Nona, issue #27's mixed-optimum fleet, the default solve (gap 1e-9, 20000 LPs, --stall %d, --stall-large "
-           "%d, --pilot-first %d, --stall-gap-large %g, --box-pairs %d, -j the cores; goal at 1000 classes: 1 s and "
-           "x150 the 10-class solve), beside the rule before (--box-pairs 0)\n",
-           CT_NONA_STALL_LPS, CT_NONA_STALL_LPS_LARGE, CT_NONA_PILOT_FIRST, CT_NONA_STALL_GAP_LARGE, CT_NONA_BOX_PAIRS);
+           "%d, --pilot-first %d, --stall-gap-large %g, --box-pairs %d, --search-warm %d, -j the cores; goal at 1000 "
+           "classes: 1 s and x150 the 10-class solve), beside the rule before (--search-warm 0)\n",
+           CT_NONA_STALL_LPS, CT_NONA_STALL_LPS_LARGE, CT_NONA_PILOT_FIRST, CT_NONA_STALL_GAP_LARGE, CT_NONA_BOX_PAIRS,
+           CT_NONA_SEARCH_WARM);
     printf("  %7s | %-44s | %-44s | %-36s\n", "classes", "servers: time (LPs) gap stalled",
            "link model: time (LPs) gap", "servers, the rule before: time (LPs), J");
     double first[2] = { NAN, NAN };
@@ -329,7 +330,7 @@ int main(void)
             mp.server_model = server;
             ct_nona_solve_params_init(&p);
             if (run == 2)
-                p.box_pairs = 0;
+                p.search_warm = 0;
             if (solve_scenario(&s, &mp, &p, &sol, NULL))
                 return 1;
             if (run == 2) {
@@ -356,11 +357,10 @@ int main(void)
     /* Issue #27's lookup of the same fleet: the 20 scales 0.1 .. 2.0 solved
      * one after the other (`contend nona sweep --scale 0.1:2:0.1 -j 1`:
      * the sum of the solves), the default beside the rule before
-     * 2026-12-02 (--box-pairs 0: on one thread the pairs change the
-     * search, not its speed); 1000 classes only with BENCH_FULL=1
-     * (minutes). Goal: 10 s at 1000 classes with -j 2. */
+     * 2026-12-02's second (--search-warm 0); 1000 classes only with
+     * BENCH_FULL=1 (minutes). Goal: 10 s at 1000 classes with -j 2. */
     printf("Nona, the 20-scale lookup of issue #27's mixed fleet (scales 0.1 .. 2.0, one thread; goal at 1000 classes: "
-           "10 s with -j 2), the default beside the rule before (--box-pairs 0)\n");
+           "10 s with -j 2), the default beside the rule before (--search-warm 0)\n");
     printf("  %7s | %-24s | %-24s | %s\n", "classes", "default: time (LPs)", "before: time (LPs)",
            "ratio, tables: the same J, mean JCT over the rule before's geometric mean (worst)");
     for (int i = 0; i < (full ? 3 : 2); i++) {
@@ -385,7 +385,7 @@ int main(void)
                 ct_nona_solve_params_init(&p);
                 p.threads = 1; /* (as a sweep's scales: one thread each) */
                 if (rule)
-                    p.box_pairs = 0;
+                    p.search_warm = 0;
                 /* (a scale past saturation fails to build: the sweep skips it) */
                 ct_nona_model_t m;
                 if (ct_nona_model_build(&sc, &mp, &m, &err) == CT_OK) {

@@ -114,7 +114,8 @@ for bad in "--grid 3" "--grid 0" "--gap -1" "--gap 0.7" "--max-lps 0" "--starts 
            "--server-row nope" "--bound nope" "--stall nope" "--stall -1" "--stall-gap 0.7" "--stall-gap x" \
            "--stall-close 1.5" "--stall-close -0.1" "--pilot x" "--pilot -1" "--pilot 2000000000" \
            "--stall-large x" "--stall-large -1" "--stall-large 2000000000" "--pilot-first 2" "--pilot-first x" \
-           "--stall-gap-large 0.7" "--stall-gap-large x" "--box-pairs 2" "--box-pairs x"; do
+           "--stall-gap-large 0.7" "--stall-gap-large x" "--box-pairs 2" "--box-pairs x" \
+           "--search-warm 2" "--search-warm x"; do
     # shellcheck disable=SC2086
     expect_error 2 "${bad%% *}" -- $C nona solve data/scenarios/fig1.json $bad -o "$T/out.json"
 done

@@ -315,6 +315,8 @@ $C sim "$T/saved/layered-5.json" --pilot-first 0 --stall-gap-large 0 --jobs 200 
     fail "sim --pilot-first 0 --stall-gap-large 0"
 expect_error 2 "--box-pairs: expected 0 or 1" -- $C sim "$T/saved/layered-5.json" --box-pairs 3
 $C sim "$T/saved/layered-5.json" --box-pairs 0 --jobs 200 --reps 1 >/dev/null || fail "sim --box-pairs 0"
+expect_error 2 "--search-warm: expected 0 or 1" -- $C sim "$T/saved/layered-5.json" --search-warm on
+$C sim "$T/saved/layered-5.json" --search-warm 0 --jobs 200 --reps 1 >/dev/null || fail "sim --search-warm 0"
 # The class dual through sim: a table solved with it simulates (layered-5's
 # search under job-first waits closes without it: the same prediction).
 a=$($C sim "$T/saved/layered-5.json" --policy nona --jobs 2000 --waits job-first --json | grep -o '"model_mean_jct":[^,]*')
