@@ -169,7 +169,7 @@ typedef struct {
  *  before its first box, instead of all-local's. A better table at the
  *  new shares settles them sooner (issue #27's 1000-class fleet at its
  *  rates: two searches of 102 LPs instead of three of 170, 1.6 s against
- *  2.6 s, J 0.37% lower); the search stops by the stall rule, not at its
+ *  2.7 s, J 0.37% lower); the search stops by the stall rule, not at its
  *  gap, so its table moves within the gap, either way (the fleet's
  *  20-scale lookup: geometric mean +0.07% by the model, the worst scale
  *  +1.2%). Once the shares swing, each side's table would steer the other
