@@ -144,7 +144,7 @@ static void nona_usage(FILE *out)
             "                          LPs to go on (default 0.25; 0.1: the rule before)\n"
             "  --stall-large N         exact, 1000 blocks (classes x segments) or more: the stall\n"
             "                          rule's checks from N LPs on where --stall is larger (their\n"
-            "                          LPs cost milliseconds; default 24; 0: --stall there too, the\n"
+            "                          LPs cost milliseconds; default 32; 0: --stall there too, the\n"
             "                          rule before 2026-12-01)\n"
             "  --pilot N               exact, 1000 blocks (classes x segments) or more: once the root\n"
             "                          shares' fixed point reverses, N LPs per search until they\n"

@@ -136,7 +136,7 @@ void sim_usage(FILE *out)
             "                        nona tables: the stall rule's levels (defaults 0 and 0.25;\n"
             "                        --stall-close 0.1: the rule before; see contend nona --help)\n"
             "  --stall-large N       nona tables: the stall rule's first check on 1000 blocks or\n"
-            "                        more (default 24; 0: --stall there too, the rule before; see\n"
+            "                        more (default 32; 0: --stall there too, the rule before; see\n"
             "                        contend nona --help)\n"
             "  --pilot N             nona tables: LPs per search while the root shares swing, on\n"
             "                        1000 blocks or more (default 31; 0: the rule before; see\n"

@@ -83,9 +83,9 @@ typedef struct {
 #define CT_NONA_LARGE_BLOCKS 1000
 
 /** The stall rule on large models (params.stall_lps_large, since
- *  2026-12-01, 24 since 2026-12-02, 32 before; 0: stall_lps there too,
- *  the rule before, `--stall-large 0`): the first check comes after this
- *  many LPs, where stall_lps is larger. On issue #27's mixed fleet a search finds its table in its
+ *  2026-12-01; 0: stall_lps there too, the rule before, `--stall-large
+ *  0`): the first check comes after this many LPs, where stall_lps is
+ *  larger. On issue #27's mixed fleet a search finds its table in its
  *  first 40 LPs or so and the rest proves the bound, which approaches the
  *  relaxation's floor (a gap of about 10% that more LPs do not pass); with
  *  the checks at 32 and 64 LPs instead of 125 and 250 the 20-scale lookup
@@ -94,14 +94,8 @@ typedef struct {
  *  up to 0.56% (scale 1.0) and 1 better by 0.1% at 1000 classes, 1 worse
  *  by 1.2e-4 at 100, every one within its certified gap. On small models
  *  (the 10-class fleet: 3 of 20 tables up to 0.78% worse) the LPs cost
- *  little, hence the threshold. The checks at 24 and 48 instead (with
- *  the warm searches of params.search_warm): the lookup 2,753 LPs
- *  instead of 3,033 at 1000 classes, 2,622 instead of 2,694 at 100, the
- *  same tables at all 40 scales but one, 9e-5 better (the gaps reported
- *  about 0.5 points larger); the solves at 0.5-1.5x the fleet's rates
- *  86-375 LPs instead of 98-405, the same tables; 16 left tables up to
- *  0.5% worse (docs/nona-model.md, "Stalls"). */
-#define CT_NONA_STALL_LPS_LARGE 24
+ *  little, hence the threshold. */
+#define CT_NONA_STALL_LPS_LARGE 32
 
 /** The stall rule's levels. params.stall_close (since 2026-11-30; 0.1
  *  before, `--stall-close 0.1`): at each check (at stall_lps LPs, then at
