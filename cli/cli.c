@@ -254,13 +254,20 @@ int cli_parse_solve_option(const char *cmd, int opt, const char *arg, ct_nona_so
     }
     case CLI_OPT_PILOT_FIRST:
     case CLI_OPT_BOX_PAIRS:
-    case CLI_OPT_SEARCH_WARM: {
-        const char *name = opt == CLI_OPT_PILOT_FIRST ? "pilot-first" : opt == CLI_OPT_BOX_PAIRS ? "box-pairs"
-                                                                                                  : "search-warm";
+    case CLI_OPT_SEARCH_WARM: { /* (the solver's 0|1 switches) */
+        static const struct {
+            int opt;
+            const char *name;
+        } flags[] = { { CLI_OPT_PILOT_FIRST, "pilot-first" },
+                      { CLI_OPT_BOX_PAIRS, "box-pairs" },
+                      { CLI_OPT_SEARCH_WARM, "search-warm" } };
+        int *const vals[] = { &sp->pilot_first, &sp->box_pairs, &sp->search_warm };
+        size_t k = 0;
+        while (flags[k].opt != opt)
+            k++;
         if (strcmp(arg, "0") && strcmp(arg, "1"))
-            return cli_usage(cmd, "--%s: expected 0 or 1, got '%s'", name, arg);
-        *(opt == CLI_OPT_PILOT_FIRST ? &sp->pilot_first : opt == CLI_OPT_BOX_PAIRS ? &sp->box_pairs : &sp->search_warm) =
-            arg[0] == '1';
+            return cli_usage(cmd, "--%s: expected 0 or 1, got '%s'", flags[k].name, arg);
+        *vals[k] = arg[0] == '1';
         return 0;
     }
     case CLI_OPT_STALL_GAP_LARGE:

@@ -1990,11 +1990,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
         }
         full = full || !move || inside;
         if (warm && reversals == 0) { /* (the table the next search starts from) */
-            if (!prev && !(prev = malloc((m->n_vars ? m->n_vars : 1) * sizeof(double)))) {
-                st = ct_error_set(err, CT_ENOMEM, "out of memory");
-                break;
-            }
-            if (prev_vars && prev_vars != m->n_vars) { /* (columns added: sized again) */
+            if (!prev || prev_vars != m->n_vars) { /* (the first, or columns added since) */
                 double *t = realloc(prev, (m->n_vars ? m->n_vars : 1) * sizeof(double));
                 if (!t) {
                     st = ct_error_set(err, CT_ENOMEM, "out of memory");
