@@ -37,6 +37,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -240,9 +241,14 @@ typedef struct {
     double dropped;         /* the least bound of the boxes dropped: pruned (within the gap of the
                                incumbent then) or too small to split */
     /* Point search: the incumbent's link wait, and the kinks of its
-     * triplets' M (sorted; recomputed when the incumbent changes) */
-    double best_phi, *kinks;
-    size_t n_kinks, cap_kinks;
+     * triplets' M (in no order; gathered again when the incumbent
+     * changes). A triplet's kinks depend on it alone: each is walked once
+     * a search, into kpool[kink_at[w] .. kink_at[w] + kink_n[w]) (kink_n
+     * UINT32_MAX: not walked yet) */
+    double best_phi, *kinks, *kpool;
+    size_t n_kinks, cap_kinks, n_kpool, cap_kpool, kink_vars;
+    size_t *kink_at;
+    uint32_t *kink_n;
     int kinks_stale;
     size_t search;          /* this search's number in the solve (params.progress) */
     ct_nona_model_t *mm;    /* the model, to tune its server row (the LP's m) */
@@ -864,65 +870,99 @@ static ct_status_t search_boxes(bnb_t *s, box_t root, ct_error_t *err)
  * beside it are exact only once it is an end), else at the incumbent's
  * wait, else in the middle. */
 
-static int double_cmp(const void *a, const void *b)
+/* Appends n doubles to *a (size *len, capacity *cap), growing it. */
+static ct_status_t kinks_push(double **a, size_t *len, size_t *cap, const double *v, size_t n, ct_error_t *err)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    if (*len + n > *cap) {
+        size_t nc = *cap ? 2 * *cap : 256;
+        while (nc < *len + n)
+            nc *= 2;
+        double *na = realloc(*a, nc * sizeof(double));
+        if (!na)
+            return ct_error_set(err, CT_ENOMEM, "out of memory");
+        *a = na;
+        *cap = nc;
+    }
+    memcpy(*a + *len, v, n * sizeof(double));
+    *len += n;
+    return CT_OK;
 }
 
-/* The waits phi > 0 where a positive triplet of the incumbent changes its
- * longest branch, walking its branches' upper envelope from phi = 0
- * (O(branches^2) per triplet), sorted into s->kinks. */
+/* The waits phi > 0 where triplet w changes its longest branch, walking
+ * its branches' upper envelope from phi = 0 (O(branches^2)), appended to
+ * s->kpool and recorded in s->kink_at / s->kink_n. */
+static ct_status_t triplet_kinks(bnb_t *s, size_t w, ct_error_t *err)
+{
+    const ct_nona_model_t *m = s->lp.m;
+    const ct_tripinfo_t *t = &m->trip[w];
+    const ct_branch_t *br = m->branches + t->branch_start;
+    size_t top = SIZE_MAX, start = s->n_kpool; /* the longest at phi = 0, ties to the steepest */
+    for (size_t i = 0; i < t->n_branches; i++)
+        if (top == SIZE_MAX || br[i].a > br[top].a || (br[i].a == br[top].a && br[i].n > br[top].n))
+            top = i;
+    double at = 0;
+    while (top != SIZE_MAX) {
+        size_t next = SIZE_MAX;
+        double cross = INFINITY;
+        for (size_t j = 0; j < t->n_branches; j++) {
+            if (!(br[j].n > br[top].n))
+                continue;
+            double pc = (br[top].a - br[j].a) / (br[j].n - br[top].n);
+            if (pc < at)
+                pc = at;
+            if (pc < cross || (pc == cross && br[j].n > br[next].n)) {
+                cross = pc;
+                next = j;
+            }
+        }
+        if (next == SIZE_MAX)
+            break;
+        ct_status_t st;
+        if (cross > 0 && (st = kinks_push(&s->kpool, &s->n_kpool, &s->cap_kpool, &cross, 1, err)) != CT_OK)
+            return st;
+        at = cross;
+        top = next;
+    }
+    s->kink_at[w] = start;
+    s->kink_n[w] = (uint32_t)(s->n_kpool - start); /* (at most one a branch) */
+    return CT_OK;
+}
+
+/* The kinks of the incumbent's positive triplets into s->kinks (each
+ * triplet walked at most once a search: incumbents share most of theirs).
+ * O(n_vars) a call, plus O(branches^2) for each triplet new to the search. */
 static ct_status_t incumbent_kinks(bnb_t *s, ct_error_t *err)
 {
     const ct_nona_model_t *m = s->lp.m;
+    ct_status_t st;
+    if (!s->kink_n || s->kink_vars != m->n_vars) { /* (a search's columns stay; checked all the same) */
+        size_t n = m->n_vars ? m->n_vars : 1;
+        free(s->kink_at);
+        free(s->kink_n);
+        s->kink_at = malloc(n * sizeof(size_t));
+        s->kink_n = malloc(n * sizeof(uint32_t));
+        if (!s->kink_at || !s->kink_n)
+            return ct_error_set(err, CT_ENOMEM, "out of memory");
+        for (size_t w = 0; w < m->n_vars; w++)
+            s->kink_n[w] = UINT32_MAX;
+        s->kink_vars = m->n_vars;
+        s->n_kpool = 0;
+    }
     s->n_kinks = 0;
-    for (size_t w = 0, b = 0; w < m->n_vars; w++) {
-        while (w >= m->blocks[b].var_start + m->blocks[b].n_vars)
-            b++;
-        if (!(s->best[w] > 0) || w == m->blocks[b].local_var) /* all-local: no transfers, no kink (and its
-                                                                  triplet need not be fetched) */
-            continue;
-        const ct_tripinfo_t *t = &m->trip[w];
-        const ct_branch_t *br = m->branches + t->branch_start;
-        size_t top = SIZE_MAX; /* the longest at phi = 0, ties to the steepest */
-        for (size_t i = 0; i < t->n_branches; i++)
-            if (top == SIZE_MAX || br[i].a > br[top].a || (br[i].a == br[top].a && br[i].n > br[top].n))
-                top = i;
-        double at = 0;
-        while (top != SIZE_MAX) {
-            size_t next = SIZE_MAX;
-            double cross = INFINITY;
-            for (size_t j = 0; j < t->n_branches; j++) {
-                if (!(br[j].n > br[top].n))
-                    continue;
-                double pc = (br[top].a - br[j].a) / (br[j].n - br[top].n);
-                if (pc < at)
-                    pc = at;
-                if (pc < cross || (pc == cross && br[j].n > br[next].n)) {
-                    cross = pc;
-                    next = j;
-                }
-            }
-            if (next == SIZE_MAX)
-                break;
-            if (cross > 0) {
-                if (s->n_kinks == s->cap_kinks) {
-                    size_t nc = s->cap_kinks ? 2 * s->cap_kinks : 256;
-                    double *nk = realloc(s->kinks, nc * sizeof(double));
-                    if (!nk)
-                        return ct_error_set(err, CT_ENOMEM, "out of memory");
-                    s->kinks = nk;
-                    s->cap_kinks = nc;
-                }
-                s->kinks[s->n_kinks++] = cross;
-            }
-            at = cross;
-            top = next;
+    for (size_t b = 0; b < m->n_blocks; b++) {
+        const ct_block_t *bl = &m->blocks[b];
+        for (size_t w = bl->var_start; w < bl->var_start + bl->n_vars; w++) {
+            if (!(s->best[w] > 0) || w == bl->local_var) /* all-local: no transfers, no kink (and its
+                                                            triplet need not be fetched) */
+                continue;
+            if (s->kink_n[w] == UINT32_MAX && (st = triplet_kinks(s, w, err)) != CT_OK)
+                return st;
+            if (s->kink_n[w] &&
+                (st = kinks_push(&s->kinks, &s->n_kinks, &s->cap_kinks, s->kpool + s->kink_at[w], s->kink_n[w],
+                                 err)) != CT_OK)
+                return st;
         }
     }
-    if (s->n_kinks > 1) /* (qsort takes no NULL, even for no elements) */
-        qsort(s->kinks, s->n_kinks, sizeof(double), double_cmp);
     s->kinks_stale = 0;
     return CT_OK;
 }
@@ -942,25 +982,24 @@ static ct_status_t point_split(bnb_t *s, double p0, double p1, double lb, double
     ct_status_t st;
     if (s->kinks_stale && (st = incumbent_kinks(s, err)) != CT_OK)
         return st;
-    /* the kinks inside nearest ph from below and from above: the last
-     * <= min(ph, hi) and the first >= max(ph, lo) */
+    /* the kinks inside nearest ph from below and from above: the greatest
+     * <= min(ph, hi) and the least >= max(ph, lo) (one pass: a search
+     * splits about once per incumbent, so sorting them does not pay) */
     double best = NAN, d = 0.5 * h;
     const double target[2] = { ph < hi ? ph : hi, ph > lo ? ph : lo };
-    for (int side = 0; side < 2; side++) {
-        size_t a = 0, b = s->n_kinks; /* first index with kink >= target (side 1), > target (side 0) */
-        while (a < b) {
-            size_t c = a + (b - a) / 2;
-            if (side ? s->kinks[c] < target[1] : s->kinks[c] <= target[0])
-                a = c + 1;
-            else
-                b = c;
-        }
-        size_t i = side ? a : a - 1;
-        if ((side || a > 0) && i < s->n_kinks && s->kinks[i] > lo && s->kinks[i] < hi && fabs(s->kinks[i] - ph) < d) {
-            d = fabs(s->kinks[i] - ph);
-            best = s->kinks[i];
-        }
+    double near[2] = { -INFINITY, INFINITY };
+    for (size_t i = 0; i < s->n_kinks; i++) {
+        double k = s->kinks[i];
+        if (k <= target[0] && k > near[0])
+            near[0] = k;
+        if (k >= target[1] && k < near[1])
+            near[1] = k;
     }
+    for (int side = 0; side < 2; side++)
+        if (near[side] > lo && near[side] < hi && fabs(near[side] - ph) < d) {
+            d = fabs(near[side] - ph);
+            best = near[side];
+        }
     if (isnan(best) && ph > lo && ph < hi)
         best = ph;
     int at_end = fabs(ph - p0) <= 1e-9 * h ? -1 : fabs(ph - p1) <= 1e-9 * h ? 1 : 0;
@@ -1172,6 +1211,9 @@ done:
     free(s.work);
     free(s.heap);
     free(s.kinks);
+    free(s.kpool);
+    free(s.kink_at);
+    free(s.kink_n);
     return st;
 }
 
