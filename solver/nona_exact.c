@@ -734,7 +734,7 @@ static void tune_row(bnb_t *s)
     if (s->row_stale && m->server_model && m->reentry && ct_nona_solve_row_pieces(m, s->p)) {
         ct_nona_model_set_server_row(s->mm, s->best, NULL);
         ct_wait_lp_refresh_row(&s->lp);
-        if (s->pairs)
+        if (s->pairs && s->lp2.m) /* (set up once the least wait is known: solve_exact) */
             ct_wait_lp_refresh_row(&s->lp2);
         s->row_stale = 0;
     }
@@ -1085,6 +1085,41 @@ static ct_status_t search_points(bnb_t *s, double lo, double hi, ct_error_t *err
     return CT_OK;
 }
 
+/* The least wait (on lp) and the pair's second LP's setup (lp2), side by
+ * side on the pair's threads: neither writes what the other reads (the
+ * model's server row is tuned before; each LP has its own arrays, and the
+ * scratch cache takes a mutex). lp2 is set up from the model as it stands,
+ * as it would be after a refresh of the row (tune_row). */
+typedef struct {
+    bnb_t *s;
+    double pr, W;
+    ct_status_t st[2];
+    ct_error_t err[2];
+} beside_t;
+
+static void beside_piece(size_t i, void *ctx)
+{
+    beside_t *B = ctx;
+    bnb_t *s = B->s;
+    B->st[i] = i == 0 ? ct_wait_lp_least_wait(&s->lp, B->pr, &B->W, &B->err[0])
+                      : ct_wait_lp_init(&s->lp2, s->mm, s->p->lp, &B->err[1]);
+}
+
+static ct_status_t setup_beside(bnb_t *s, double pr, double *W, ct_error_t *err)
+{
+    beside_t B = { .s = s, .pr = pr, .W = INFINITY, .st = { CT_OK, CT_OK } };
+    ct_error_clear(&B.err[0]);
+    ct_error_clear(&B.err[1]);
+    ct_team_run(s->pair_team, 2, beside_piece, &B);
+    *W = B.W;
+    for (int i = 0; i < 2; i++)
+        if (B.st[i] != CT_OK) {
+            *err = B.err[i];
+            return B.st[i];
+        }
+    return CT_OK;
+}
+
 static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t *p, ct_nona_solution_t *sol,
                                cg_pending_t *pending, const double *warm, size_t *searches, double deadline,
                                ct_error_t *err)
@@ -1136,9 +1171,7 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
      * instead of the LP's own team */
     s.pairs = p->box_pairs && s.lp.blp && !s.pending && !(p->class_dual && ct_class_dual_applies(m)) &&
               m->n_blocks >= CT_NONA_LARGE_BLOCKS;
-    if (s.pairs) {
-        if ((st = ct_wait_lp_init(&s.lp2, m, p->lp, err)) != CT_OK)
-            goto done;
+    if (s.pairs) { /* (lp2 itself is set up below, beside the least wait) */
         s.theta2 = malloc(n * sizeof(double));
         s.best2 = malloc(n * sizeof(double));
         s.work2 = malloc(n * sizeof(double));
@@ -1177,7 +1210,7 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
             ct_wait_lp_free(&aux);
             goto done;
         }
-        st = ct_wait_lp_least_wait(lw, sol->phi_hi, &wmin, err);
+        st = s.pairs ? setup_beside(&s, sol->phi_hi, &wmin, err) : ct_wait_lp_least_wait(lw, sol->phi_hi, &wmin, err);
         if (lw == &aux)
             ct_wait_lp_free(&aux);
         if (st != CT_OK)
@@ -1185,6 +1218,8 @@ static ct_status_t solve_exact(ct_nona_model_t *m, const ct_nona_solve_params_t 
         if (wmin > wlo + 1e-9 * whi && wmin <= whi) /* not round-off above the old end */
             sol->W_lo = wlo = wmin;
     }
+    if (s.pairs && !s.lp2.m && (st = ct_wait_lp_init(&s.lp2, m, p->lp, err)) != CT_OK)
+        goto done;
     box_t root = { lo, sol->phi_hi, wlo, whi, 0, 0, 0, 0, NAN, NAN, NAN, NAN, NAN, 0 };
     st = !m->server_model && listed && p->point_search ? search_points(&s, lo, sol->phi_hi, err)
                                                        : search_boxes(&s, root, err);
