@@ -266,7 +266,7 @@ ubsan: ## build and run the tests with UndefinedBehaviorSanitizer only
 	$(MAKE) BUILD=build/ubsan CFLAGS="-O1 -g" MOREFLAGS="-fsanitize=undefined -fno-sanitize-recover=undefined" test
 
 valgrind: ## run the tests under valgrind memcheck (leaks are errors)
-	CT_TEST_QUICK=1 $(MAKE) BUILD=build/valgrind CFLAGS="-O1 -g" \
+	CT_TEST_QUICK=1 $(MAKE) BUILD=build/valgrind CFLAGS="-O1 -g -DCT_BIG_PLAIN" \
 	  WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" test
 
 FUZZ_SECONDS ?= 30

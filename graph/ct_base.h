@@ -204,6 +204,20 @@ void ct_gsl_quiet(void);
 /** FNV-1a 64-bit hash of a byte string, for the scenario input hashes. */
 unsigned long long ct_hash64(const void *data, size_t len, unsigned long long seed);
 
+/** A zeroed array of n entries of `size` bytes for large data (a model's
+ *  triplets): from 1 MiB on it is mapped on its own with transparent huge
+ *  pages advised (their first touch costs a fraction of 4 KiB pages',
+ *  much less on virtual machines), below that it comes from calloc. Grow
+ *  it with ct_big_realloc, free it with ct_big_free (never free). NULL
+ *  when out of memory or when n x size overflows. */
+void *ct_big_calloc(size_t n, size_t size);
+/** p (from ct_big_calloc or ct_big_realloc, or NULL) with room for `bytes`:
+ *  its contents kept, the rest not zeroed; p itself when it has the room.
+ *  NULL when out of memory (p is then untouched). O(bytes) when it moves. */
+void *ct_big_realloc(void *p, size_t bytes);
+/** Frees p (from ct_big_calloc or ct_big_realloc, or NULL). */
+void ct_big_free(void *p);
+
 /** A cache of freed scratch buffers, for workspaces that are set up and
  *  torn down over and over with about the same sizes (a solve's wait LPs:
  *  one per search, polish and pricing round). Freed large blocks go back to
@@ -223,7 +237,8 @@ ct_scratch_t *ct_scratch_alloc(void);
 void ct_scratch_free(ct_scratch_t *c);
 /** A buffer of at least `bytes` bytes (malloc-aligned), from the cache when
  *  it holds one of fitting size (at most 4x plus 64 KiB larger), else
- *  freshly allocated; zeroed when `zero`. NULL when out of memory. Release
+ *  freshly allocated (as ct_big_calloc's: 1 MiB or more on huge pages);
+ *  zeroed when `zero`. NULL when out of memory. Release
  *  it with ct_scratch_put (never free). O(CT_SCRATCH_KEEP). */
 void *ct_scratch_get(ct_scratch_t *c, size_t bytes, int zero);
 /** Returns p (from ct_scratch_get of any cache, or NULL) to cache c; when

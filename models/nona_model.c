@@ -221,8 +221,8 @@ void ct_nona_model_free(ct_nona_model_t *m)
     free(m->class_names);
     free(m->beta);
     free(m->blocks);
-    free(m->trip);
-    free(m->branches);
+    ct_big_free(m->trip);
+    ct_big_free(m->branches);
     free(m->gl);
     ct_scratch_free(m->scratch);
     if (m->screens)
@@ -966,11 +966,11 @@ static ct_status_t fill_triplets(ct_nona_model_t *m, ct_error_t *err)
             nbr += (size_t)b->parts.n_parts[b->parts.triplets[t].partition] * (m->dependent_parts ? CT_NONA_PATHS : 1) +
                    1;
     }
-    free(m->trip);
-    free(m->branches);
+    ct_big_free(m->trip);
+    ct_big_free(m->branches);
     m->n_branches = 0;
-    m->trip = calloc(m->n_vars ? m->n_vars : 1, sizeof(ct_tripinfo_t));
-    m->branches = malloc((nbr ? nbr : 1) * sizeof(ct_branch_t));
+    m->trip = ct_big_calloc(m->n_vars ? m->n_vars : 1, sizeof(ct_tripinfo_t));
+    m->branches = ct_big_calloc(nbr ? nbr : 1, sizeof(ct_branch_t));
     double *batch = malloc((max_inner + 1) * sizeof(double));
     ct_branch_t *paths = malloc((2 * max_inner + 1) * CT_NONA_PATHS * sizeof(ct_branch_t));
     uint8_t *n_paths = malloc(2 * max_inner + 1);
@@ -1048,10 +1048,10 @@ static ct_status_t fill_added(ct_nona_model_t *m, size_t bi, size_t n, ct_error_
     size_t ni = pt->n_inner, nbr = 0, at = b->var_start + b->n_vars;
     for (size_t t = b->n_vars; t < b->n_vars + n; t++)
         nbr += (size_t)pt->n_parts[pt->triplets[t].partition] * (m->dependent_parts ? CT_NONA_PATHS : 1) + 1;
-    ct_tripinfo_t *trip = realloc(m->trip, (m->n_vars + n) * sizeof(ct_tripinfo_t));
+    ct_tripinfo_t *trip = ct_big_realloc(m->trip, (m->n_vars + n) * sizeof(ct_tripinfo_t));
     if (trip)
         m->trip = trip;
-    ct_branch_t *br = trip ? realloc(m->branches, (m->n_branches + nbr) * sizeof(ct_branch_t)) : NULL;
+    ct_branch_t *br = trip ? ct_big_realloc(m->branches, (m->n_branches + nbr) * sizeof(ct_branch_t)) : NULL;
     if (br)
         m->branches = br;
     double *batch = malloc((ni + 1) * sizeof(double));

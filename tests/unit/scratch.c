@@ -2,7 +2,8 @@
  * scratch.c - the scratch-buffer cache (ct_scratch_t, ct_base.h): buffers
  * handed out again after they are put back, but not much larger ones;
  * zeroed on request; a full cache frees its smallest; a NULL cache acts as
- * malloc and free; and a certified Nona solve whose wait LPs draw from the
+ * malloc and free; large blocks (ct_big_*) zeroed and kept as they grow;
+ * and a certified Nona solve whose wait LPs draw from the
  * model's cache gives the same table, bound and LP count as one without
  * it (a generated layered workload with column generation: its LPs grow
  * between rounds). The model's screens cache (ct_nona_model_t.screens):
@@ -75,6 +76,63 @@ static void cache_rules(void)
     ct_scratch_put(NULL, m);
     ct_scratch_put(NULL, NULL);
     ct_scratch_free(NULL);
+}
+
+/* Large blocks (ct_big_*): zeroed, their contents kept when they grow
+ * (in place while there is room, moved past it, from malloc's small ones
+ * to mapped large ones), each byte writable up to the size asked; the
+ * scratch cache's large buffers are such blocks and go back to the cache
+ * and out of it whole. */
+static void big_blocks(void)
+{
+    const size_t sizes[] = { 0, 1, 1000, (size_t)1 << 20, ((size_t)4 << 20) - 64, (size_t)5 << 20,
+                             ((size_t)9 << 20) + 7 };
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        size_t n = sizes[i];
+        unsigned char *p = ct_big_calloc(n, 1);
+        CHECK(p != NULL);
+        int zero = 1;
+        for (size_t k = 0; k < n; k++)
+            zero &= p[k] == 0;
+        CHECK(zero);
+        for (size_t k = 0; k < n; k++)
+            p[k] = (unsigned char)(k * 7 + i);
+        /* grows to three times the size (at least 2 MiB: past malloc's
+         * blocks into mapped ones), the first n bytes kept */
+        size_t m = 3 * n > ((size_t)2 << 20) ? 3 * n : (size_t)2 << 20;
+        unsigned char *q = ct_big_realloc(p, m);
+        CHECK(q != NULL);
+        int kept = 1;
+        for (size_t k = 0; k < n; k++)
+            kept &= q[k] == (unsigned char)(k * 7 + i);
+        CHECK(kept);
+        memset(q, 0x5A, m);
+        /* no smaller: the same block */
+        CHECK(ct_big_realloc(q, m / 2) == q);
+        ct_big_free(q);
+    }
+    CHECK(ct_big_calloc(SIZE_MAX / 4, 8) == NULL); /* n x size overflows */
+    CHECK(ct_big_calloc(SIZE_MAX - 8, 1) == NULL);
+    ct_big_free(NULL);
+    double *d = ct_big_realloc(NULL, 3 * sizeof(double));
+    CHECK(d != NULL && d[0] == 0 && d[2] == 0);
+    ct_big_free(d);
+    /* the cache's large buffers: handed out again whole, zeroed on request */
+    ct_scratch_t *c = ct_scratch_alloc();
+    CHECK(c != NULL);
+    size_t n = ((size_t)6 << 20) + 100;
+    unsigned char *a = ct_scratch_get(c, n, 1);
+    CHECK(a != NULL && a[0] == 0 && a[n - 1] == 0);
+    memset(a, 0xCD, n);
+    ct_scratch_put(c, a);
+    unsigned char *b = ct_scratch_get(c, n - 1000, 1);
+    CHECK(b == a && b[0] == 0 && b[n - 1001] == 0);
+    ct_scratch_put(c, b);
+    ct_scratch_free(c);
+    unsigned char *f = ct_scratch_get(NULL, n, 0); /* no cache: freed at once */
+    CHECK(f != NULL);
+    f[n - 1] = 1;
+    ct_scratch_put(NULL, f);
 }
 
 /* Entries a[i] and b[i] equal field by field for i < n (not memcmp: padding). */
@@ -196,6 +254,7 @@ static void solve_same(void)
 int main(void)
 {
     cache_rules();
+    big_blocks();
     screens_follow_columns();
     solve_same();
     return ct_test_end();
