@@ -684,6 +684,11 @@ void ct_gsl_quiet(void)
  * with AddressSanitizer or CT_BIG_PLAIN (the valgrind target), every block
  * comes from malloc, so that the checkers see its bounds and leaks. */
 
+#if defined(__has_feature) /* (clang's name for -fsanitize=address) */
+#if __has_feature(address_sanitizer) && !defined(CT_BIG_PLAIN)
+#define CT_BIG_PLAIN 1
+#endif
+#endif
 #if defined(MADV_HUGEPAGE) && !defined(__SANITIZE_ADDRESS__) && !defined(CT_BIG_PLAIN)
 #define BIG_MAP 1
 #else
