@@ -677,10 +677,10 @@ void ct_gsl_quiet(void)
  * obtained, so that it goes back to any cache (or is freed) alone. A block
  * of BIG_MIN bytes or more is mapped on its own, aligned to BIG_ALIGN and
  * advised to use transparent huge pages: where page tables are
- * paravirtual (the CI machine's VM) the first touch of each 4 KiB page
- * costs about 10 us, 2.7 ms per MiB, and a huge page's 0.06 ms per MiB, so
- * a 1000-class solve's 170 MB of fresh arrays took a fifth of its time in
- * page faults. Elsewhere the advice is a hint the kernel may ignore. Built
+ * paravirtual (the development machine, a VM) the first touch of each
+ * 4 KiB page costs about 10 us, 2.7 ms per MiB, and a huge page's 0.06 ms
+ * per MiB, so a 1000-class solve's 170 MB of fresh arrays took a fifth of
+ * its CPU time in page faults (docs/benchmarks.md). Elsewhere the advice is a hint the kernel may ignore. Built
  * with AddressSanitizer or CT_BIG_PLAIN (the valgrind target), every block
  * comes from malloc, so that the checkers see its bounds and leaks. */
 

@@ -205,7 +205,7 @@ void ct_gsl_quiet(void);
 unsigned long long ct_hash64(const void *data, size_t len, unsigned long long seed);
 
 /** A zeroed array of n entries of `size` bytes for large data (a model's
- *  triplets): from 1 MiB on it is mapped on its own with transparent huge
+ *  triplets): from 4 MiB on it is mapped on its own with transparent huge
  *  pages advised (their first touch costs a fraction of 4 KiB pages',
  *  much less on virtual machines), below that it comes from calloc. Grow
  *  it with ct_big_realloc, free it with ct_big_free (never free). NULL
@@ -237,7 +237,7 @@ ct_scratch_t *ct_scratch_alloc(void);
 void ct_scratch_free(ct_scratch_t *c);
 /** A buffer of at least `bytes` bytes (malloc-aligned), from the cache when
  *  it holds one of fitting size (at most 4x plus 64 KiB larger), else
- *  freshly allocated (as ct_big_calloc's: 1 MiB or more on huge pages);
+ *  freshly allocated (as ct_big_calloc's: 4 MiB or more on huge pages);
  *  zeroed when `zero`. NULL when out of memory. Release
  *  it with ct_scratch_put (never free). O(CT_SCRATCH_KEEP). */
 void *ct_scratch_get(ct_scratch_t *c, size_t bytes, int zero);
