@@ -115,6 +115,24 @@ const char *cli_sweep_header(const char *kind);
  *  document (nona-sweep). Nothing on MPI ranks other than 0. 0 or the exit
  *  code. */
 int cli_sweep_write(const char *kind, const char *path, size_t n, const ct_sweep_params_t *sp, char *const *texts);
+/** A nona sweep's point read back from its text (compact JSON, cmd_nona.c). */
+typedef struct {
+    int ok;            /* "status" is "ok" */
+    char *message;     /* owned; NULL when the text has none */
+    double mean_jct;   /* seconds; NAN when absent */
+    cJSON *summary;    /* owned; NULL when the text has none */
+    char *entry;       /* owned: the "entry" as the lookup file prints it; NULL unless ok */
+    size_t entry_len;  /* bytes of entry */
+} cli_lookup_point_t;
+
+/** Reads a nona sweep's n texts (NULL ones: not ok) on `threads` threads
+ *  (0: the cores) into *pts (free with cli_lookup_points_free). 0 or the
+ *  exit code (the error reported; *pts NULL). */
+int cli_lookup_read(size_t n, char *const *texts, unsigned threads, cli_lookup_point_t **pts);
+void cli_lookup_points_free(cli_lookup_point_t *pts, size_t n);
+/** Writes the lookup document of the ok points (a table file, format
+ *  contend-table/1) to path, atomically. 0 or the exit code. */
+int cli_lookup_write(const char *path, size_t n, const cli_lookup_point_t *pts);
 /** A sweep option into sp: -j N (threads 1) or --shard I/N (threads 0).
  *  2 (usage printed) on a bad value, else 0. */
 int cli_parse_sweep_option(const char *cmd, int threads, const char *s, ct_sweep_params_t *sp);

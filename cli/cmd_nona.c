@@ -529,9 +529,10 @@ static void solve_progress(const ct_nona_progress_t *r, void *ctx)
                       r->lps, r->max_lps, r->mean_jct, r->gap);
 }
 
-/* Solves one scenario into a table entry (and a summary when wanted). */
-static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_opts_t *o, cJSON **entry, cJSON **summary,
-                             int print, double *mean_jct, ct_error_t *err)
+/* Solves one scenario into a table entry's text (ct_nona_table_entry_text;
+ * and a summary when wanted). */
+static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_opts_t *o, char **entry,
+                             size_t *entry_len, cJSON **summary, int print, double *mean_jct, ct_error_t *err)
 {
     ct_nona_model_t m;
     ct_nona_solution_t sol;
@@ -549,7 +550,7 @@ static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_op
         print_summary(s, &m, &sol);
     if (mean_jct)
         *mean_jct = sol.eval.mean_jct;
-    st = entry ? ct_nona_table_entry(s, scale, &m, &sol, entry, err) : CT_OK;
+    st = entry ? ct_nona_table_entry_text(s, scale, &m, &sol, entry, entry_len, err) : CT_OK;
     if (st == CT_OK && summary && !(*summary = summary_json(&m, &o->solve, &sol, scale)))
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
     ct_nona_solution_free(&sol);
@@ -557,15 +558,17 @@ static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_op
     return st;
 }
 
-static int write_doc(cJSON **entries, size_t n, const char *path)
+static int write_doc(const char *entry, size_t len, const char *path)
 {
     ct_error_t err;
-    cJSON *doc;
-    if (ct_nona_table_document(entries, n, &doc, &err) != CT_OK)
+    ct_outfile_t out;
+    if (ct_outfile_open(&out, path, &err) != CT_OK)
         return cli_fail(&err);
-    ct_status_t st = ct_json_write_file(doc, path, &err);
-    cJSON_Delete(doc);
-    return st == CT_OK ? 0 : cli_fail(&err);
+    if (ct_nona_table_write(out.fp, &entry, &len, 1, &err) != CT_OK) {
+        ct_outfile_abort(&out);
+        return cli_fail(&err);
+    }
+    return ct_outfile_commit(&out, &err) == CT_OK ? 0 : cli_fail(&err);
 }
 
 static int do_solve(const char *path, const nona_opts_t *o)
@@ -575,20 +578,27 @@ static int do_solve(const char *path, const nona_opts_t *o)
     ct_scenario_init(&s);
     if (ct_scenario_load(&s, path, &err) != CT_OK)
         return cli_fail(&err);
-    cJSON *entry = NULL, *summary = NULL;
+    char *entry = NULL;
+    size_t entry_len = 0;
+    cJSON *summary = NULL;
     nona_opts_t so = *o;
     cli_status_t line;
     cli_status_start(&line);
     so.solve.progress = solve_progress;
     so.solve.progress_ctx = &line;
     so.solve.threads = o->sweep.threads; /* (0: the cores; a sweep's scales take one each) */
-    ct_status_t st = solve_one(&s, 1.0, &so, o->output ? &entry : NULL, o->json ? &summary : NULL, !o->json, NULL, &err);
+    ct_status_t st = solve_one(&s, 1.0, &so, o->output ? &entry : NULL, &entry_len, o->json ? &summary : NULL,
+                               !o->json, NULL, &err);
     ct_scenario_destroy(&s);
-    if (st != CT_OK)
+    if (st != CT_OK) {
+        free(entry);
+        cJSON_Delete(summary);
         return cli_fail(&err);
+    }
     int rc = 0;
     if (entry)
-        rc = write_doc(&entry, 1, o->output);
+        rc = write_doc(entry, entry_len, o->output);
+    free(entry);
     if (summary)
         rc = rc ? (cJSON_Delete(summary), rc) : cli_print_json(summary);
     return rc;
@@ -596,8 +606,11 @@ static int do_solve(const char *path, const nona_opts_t *o)
 
 /* One scale of a sweep, on any thread or rank: its text is a compact JSON
  * object {"scale", "status": "ok" | "unstable", "message", "mean_jct",
- * "entry": the lookup file's scenario, "summary": the --json summary}, so
- * shards and ranks carry everything the output and the console need. */
+ * "summary": the --json summary} and, when ok, a newline and the lookup
+ * file's scenario as the file prints it (ct_nona_table_entry_text; parts
+ * written before 2026-12-03 carry it as the object's "entry" instead:
+ * cli_lookup_read takes both), so shards and ranks carry everything the
+ * output and the console need, and the writer only joins the entries. */
 typedef struct {
     const ct_scenario_t *s;
     const nona_opts_t *o;
@@ -610,31 +623,46 @@ static ct_status_t sweep_point(size_t i, void *arg, char **text, ct_error_t *err
     ct_status_t st = ct_scenario_scaled(c->s, c->o->scales[i], &scaled, err);
     if (st != CT_OK)
         return st;
-    cJSON *entry = NULL, *summary = NULL, *obj = cJSON_CreateObject();
+    char *entry = NULL, *head = NULL;
+    size_t entry_len = 0;
+    cJSON *summary = NULL, *obj = cJSON_CreateObject();
     double mean_jct = 0;
     ct_error_t e;
     ct_error_clear(&e);
-    st = solve_one(&scaled, c->o->scales[i], c->o, &entry, c->o->json ? &summary : NULL, 0, &mean_jct, &e);
+    st = solve_one(&scaled, c->o->scales[i], c->o, &entry, &entry_len, c->o->json ? &summary : NULL, 0, &mean_jct,
+                   &e);
     ct_scenario_destroy(&scaled);
     if (st != CT_OK && st != CT_EUNSTABLE) {
         cJSON_Delete(obj);
+        cJSON_Delete(summary);
+        free(entry);
         *err = e;
         return st;
     }
-    if (!obj || ct_json_add_number(obj, "scale", c->o->scales[i]) ||
-        !cJSON_AddStringToObject(obj, "status", st == CT_OK ? "ok" : "unstable") ||
-        !cJSON_AddStringToObject(obj, "message", e.msg) || ct_json_add_number(obj, "mean_jct", mean_jct)) {
+    int bad = !obj || ct_json_add_number(obj, "scale", c->o->scales[i]) ||
+              !cJSON_AddStringToObject(obj, "status", st == CT_OK ? "ok" : "unstable") ||
+              !cJSON_AddStringToObject(obj, "message", e.msg) || ct_json_add_number(obj, "mean_jct", mean_jct);
+    if (!bad && summary && (bad = !cJSON_AddItemToObject(obj, "summary", summary)) == 0)
+        summary = NULL; /* (obj's now) */
+    if (bad || !(head = cJSON_PrintUnformatted(obj))) {
         cJSON_Delete(obj);
-        cJSON_Delete(entry);
         cJSON_Delete(summary);
+        free(entry);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
-    if (entry)
-        cJSON_AddItemToObject(obj, "entry", entry);
-    if (summary)
-        cJSON_AddItemToObject(obj, "summary", summary);
-    *text = cJSON_PrintUnformatted(obj);
     cJSON_Delete(obj);
+    size_t hl = strlen(head);
+    *text = malloc(hl + (entry ? 1 + entry_len : 0) + 1);
+    if (*text) {
+        memcpy(*text, head, hl);
+        if (entry) {
+            (*text)[hl] = '\n';
+            memcpy(*text + hl + 1, entry, entry_len);
+        }
+        (*text)[hl + (entry ? 1 + entry_len : 0)] = '\0';
+    }
+    cJSON_free(head);
+    free(entry);
     return *text ? CT_OK : ct_error_set(err, CT_ENOMEM, "out of memory");
 }
 
@@ -651,6 +679,7 @@ static int do_sweep(const char *path, const nona_opts_t *o)
         return cli_fail(&err);
     char **texts = calloc(o->n_scales, sizeof(char *));
     cJSON *summaries = cJSON_CreateArray();
+    cli_lookup_point_t *pts = NULL;
     int rc = 0;
     if (!texts || !summaries) {
         ct_error_set(&err, CT_ENOMEM, "out of memory");
@@ -661,27 +690,27 @@ static int do_sweep(const char *path, const nona_opts_t *o)
     if (cli_sweep_run("sweep", "nona-sweep", o->output, o->n_scales, sweep_point, &ctx, &o->sweep, texts, &rc))
         goto done;
     /* In scale order, whatever order they were computed in. */
+    if ((rc = cli_lookup_read(o->n_scales, texts, o->sweep.threads, &pts)) != 0)
+        goto done;
+    ct_sweep_texts_free(texts, o->n_scales); /* (read: the lookup's pieces hold what is written) */
+    texts = NULL;
     size_t n = 0, skipped = 0;
     for (size_t i = 0; i < o->n_scales; i++) {
-        cJSON *pt = cJSON_Parse(texts[i]);
-        const cJSON *status = cJSON_GetObjectItemCaseSensitive(pt, "status");
-        const cJSON *msg = cJSON_GetObjectItemCaseSensitive(pt, "message");
-        const cJSON *mj = cJSON_GetObjectItemCaseSensitive(pt, "mean_jct");
-        if (!cJSON_IsString(status) || strcmp(status->valuestring, "ok")) {
+        if (!pts[i].ok) {
             fprintf(stderr, "contend: scale %g skipped: %s\n", o->scales[i],
-                    cJSON_IsString(msg) ? msg->valuestring : "unstable");
+                    pts[i].message ? pts[i].message : "unstable");
             skipped++;
         } else {
             n++;
-            cJSON *sum = cJSON_DetachItemFromObjectCaseSensitive(pt, "summary");
-            if (sum)
-                cJSON_AddItemToArray(summaries, sum);
+            if (pts[i].summary) {
+                cJSON_AddItemToArray(summaries, pts[i].summary);
+                pts[i].summary = NULL;
+            }
             if (!o->json)
-                printf("scale %-6g mean JCT %.6g s\n", o->scales[i], cJSON_IsNumber(mj) ? mj->valuedouble : NAN);
+                printf("scale %-6g mean JCT %.6g s\n", o->scales[i], pts[i].mean_jct);
         }
-        cJSON_Delete(pt);
     }
-    if ((rc = cli_sweep_write("nona-sweep", o->output, o->n_scales, &o->sweep, texts)) != 0)
+    if ((rc = cli_lookup_write(o->output, o->n_scales, pts)) != 0)
         goto done;
     if (!o->json)
         printf("wrote %s: %zu scenarios, %zu unstable scales skipped%s\n", o->output, n, skipped, ct_sweep_where());
@@ -693,6 +722,7 @@ static int do_sweep(const char *path, const nona_opts_t *o)
         rc = cli_print_json(r);
     }
 done:
+    cli_lookup_points_free(pts, o->n_scales);
     ct_sweep_texts_free(texts, o->n_scales);
     cJSON_Delete(summaries);
     ct_scenario_destroy(&s);

@@ -94,6 +94,42 @@ ct_status_t ct_json_render(const cJSON *root, char **text, ct_error_t *err);
 /** Renders and writes atomically to path ("-" = stdout). */
 ct_status_t ct_json_write_file(const cJSON *root, const char *path, ct_error_t *err);
 
+/**
+ * A streaming JSON writer whose output is byte for byte what cJSON_Print
+ * gives for the same tree built with ct_json_number's numbers: a document
+ * of hundreds of thousands of values (a 1000-class table) written without
+ * a cJSON node each. depth indents it as a value nested that deep (0: a
+ * whole document). Calls after a failure do nothing; ct_jw_finish reports
+ * it. Keys are NULL inside arrays and for the top value. Time O(output).
+ */
+#define CT_JW_MAX_LEVELS 32
+typedef struct {
+    char *buf;                                /* owned until ct_jw_finish; NUL-terminated */
+    size_t len, cap;
+    unsigned depth;                           /* cJSON's print depth: the indentation of members */
+    unsigned level;                           /* containers open */
+    unsigned char is_object[CT_JW_MAX_LEVELS];
+    size_t count[CT_JW_MAX_LEVELS];           /* values written in each open container */
+    int oom;                                  /* a failure: out of memory or misuse */
+} ct_jw_t;
+
+void ct_jw_init(ct_jw_t *w, unsigned depth);
+void ct_jw_object(ct_jw_t *w, const char *key);   /**< opens an object */
+void ct_jw_array(ct_jw_t *w, const char *key);    /**< opens an array */
+void ct_jw_end(ct_jw_t *w);                       /**< closes the innermost one */
+void ct_jw_string(ct_jw_t *w, const char *key, const char *s);
+/** As ct_json_number prints it (null when not finite). */
+void ct_jw_number(ct_jw_t *w, const char *key, double v);
+void ct_jw_true(ct_jw_t *w, const char *key);
+/** A cJSON tree as cJSON_Print would print it at this depth, its numbers
+ *  as ct_json_number's (raw items verbatim). O(its size), recursive. */
+void ct_jw_item(ct_jw_t *w, const char *key, const cJSON *item);
+/** The text (caller frees it) and its length; CT_ENOMEM on a failure or
+ *  an open container (the buffer freed). */
+ct_status_t ct_jw_finish(ct_jw_t *w, char **text, size_t *len, ct_error_t *err);
+/** Frees what the writer holds (after a failure elsewhere). */
+void ct_jw_discard(ct_jw_t *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -98,21 +98,36 @@ int ct_json_put(cJSON *obj, const char *key, cJSON *item)
     return 0;
 }
 
-cJSON *ct_json_number(double v)
+/* v in the shortest of 15-17 significant digits that reads back as v
+ * (whole numbers under 1e15 without a fraction); 0 when not finite. */
+static int number_text(double v, char buf[40])
 {
-    char buf[40];
     if (!isfinite(v))
-        return cJSON_CreateNull();
-    if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(buf, sizeof buf, "%.0f", v);
+        return 0;
+    if (v == floor(v) && fabs(v) < 1e15) { /* ("%.0f" by hand: a table's many counts) */
+        unsigned long long u = (unsigned long long)fabs(v);
+        char digits[24], *d = digits + sizeof digits;
+        *--d = '\0';
+        do
+            *--d = (char)('0' + u % 10);
+        while ((u /= 10) != 0);
+        if (signbit(v))
+            *--d = '-';
+        memcpy(buf, d, (size_t)(digits + sizeof digits - d));
     } else {
         for (int prec = 15; prec <= 17; prec++) {
-            snprintf(buf, sizeof buf, "%.*g", prec, v);
+            snprintf(buf, 40, "%.*g", prec, v);
             if (strtod(buf, NULL) == v)
                 break;
         }
     }
-    return cJSON_CreateRaw(buf);
+    return 1;
+}
+
+cJSON *ct_json_number(double v)
+{
+    char buf[40];
+    return number_text(v, buf) ? cJSON_CreateRaw(buf) : cJSON_CreateNull();
 }
 
 int ct_json_canonical_numbers(cJSON *root)
@@ -385,4 +400,206 @@ ct_status_t ct_json_new_list(const char *key, cJSON **root, cJSON **arr, ct_erro
         return ct_error_set(err, CT_ENOMEM, "out of memory");
     }
     return CT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The streaming writer (ct_jw_t): cJSON_Print's layout, byte for byte.      */
+
+static void jw_put(ct_jw_t *w, const char *s, size_t n)
+{
+    if (w->oom)
+        return;
+    if (w->len + n + 1 > w->cap) {
+        size_t cap = w->cap ? w->cap : 4096;
+        while (cap < w->len + n + 1)
+            cap *= 2;
+        char *b = realloc(w->buf, cap);
+        if (!b) {
+            w->oom = 1;
+            return;
+        }
+        w->buf = b;
+        w->cap = cap;
+    }
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+    w->buf[w->len] = '\0';
+}
+
+static void jw_tabs(ct_jw_t *w, unsigned n)
+{
+    static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+    for (; n > 16; n -= 16)
+        jw_put(w, tabs, 16);
+    jw_put(w, tabs, n);
+}
+
+/* A string as cJSON escapes it: quote, backslash and the short control
+ * escapes, other bytes under 0x20 as \u00xx, the rest verbatim. */
+static void jw_quoted(ct_jw_t *w, const char *s)
+{
+    jw_put(w, "\"", 1);
+    const char *run = s;
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        jw_put(w, run, (size_t)(s - run));
+        char e[8];
+        switch (c) {
+        case '"': jw_put(w, "\\\"", 2); break;
+        case '\\': jw_put(w, "\\\\", 2); break;
+        case '\b': jw_put(w, "\\b", 2); break;
+        case '\f': jw_put(w, "\\f", 2); break;
+        case '\n': jw_put(w, "\\n", 2); break;
+        case '\r': jw_put(w, "\\r", 2); break;
+        case '\t': jw_put(w, "\\t", 2); break;
+        default:
+            snprintf(e, sizeof e, "\\u%04x", c);
+            jw_put(w, e, 6);
+        }
+        run = s + 1;
+    }
+    if (run)
+        jw_put(w, run, strlen(run));
+    jw_put(w, "\"", 1);
+}
+
+/* Before a value: in an object its separator, indentation and key; in an
+ * array its separator. */
+static void jw_member(ct_jw_t *w, const char *key)
+{
+    if (w->level == 0) /* (the top value) */
+        return;
+    unsigned i = w->level - 1;
+    int first = !w->count[i]++;
+    if (w->is_object[i]) {
+        jw_put(w, first ? "" : ",\n", first ? 0 : 2);
+        jw_tabs(w, w->depth);
+        jw_quoted(w, key);
+        jw_put(w, ":\t", 2);
+    } else if (!first)
+        jw_put(w, ", ", 2);
+}
+
+void ct_jw_init(ct_jw_t *w, unsigned depth)
+{
+    memset(w, 0, sizeof *w);
+    w->depth = depth;
+}
+
+static void jw_open(ct_jw_t *w, const char *key, int object)
+{
+    jw_member(w, key);
+    if (w->level >= CT_JW_MAX_LEVELS) {
+        w->oom = 1; /* (deeper than any document written here) */
+        return;
+    }
+    w->is_object[w->level] = (unsigned char)object;
+    w->count[w->level++] = 0;
+    w->depth++;
+    jw_put(w, object ? "{\n" : "[", object ? 2 : 1);
+}
+
+void ct_jw_object(ct_jw_t *w, const char *key)
+{
+    jw_open(w, key, 1);
+}
+
+void ct_jw_array(ct_jw_t *w, const char *key)
+{
+    jw_open(w, key, 0);
+}
+
+void ct_jw_end(ct_jw_t *w)
+{
+    if (w->level == 0 || w->oom) {
+        w->oom = 1;
+        return;
+    }
+    unsigned i = --w->level;
+    if (w->is_object[i]) {
+        if (w->count[i])
+            jw_put(w, "\n", 1);
+        jw_tabs(w, w->depth - 1);
+        jw_put(w, "}", 1);
+    } else
+        jw_put(w, "]", 1);
+    w->depth--;
+}
+
+void ct_jw_string(ct_jw_t *w, const char *key, const char *s)
+{
+    jw_member(w, key);
+    jw_quoted(w, s);
+}
+
+void ct_jw_number(ct_jw_t *w, const char *key, double v)
+{
+    char buf[40];
+    jw_member(w, key);
+    if (number_text(v, buf))
+        jw_put(w, buf, strlen(buf));
+    else
+        jw_put(w, "null", 4);
+}
+
+void ct_jw_true(ct_jw_t *w, const char *key)
+{
+    jw_member(w, key);
+    jw_put(w, "true", 4);
+}
+
+void ct_jw_item(ct_jw_t *w, const char *key, const cJSON *item)
+{
+    if (cJSON_IsObject(item) || cJSON_IsArray(item)) {
+        int object = cJSON_IsObject(item) != 0;
+        jw_open(w, key, object);
+        for (const cJSON *c = item->child; c && !w->oom; c = c->next)
+            ct_jw_item(w, object ? (c->string ? c->string : "") : NULL, c);
+        ct_jw_end(w);
+        return;
+    }
+    jw_member(w, key);
+    if (cJSON_IsString(item))
+        jw_quoted(w, item->valuestring);
+    else if (cJSON_IsRaw(item) && item->valuestring)
+        jw_put(w, item->valuestring, strlen(item->valuestring));
+    else if (cJSON_IsNumber(item)) {
+        char buf[40];
+        if (number_text(item->valuedouble, buf))
+            jw_put(w, buf, strlen(buf));
+        else
+            jw_put(w, "null", 4);
+    } else if (cJSON_IsTrue(item))
+        jw_put(w, "true", 4);
+    else if (cJSON_IsFalse(item))
+        jw_put(w, "false", 5);
+    else
+        jw_put(w, "null", 4);
+}
+
+ct_status_t ct_jw_finish(ct_jw_t *w, char **text, size_t *len, ct_error_t *err)
+{
+    *text = NULL;
+    *len = 0;
+    if (w->oom || w->level != 0) {
+        free(w->buf);
+        w->buf = NULL;
+        return ct_error_set(err, CT_ENOMEM, "out of memory writing JSON");
+    }
+    if (!w->buf)
+        jw_put(w, "", 0);
+    if (w->oom)
+        return ct_error_set(err, CT_ENOMEM, "out of memory writing JSON");
+    *text = w->buf;
+    *len = w->len;
+    w->buf = NULL;
+    return CT_OK;
+}
+
+void ct_jw_discard(ct_jw_t *w)
+{
+    free(w->buf);
+    w->buf = NULL;
 }

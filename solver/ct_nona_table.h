@@ -29,6 +29,7 @@
 
 #include "ct_json.h"
 #include "ct_nona_solve.h"
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,7 +37,21 @@ extern "C" {
 
 #define CT_TABLE_FORMAT "contend-table/1"
 
-/** Builds one scenario entry (caller owns *out: cJSON_Delete). */
+/** One scenario entry's text (caller frees *text; *len its bytes), as the
+ *  lookup document prints it among its "scenarios" (cJSON_Print's layout,
+ *  nested two deep), written without a cJSON tree: a 1000-class table is
+ *  hundreds of thousands of values. Time O(the text). */
+ct_status_t ct_nona_table_entry_text(const ct_scenario_t *s, double scale, const ct_nona_model_t *m,
+                                     const ct_nona_solution_t *sol, char **text, size_t *len, ct_error_t *err);
+/** Writes the lookup document of n entry texts (ct_nona_table_entry_text)
+ *  to fp, as ct_nona_table_document and ct_json_render print it. Stream
+ *  errors stay in fp's error flag for the caller's commit to report. */
+ct_status_t ct_nona_table_write(FILE *fp, const char *const *entries, const size_t *lens, size_t n, ct_error_t *err);
+/** A one-scenario document's text (caller frees it), as the file holds it. */
+ct_status_t ct_nona_table_text(const ct_scenario_t *s, double scale, const ct_nona_model_t *m,
+                               const ct_nona_solution_t *sol, char **text, size_t *len, ct_error_t *err);
+/** The entry as a cJSON tree (caller owns *out: cJSON_Delete): its text
+ *  parsed, numbers kept as written. */
 ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_nona_model_t *m,
                                 const ct_nona_solution_t *sol, cJSON **out, ct_error_t *err);
 

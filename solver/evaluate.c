@@ -179,19 +179,12 @@ static void background(const ct_scenario_t *base, ct_scenario_t *sx, const ct_ev
 static ct_status_t table_sampler(const ct_scenario_t *s, const ct_nona_model_t *m, const ct_nona_solution_t *sol,
                                  ct_sampler_t **out, ct_error_t *err)
 {
-    cJSON *entry, *doc;
-    char *text;
-    char msg[512];
-    ct_status_t st = ct_nona_table_entry(s, 1.0, m, sol, &entry, err);
+    char *text, msg[512];
+    size_t len;
+    ct_status_t st = ct_nona_table_text(s, 1.0, m, sol, &text, &len, err);
     if (st != CT_OK)
         return st;
-    if ((st = ct_nona_table_document(&entry, 1, &doc, err)) != CT_OK)
-        return st;
-    st = ct_json_render(doc, &text, err);
-    cJSON_Delete(doc);
-    if (st != CT_OK)
-        return st;
-    if (ct_sampler_load_text(text, strlen(text), "table", out, msg, sizeof msg) != 0)
+    if (ct_sampler_load_text(text, len, "table", out, msg, sizeof msg) != 0)
         st = ct_error_set(err, CT_EINTERNAL, "a generated table does not load: %s", msg);
     free(text);
     return st;

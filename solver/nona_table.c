@@ -1,7 +1,11 @@
 /*
  * nona_table.c - writing placement tables / lookup files (format in
- * ct_nona_table.h). Every number goes through ct_json_number so values read
- * back bit-exact.
+ * ct_nona_table.h). An entry is written as text by the streaming writer
+ * (ct_jw_t: cJSON_Print's layout, so files are what they were when a
+ * cJSON tree was printed), not built as a tree: a 1000-class table is
+ * hundreds of thousands of values, and a sweep's points travel as text
+ * anyway. Every number prints as ct_json_number's, so values read back
+ * bit-exact.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -16,180 +20,252 @@
 #endif
 
 /* The original task ids of a (contracted) task, as a JSON array. */
-static cJSON *members(const ct_dag_t *g, size_t v)
+static void members(ct_jw_t *w, const char *key, const ct_dag_t *g, size_t v)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (size_t j = 0; a && j < ct_dag_member_count(g, v); j++) {
-        cJSON *s = cJSON_CreateString(ct_dag_member(g, v, j));
-        if (!s || !cJSON_AddItemToArray(a, s)) {
-            cJSON_Delete(s);
-            cJSON_Delete(a);
-            return NULL;
-        }
-    }
-    return a;
+    ct_jw_array(w, key);
+    for (size_t j = 0; j < ct_dag_member_count(g, v); j++)
+        ct_jw_string(w, NULL, ct_dag_member(g, v, j));
+    ct_jw_end(w);
 }
 
-/* Adds item to obj under key (arrays: key NULL); deletes item on failure. */
-
-static int put_num(cJSON *obj, const char *key, double v)
-{
-    return ct_json_put(obj, key, ct_json_number(v));
-}
-
-
-static cJSON *class_json(const ct_scenario_t *s, const ct_nona_model_t *m, const ct_nona_solution_t *sol, size_t j,
-                         ct_error_t *err)
+static ct_status_t class_write(ct_jw_t *w, const ct_scenario_t *s, const ct_nona_model_t *m,
+                               const ct_nona_solution_t *sol, size_t j, ct_error_t *err)
 {
     const ct_model_class_t *mc = &m->classes[j];
     const ct_dag_t *g = &mc->split.dag, *orig = &s->classes[j].dag;
-    cJSON *c = cJSON_CreateObject(), *tasks = cJSON_CreateArray(), *segs = cJSON_CreateArray();
     size_t *order = malloc((orig->n_tasks ? orig->n_tasks : 1) * sizeof(size_t));
-    int bad = !c || !tasks || !segs || !order;
-    if (!bad && ct_dag_topo_order(orig, order, "dag", err) != CT_OK)
-        bad = 1;
+    if (!order)
+        return ct_error_set(err, CT_ENOMEM, "out of memory building a table");
+    ct_status_t st = ct_dag_topo_order(orig, order, "dag", err);
+    if (st != CT_OK) {
+        free(order);
+        return st;
+    }
+    ct_jw_object(w, NULL);
+    ct_jw_string(w, "name", s->classes[j].name);
+    ct_jw_number(w, "arrival_rate", m->beta[j]);
+    ct_jw_number(w, "predicted_mean_jct", sol->tau[j]);
     /* The original tasks: a DAG file that is already contracted lists
      * them as its tasks' members, and the parts below name members. */
-    for (size_t k = 0; !bad && k < orig->n_tasks; k++)
-        for (size_t mm = 0; !bad && mm < ct_dag_member_count(orig, order[k]); mm++)
-            bad |= ct_json_put(tasks, NULL, cJSON_CreateString(ct_dag_member(orig, order[k], mm)));
-    bad |= ct_json_put(c, "name", cJSON_CreateString(s->classes[j].name));
-    bad |= put_num(c, "arrival_rate", m->beta[j]);
-    bad |= put_num(c, "predicted_mean_jct", sol->tau[j]);
-    bad |= ct_json_put(c, "tasks", tasks);
-    tasks = NULL;
-    bad |= ct_json_put(c, "root", members(g, mc->split.bottlenecks[0]));
-    for (size_t i = 0; !bad && i < mc->n_blocks; i++) {
+    ct_jw_array(w, "tasks");
+    for (size_t k = 0; k < orig->n_tasks; k++)
+        for (size_t mm = 0; mm < ct_dag_member_count(orig, order[k]); mm++)
+            ct_jw_string(w, NULL, ct_dag_member(orig, order[k], mm));
+    ct_jw_end(w);
+    free(order);
+    members(w, "root", g, mc->split.bottlenecks[0]);
+    ct_jw_array(w, "segments");
+    for (size_t i = 0; i < mc->n_blocks && !w->oom; i++) {
         const ct_block_t *b = &m->blocks[mc->block_start + i];
         const ct_segment_t *seg = &mc->split.segments[b->segment];
         const ct_partitions_t *pt = &b->parts;
-        cJSON *sj = cJSON_CreateObject(), *tj = cJSON_CreateArray();
-        bad |= ct_json_put(segs, NULL, sj);
-        bad |= !tj;
-        bad |= ct_json_put(sj, "source", members(g, seg->source));
-        bad |= ct_json_put(sj, "sink", members(g, seg->sink));
+        ct_jw_object(w, NULL);
+        members(w, "source", g, seg->source);
+        members(w, "sink", g, seg->sink);
         if (b->generated) { /* column generation: how far this segment's triplets may be from all of them */
-            bad |= ct_json_put(sj, "generated", cJSON_CreateTrue());
+            ct_jw_true(w, "generated");
             if (sol->segment_gap)
-                bad |= put_num(sj, "gap_seconds", sol->segment_gap[mc->block_start + i]);
+                ct_jw_number(w, "gap_seconds", sol->segment_gap[mc->block_start + i]);
         }
-        for (size_t t = 0; !bad && t < b->n_vars; t++) {
-            size_t w = b->var_start + t;
-            if (sol->theta[w] <= 0)
+        ct_jw_array(w, "triplets");
+        for (size_t t = 0; t < b->n_vars; t++) {
+            size_t v = b->var_start + t;
+            if (sol->theta[v] <= 0)
                 continue;
             const ct_triplet_t *tr = &pt->triplets[t];
             size_t q = pt->n_parts[tr->partition];
-            cJSON *o = cJSON_CreateObject(), *parts = cJSON_CreateArray();
-            bad |= ct_json_put(tj, NULL, o);
-            bad |= !parts;
-            bad |= put_num(o, "probability", sol->theta[w]);
-            bad |= put_num(o, "k", tr->k);
-            bad |= put_num(o, "l", tr->l);
-            for (size_t pi = 0; !bad && pi < q; pi++) {
-                cJSON *part = cJSON_CreateArray();
-                bad |= ct_json_put(parts, NULL, part);
-                for (size_t k = 0; !bad && k < seg->n_inner; k++) {
+            ct_jw_object(w, NULL);
+            ct_jw_number(w, "probability", sol->theta[v]);
+            ct_jw_number(w, "k", tr->k);
+            ct_jw_number(w, "l", tr->l);
+            ct_jw_array(w, "parts");
+            for (size_t pi = 0; pi < q; pi++) {
+                ct_jw_array(w, NULL);
+                for (size_t k = 0; k < seg->n_inner; k++) {
                     if (pt->assign[(size_t)tr->partition * seg->n_inner + k] != pi)
                         continue;
-                    size_t v = seg->inner[k];
-                    for (size_t mm = 0; !bad && mm < ct_dag_member_count(g, v); mm++)
-                        bad |= ct_json_put(part, NULL, cJSON_CreateString(ct_dag_member(g, v, mm)));
+                    size_t u = seg->inner[k];
+                    for (size_t mm = 0; mm < ct_dag_member_count(g, u); mm++)
+                        ct_jw_string(w, NULL, ct_dag_member(g, u, mm));
                 }
+                ct_jw_end(w);
             }
-            bad |= ct_json_put(o, "parts", parts);
-            bad |= put_num(o, "predicted_time", ct_nona_triplet_time(m, w, sol->eval.phi, sol->eval.W));
+            ct_jw_end(w);
+            ct_jw_number(w, "predicted_time", ct_nona_triplet_time(m, v, sol->eval.phi, sol->eval.W));
+            ct_jw_end(w);
         }
-        bad |= ct_json_put(sj, "triplets", tj);
+        ct_jw_end(w);
+        ct_jw_end(w);
     }
-    bad |= ct_json_put(c, "segments", segs);
-    segs = NULL;
-    free(order);
-    if (bad) {
-        cJSON_Delete(c);
-        cJSON_Delete(tasks);
-        cJSON_Delete(segs);
-        if (!err || err->code == CT_OK)
-            ct_error_set(err, CT_ENOMEM, "out of memory building a table");
-        return NULL;
+    ct_jw_end(w);
+    ct_jw_end(w);
+    return CT_OK;
+}
+
+/* The entry into w (see ct_nona_table_entry_text). */
+static ct_status_t entry_write(ct_jw_t *w, const ct_scenario_t *s, double scale, const ct_nona_model_t *m,
+                               const ct_nona_solution_t *sol, ct_error_t *err)
+{
+    char hash[24];
+    ct_scenario_hash(s, hash, sizeof hash);
+    cJSON *inputs = ct_scenario_to_json(s); /* (small: a few items a class) */
+    if (!inputs)
+        return ct_error_set(err, CT_ENOMEM, "out of memory building a table");
+    double beta_sum = 0;
+    for (size_t j = 0; j < m->n_classes; j++)
+        beta_sum += m->beta[j];
+    ct_jw_object(w, NULL);
+    ct_jw_number(w, "scale", scale);
+    ct_jw_string(w, "hash", hash);
+    ct_jw_item(w, "inputs", inputs);
+    cJSON_Delete(inputs);
+    ct_jw_object(w, "model");
+    ct_jw_string(w, "method", ct_nona_method_name(sol->method));
+    ct_jw_number(w, "objective", sol->eval.J);
+    ct_jw_number(w, "mean_jct", sol->eval.mean_jct);
+    ct_jw_number(w, "rho", sol->eval.rho);
+    ct_jw_number(w, "phi", sol->eval.phi);
+    ct_jw_string(w, "queueing", m->server_model ? "link+servers" : "link");
+    ct_jw_number(w, "root_choices", (double)m->root_choices);
+    ct_jw_string(w, "parts", m->dependent_parts ? "dependent" : "independent");
+    if (m->late_parts) /* written only when late: early tables stay as they were */
+        ct_jw_string(w, "part_binding", "late");
+    if (m->late_parts) /* the shape the table was solved with (absent in early tables and before 2026-11-28: uniform) */
+        ct_jw_string(w, "late_waits", ct_nona_late_waits_name(m));
+    if (ct_nona_late_first_name(m)) /* (absent: aged, late tables before 2026-11-29) */
+        ct_jw_string(w, "late_first", ct_nona_late_first_name(m));
+    if (ct_nona_transfers_name(m)) /* (absent: on the part's timeline, the default) */
+        ct_jw_string(w, "transfers", ct_nona_transfers_name(m));
+    if (ct_nona_virtual_root_name(m)) /* (absent: the whole job's, the default) */
+        ct_jw_string(w, "virtual_root", ct_nona_virtual_root_name(m));
+    if (m->late_probes) /* written only for probes: least-of-d tables stay as they were */
+        ct_jw_string(w, "late_bind", "probes");
+    if (m->finite_servers && m->root_choices > 1) { /* (absent: the mean field, tables before 2026-11-30) */
+        ct_jw_string(w, "sampling", "finite");
+        ct_jw_number(w, "busy_dispersion", m->dispersion);
+        ct_jw_number(w, "held_share", m->held_share);
     }
-    return c;
+    if (m->rtt_root > 0) /* written only when charged: tables without a round trip stay as they were */
+        ct_jw_number(w, "round_trip", m->rtt);
+    if (m->server_model) {
+        ct_jw_string(w, "waits", ct_nona_waits_name(m));
+        ct_jw_number(w, "rho_servers", sol->eval.rho_s);
+        ct_jw_number(w, "server_wait", sol->eval.W);
+        ct_jw_number(w, "root_wait", sol->eval.W_root);
+    }
+    if (isfinite(sol->gap))
+        ct_jw_number(w, "gap", sol->gap);
+    ct_jw_array(w, "phi_bracket");
+    ct_jw_number(w, NULL, sol->phi_lo);
+    ct_jw_number(w, NULL, sol->phi_hi);
+    ct_jw_end(w);
+    ct_jw_number(w, "local_mean_jct", sol->J_local / beta_sum);
+    ct_jw_number(w, "solve_seconds", sol->seconds);
+    ct_jw_end(w);
+    ct_jw_array(w, "classes");
+    ct_status_t st = CT_OK;
+    for (size_t j = 0; j < m->n_classes && st == CT_OK && !w->oom; j++)
+        st = class_write(w, s, m, sol, j, err);
+    ct_jw_end(w);
+    ct_jw_end(w);
+    return st;
+}
+
+ct_status_t ct_nona_table_entry_text(const ct_scenario_t *s, double scale, const ct_nona_model_t *m,
+                                     const ct_nona_solution_t *sol, char **text, size_t *len, ct_error_t *err)
+{
+    ct_jw_t w;
+    ct_jw_init(&w, 2); /* (inside the document's "scenarios" array) */
+    ct_error_clear(err);
+    ct_status_t st = entry_write(&w, s, scale, m, sol, err);
+    if (st != CT_OK) {
+        ct_jw_discard(&w);
+        *text = NULL;
+        *len = 0;
+        return st;
+    }
+    return ct_jw_finish(&w, text, len, err);
+}
+
+/* The document's text before its entries (ending in the "scenarios"
+ * array's "["), as ct_nona_table_document prints; after them comes
+ * DOC_TAIL (the array's "]", the object's "}" and the final newline). */
+#define DOC_TAIL "]\n}\n"
+static ct_status_t doc_head(char **head, size_t *len, ct_error_t *err)
+{
+    ct_jw_t w;
+    ct_jw_init(&w, 0);
+    ct_jw_object(&w, NULL);
+    ct_jw_string(&w, "format", CT_TABLE_FORMAT);
+    ct_jw_string(&w, "generator", "contend " CT_VERSION);
+    ct_jw_array(&w, "scenarios");
+    w.level = 0; /* (left open: the entries follow) */
+    return ct_jw_finish(&w, head, len, err);
+}
+
+ct_status_t ct_nona_table_write(FILE *fp, const char *const *entries, const size_t *lens, size_t n, ct_error_t *err)
+{
+    char *head;
+    size_t len;
+    ct_status_t st = doc_head(&head, &len, err);
+    if (st != CT_OK)
+        return st;
+    fwrite(head, 1, len, fp); /* (a failure leaves the stream's error flag: the caller's commit reports it) */
+    free(head);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputs(", ", fp);
+        fwrite(entries[i], 1, lens[i], fp);
+    }
+    fputs(DOC_TAIL, fp);
+    return CT_OK;
+}
+
+ct_status_t ct_nona_table_text(const ct_scenario_t *s, double scale, const ct_nona_model_t *m,
+                               const ct_nona_solution_t *sol, char **text, size_t *len, ct_error_t *err)
+{
+    char *head, *entry;
+    size_t hl, el;
+    *text = NULL;
+    *len = 0;
+    ct_status_t st = ct_nona_table_entry_text(s, scale, m, sol, &entry, &el, err);
+    if (st != CT_OK)
+        return st;
+    if ((st = doc_head(&head, &hl, err)) != CT_OK) {
+        free(entry);
+        return st;
+    }
+    size_t tl = strlen(DOC_TAIL);
+    char *t = malloc(hl + el + tl + 1);
+    if (t) {
+        memcpy(t, head, hl);
+        memcpy(t + hl, entry, el);
+        memcpy(t + hl + el, DOC_TAIL, tl + 1);
+        *text = t;
+        *len = hl + el + tl;
+    }
+    free(head);
+    free(entry);
+    return t ? CT_OK : ct_error_set(err, CT_ENOMEM, "out of memory building a table");
 }
 
 ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_nona_model_t *m,
                                 const ct_nona_solution_t *sol, cJSON **out, ct_error_t *err)
 {
-    char hash[24];
+    char *text;
+    size_t len;
     *out = NULL;
-    ct_error_clear(err);
-    ct_scenario_hash(s, hash, sizeof hash);
-    cJSON *e = cJSON_CreateObject(), *model = cJSON_CreateObject(), *classes = cJSON_CreateArray(),
-          *bracket = cJSON_CreateArray();
-    double beta_sum = 0;
-    for (size_t j = 0; j < m->n_classes; j++)
-        beta_sum += m->beta[j];
-    int bad = !e || !model || !classes || !bracket;
-    bad |= put_num(e, "scale", scale);
-    bad |= ct_json_put(e, "hash", cJSON_CreateString(hash));
-    bad |= ct_json_put(e, "inputs", ct_scenario_to_json(s));
-    bad |= ct_json_put(model, "method", cJSON_CreateString(ct_nona_method_name(sol->method)));
-    bad |= put_num(model, "objective", sol->eval.J);
-    bad |= put_num(model, "mean_jct", sol->eval.mean_jct);
-    bad |= put_num(model, "rho", sol->eval.rho);
-    bad |= put_num(model, "phi", sol->eval.phi);
-    bad |= ct_json_put(model, "queueing", cJSON_CreateString(m->server_model ? "link+servers" : "link"));
-    bad |= put_num(model, "root_choices", (double)m->root_choices);
-    bad |= ct_json_put(model, "parts", cJSON_CreateString(m->dependent_parts ? "dependent" : "independent"));
-    if (m->late_parts) /* written only when late: early tables stay as they were */
-        bad |= ct_json_put(model, "part_binding", cJSON_CreateString("late"));
-    if (m->late_parts) /* the shape the table was solved with (absent in early tables and before 2026-11-28: uniform) */
-        bad |= ct_json_put(model, "late_waits", cJSON_CreateString(ct_nona_late_waits_name(m)));
-    if (ct_nona_late_first_name(m)) /* (absent: aged, late tables before 2026-11-29) */
-        bad |= ct_json_put(model, "late_first", cJSON_CreateString(ct_nona_late_first_name(m)));
-    if (ct_nona_transfers_name(m)) /* (absent: on the part's timeline, the default) */
-        bad |= ct_json_put(model, "transfers", cJSON_CreateString(ct_nona_transfers_name(m)));
-    if (ct_nona_virtual_root_name(m)) /* (absent: the whole job's, the default) */
-        bad |= ct_json_put(model, "virtual_root", cJSON_CreateString(ct_nona_virtual_root_name(m)));
-    if (m->late_probes) /* written only for probes: least-of-d tables stay as they were */
-        bad |= ct_json_put(model, "late_bind", cJSON_CreateString("probes"));
-    if (m->finite_servers && m->root_choices > 1) { /* (absent: the mean field, tables before 2026-11-30) */
-        bad |= ct_json_put(model, "sampling", cJSON_CreateString("finite"));
-        bad |= put_num(model, "busy_dispersion", m->dispersion);
-        bad |= put_num(model, "held_share", m->held_share);
+    ct_status_t st = ct_nona_table_entry_text(s, scale, m, sol, &text, &len, err);
+    if (st != CT_OK)
+        return st;
+    st = ct_json_parse(text, len, "table entry", out, err);
+    free(text);
+    if (st == CT_OK && ct_json_canonical_numbers(*out) != 0) { /* (numbers print as written) */
+        cJSON_Delete(*out);
+        *out = NULL;
+        st = ct_error_set(err, CT_ENOMEM, "out of memory building a table");
     }
-    if (m->rtt_root > 0) /* written only when charged: tables without a round trip stay as they were */
-        bad |= put_num(model, "round_trip", m->rtt);
-    if (m->server_model) {
-        bad |= ct_json_put(model, "waits", cJSON_CreateString(ct_nona_waits_name(m)));
-        bad |= put_num(model, "rho_servers", sol->eval.rho_s);
-        bad |= put_num(model, "server_wait", sol->eval.W);
-        bad |= put_num(model, "root_wait", sol->eval.W_root);
-    }
-    if (isfinite(sol->gap))
-        bad |= put_num(model, "gap", sol->gap);
-    bad |= put_num(bracket, NULL, sol->phi_lo) | put_num(bracket, NULL, sol->phi_hi);
-    bad |= ct_json_put(model, "phi_bracket", bracket);
-    bracket = NULL;
-    bad |= put_num(model, "local_mean_jct", sol->J_local / beta_sum);
-    bad |= put_num(model, "solve_seconds", sol->seconds);
-    bad |= ct_json_put(e, "model", model);
-    model = NULL;
-    for (size_t j = 0; !bad && j < m->n_classes; j++) {
-        cJSON *c = class_json(s, m, sol, j, err);
-        if (!c)
-            break;
-        bad |= ct_json_put(classes, NULL, c);
-    }
-    bad |= ct_json_put(e, "classes", classes);
-    classes = NULL;
-    if (bad || (err && err->code != CT_OK)) {
-        cJSON_Delete(e);
-        cJSON_Delete(model);
-        cJSON_Delete(classes);
-        cJSON_Delete(bracket);
-        return err && err->code != CT_OK ? err->code : ct_error_set(err, CT_ENOMEM, "out of memory building a table");
-    }
-    *out = e;
-    return CT_OK;
+    return st;
 }
 
 ct_status_t ct_nona_table_document(cJSON **entries, size_t n, cJSON **doc, ct_error_t *err)

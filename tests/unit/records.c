@@ -2,7 +2,8 @@
  * records.c - record files (ct_records_load / _write / _free, the job
  * files of SJF-BCO and the training simulator): JSON and CSV forms into
  * a struct through the field table, absent optional fields, every kind of
- * bad input with its message, and a write read back.
+ * bad input with its message, and a write read back; the streaming JSON
+ * writer (ct_jw_t) against cJSON_Print on trees of every kind of value.
  */
 #include "ct_json.h"
 #include "ct_test.h"
@@ -49,6 +50,109 @@ static void expect_error(const char *text, int csv, const char *needle)
     CHECK(load(text, csv, &r, &n, &err) == CT_EINPUT);
     CHECK_ERR(err, CT_EINPUT, needle);
     CHECK(r == NULL && n == 0);
+}
+
+/* A tree with every kind of value: nested and empty containers, strings
+ * needing each escape, raw numbers as ct_json_number prints them, and
+ * cJSON's own numbers (which the writer prints as ct_json_number does). */
+static cJSON *sample_tree_leaf(int seed)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "n", cJSON_CreateNumber(seed + 0.1)); /* (cJSON's own number) */
+    cJSON_AddItemToObject(o, "raw", cJSON_CreateRaw("12.5"));
+    return o;
+}
+
+static cJSON *sample_tree(int seed)
+{
+    cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray(), *inner = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "name", cJSON_CreateString("q\"uo\\te\b\f\n\r\t\x01\x1f\x7f caf\xc3\xa9"));
+    cJSON_AddItemToObject(o, "empty_object", cJSON_CreateObject());
+    cJSON_AddItemToObject(o, "empty_array", cJSON_CreateArray());
+    cJSON_AddItemToObject(o, "", cJSON_CreateString(""));
+    for (int i = 0; i < 5 + seed; i++) {
+        double v = (i - 2) * 0.1 * (seed + 1) + (i == 3 ? 1e-300 : 0);
+        cJSON_AddItemToArray(a, ct_json_number(v));
+        cJSON_AddItemToArray(a, ct_json_number(i * 1000.0 - 7));
+    }
+    cJSON_AddItemToArray(a, ct_json_number(NAN));
+    cJSON_AddItemToArray(a, cJSON_CreateTrue());
+    cJSON_AddItemToArray(a, cJSON_CreateFalse());
+    cJSON_AddItemToArray(a, cJSON_CreateNull());
+    cJSON_AddItemToArray(a, cJSON_CreateObject());
+    cJSON_AddItemToArray(a, cJSON_CreateArray());
+    cJSON *nest = cJSON_CreateArray();
+    cJSON_AddItemToArray(nest, cJSON_CreateString("x"));
+    cJSON_AddItemToArray(nest, ct_json_number(-0.0));
+    cJSON_AddItemToArray(a, nest);
+    cJSON_AddItemToObject(o, "values", a);
+    cJSON_AddItemToObject(inner, "k\tey", ct_json_number(123456789012345.0));
+    cJSON_AddItemToObject(inner, "big", ct_json_number(1e15));
+    cJSON_AddItemToObject(inner, "deep", sample_tree_leaf(seed));
+    cJSON_AddItemToObject(o, "inner", inner);
+    return o;
+}
+
+static void writer_matches_cjson(void)
+{
+    ct_error_t err;
+    for (int seed = 0; seed < 3; seed++) {
+        cJSON *tree = sample_tree(seed);
+        char *ref = cJSON_Print(tree), *text = NULL;
+        size_t len = 0;
+        ct_jw_t w;
+        ct_jw_init(&w, 0);
+        ct_jw_item(&w, NULL, tree);
+        CHECK(ct_jw_finish(&w, &text, &len, &err) == CT_OK);
+        CHECK_MSG(ref && text && len == strlen(ref) && !strcmp(text, ref), "writer:\n%s\ncJSON:\n%s", text, ref);
+        free(text);
+        /* nested two deep (an entry in a document's array): the same as
+         * cJSON prints it there */
+        cJSON *doc = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+        cJSON_AddItemToObject(doc, "s", arr);
+        cJSON_AddItemToArray(arr, cJSON_Duplicate(tree, 1));
+        char *whole = cJSON_Print(doc);
+        ct_jw_init(&w, 2);
+        ct_jw_item(&w, NULL, tree);
+        CHECK(ct_jw_finish(&w, &text, &len, &err) == CT_OK);
+        CHECK(whole && text && strstr(whole, text) && strlen(whole) == strlen("{\n\t\"s\":\t[]\n}") + len);
+        free(text);
+        cJSON_free(whole);
+        cJSON_Delete(doc);
+        cJSON_free(ref);
+        cJSON_Delete(tree);
+    }
+    /* by hand, the calls a table writer makes */
+    cJSON *ref_tree = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+    cJSON_AddItemToObject(ref_tree, "p", ct_json_number(0.30000000000000004));
+    cJSON_AddItemToObject(ref_tree, "flag", cJSON_CreateTrue());
+    cJSON_AddItemToArray(arr, cJSON_CreateString("a"));
+    cJSON_AddItemToArray(arr, cJSON_CreateObject());
+    cJSON_AddItemToObject(ref_tree, "list", arr);
+    char *ref = cJSON_Print(ref_tree), *text = NULL;
+    size_t len;
+    ct_jw_t w;
+    ct_jw_init(&w, 0);
+    ct_jw_object(&w, NULL);
+    ct_jw_number(&w, "p", 0.30000000000000004);
+    ct_jw_true(&w, "flag");
+    ct_jw_array(&w, "list");
+    ct_jw_string(&w, NULL, "a");
+    ct_jw_object(&w, NULL);
+    ct_jw_end(&w);
+    ct_jw_end(&w);
+    ct_jw_end(&w);
+    CHECK(ct_jw_finish(&w, &text, &len, &err) == CT_OK && !strcmp(text, ref));
+    free(text);
+    cJSON_free(ref);
+    cJSON_Delete(ref_tree);
+    /* misuse: a container left open, or one closed too many */
+    ct_jw_init(&w, 0);
+    ct_jw_array(&w, NULL);
+    CHECK(ct_jw_finish(&w, &text, &len, &err) == CT_ENOMEM && text == NULL);
+    ct_jw_init(&w, 0);
+    ct_jw_end(&w);
+    CHECK(ct_jw_finish(&w, &text, &len, &err) == CT_ENOMEM && text == NULL);
 }
 
 int main(void)
@@ -104,5 +208,6 @@ int main(void)
     expect_error("{\"recs\": {}}", 0, "recs: expected an array");
     remove(path_json);
     remove(path_csv);
+    writer_matches_cjson();
     return ct_test_end();
 }

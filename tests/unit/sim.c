@@ -60,6 +60,12 @@ static ct_sampler_t *table_sampler_of(const ct_scenario_t *s, const ct_nona_mode
     CHECK(ct_json_render(doc, text, &err) == CT_OK);
     CHECK_MSG(*text && ct_sampler_load_text(*text, strlen(*text), "t", &smp, msg, sizeof msg) == 0, "%s", msg);
     cJSON_Delete(doc);
+    /* the streaming writer's file is cJSON's print of it, byte for byte */
+    char *direct = NULL;
+    size_t len = 0;
+    CHECK(ct_nona_table_text(s, 1.0, m, sol, &direct, &len, &err) == CT_OK);
+    CHECK(direct && *text && len == strlen(direct) && !strcmp(direct, *text));
+    free(direct);
     return smp;
 }
 
