@@ -5,7 +5,10 @@
  * blocks), so loading is a sequence of bump allocations and freeing is one
  * walk. Tasks are referred to by their index in the class's "tasks" list.
  * Each segment keeps Vose alias tables: a draw is one uniform index and one
- * uniform comparison.
+ * uniform comparison. A lookup file is parsed one scenario at a time (a
+ * small scanner walks the document around them), so loading holds one
+ * scenario's cJSON tree, not the whole file's; anything the scanner finds
+ * unusual is parsed whole, the reading whose results and errors count.
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -682,6 +685,291 @@ static int read_class(loader_t *L, size_t sc, size_t c, const cJSON *cj, class_t
     return rc;
 }
 
+/* The classes every scenario shares, from the first one's (scenarios[0]). */
+static int setup_classes(loader_t *L, const cJSON *first)
+{
+    ct_sampler_t *s = L->s;
+    const cJSON *fc = cJSON_IsObject(first) ? get(first, "classes") : NULL;
+    if (!cJSON_IsArray(fc) || cJSON_GetArraySize(fc) == 0)
+        return fail(L, "scenarios[0].classes: expected a non-empty array");
+    s->n_classes = (size_t)cJSON_GetArraySize(fc);
+    s->class_names = arena_alloc(s, s->n_classes * sizeof(char *));
+    s->n_tasks = arena_alloc(s, s->n_classes * sizeof(size_t));
+    s->task_ids = arena_alloc(s, s->n_classes * sizeof(char **));
+    s->task_hash = arena_alloc(s, s->n_classes * sizeof(uint32_t *));
+    s->hash_mask = arena_alloc(s, s->n_classes * sizeof(uint32_t));
+    if (!s->class_names || !s->n_tasks || !s->task_ids || !s->task_hash || !s->hash_mask)
+        return fail(L, "out of memory");
+    return 0;
+}
+
+/* Scenario i (sj) into sc. */
+static int read_scenario(loader_t *L, size_t i, const cJSON *sj, scenario_t *sc)
+{
+    ct_sampler_t *s = L->s;
+    char where[64];
+    snprintf(where, sizeof where, "scenarios[%zu]", i);
+    const cJSON *cls = cJSON_IsObject(sj) ? get(sj, "classes") : NULL;
+    if (!cJSON_IsObject(sj) || read_number(L, sj, "scale", where, &sc->scale))
+        return cJSON_IsObject(sj) ? -1 : fail(L, "%s: expected an object", where);
+    if (!cJSON_IsArray(cls) || (size_t)cJSON_GetArraySize(cls) != s->n_classes)
+        return fail(L, "%s.classes: expected an array of %zu classes (as scenarios[0])", where, s->n_classes);
+    sc->root_choices = 1;
+    const cJSON *model = get(sj, "model");
+    if (model && !cJSON_IsObject(model))
+        return fail(L, "%s.model: expected an object", where);
+    const cJSON *rcj = model ? get(model, "root_choices") : NULL;
+    if (rcj) {
+        double d = cJSON_IsNumber(rcj) ? cJSON_GetNumberValue(rcj) : -1;
+        if (!(d >= 1 && d <= 64 && d == (double)(uint32_t)d))
+            return fail(L, "%s.model.root_choices: expected a whole number in 1..64", where);
+        sc->root_choices = (uint32_t)d;
+    }
+    const cJSON *pbj = model ? get(model, "part_binding") : NULL;
+    sc->late_parts = 0;
+    if (pbj) {
+        const char *v = cJSON_IsString(pbj) ? cJSON_GetStringValue(pbj) : NULL;
+        if (!v || (strcmp(v, "early") && strcmp(v, "late")))
+            return fail(L, "%s.model.part_binding: expected \"early\" or \"late\"", where);
+        sc->late_parts = !strcmp(v, "late");
+    }
+    const cJSON *lbj = model ? get(model, "late_bind") : NULL;
+    sc->late_probes = 0;
+    if (lbj) {
+        const char *v = cJSON_IsString(lbj) ? cJSON_GetStringValue(lbj) : NULL;
+        if (!v || strcmp(v, "probes") || !sc->late_parts)
+            return fail(L, "%s.model.late_bind: expected \"probes\", with part_binding \"late\"", where);
+        sc->late_probes = 1;
+    }
+    sc->classes = arena_alloc(s, s->n_classes * sizeof(class_table_t));
+    if (!sc->classes)
+        return fail(L, "out of memory");
+    size_t c = 0;
+    const cJSON *cj;
+    cJSON_ArrayForEach(cj, cls) {
+        int rc = read_class(L, i, c, cj, &sc->classes[c]);
+        if (rc)
+            return rc;
+        for (uint32_t g = 0; g < sc->classes[c].n_seg; g++)
+            for (uint32_t t = 0; t < sc->classes[c].seg[g].n_trip; t++)
+                if (sc->classes[c].seg[g].trip[t].n_parts > sc->max_parts)
+                    sc->max_parts = sc->classes[c].seg[g].trip[t].n_parts;
+        c++;
+    }
+    return 0;
+}
+
+/* The whole document parsed at once: the reference reading, and the one
+ * whose errors are reported. */
+static int load_whole(loader_t *L, const char *text, size_t len)
+{
+    ct_sampler_t *s = L->s;
+    const char *end = NULL;
+    /* Include the NUL: cJSON's end-of-buffer whitespace check needs it. */
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+    int rc = 0;
+    if (!root) {
+        size_t line = 1;
+        for (const char *p = text; end && p < end && p < text + len; p++)
+            line += *p == '\n';
+        return fail(L, "line %zu: malformed JSON", line);
+    }
+    const cJSON *fmt = get(root, "format");
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "contend-table/1") != 0) {
+        rc = fail(L, "format: expected \"contend-table/1\"%s", cJSON_IsString(fmt) ? " (a newer or other format)" : "");
+        goto done;
+    }
+    const cJSON *scs = get(root, "scenarios");
+    if (!cJSON_IsArray(scs) || cJSON_GetArraySize(scs) == 0) {
+        rc = fail(L, "scenarios: expected a non-empty array");
+        goto done;
+    }
+    s->n_scenarios = (size_t)cJSON_GetArraySize(scs);
+    s->scenarios = arena_alloc(s, s->n_scenarios * sizeof(scenario_t));
+    if (!s->scenarios) {
+        rc = fail(L, "out of memory");
+        goto done;
+    }
+    if ((rc = setup_classes(L, cJSON_GetArrayItem(scs, 0))) != 0)
+        goto done;
+    size_t i = 0;
+    const cJSON *sj;
+    cJSON_ArrayForEach(sj, scs) {
+        if ((rc = read_scenario(L, i, sj, &s->scenarios[i])) != 0)
+            break;
+        i++;
+    }
+done:
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A lookup file scenario by scenario: a 20-scale file of 1000 classes is
+ * 60 MB, 420 MB as one cJSON tree (2.6 s to load, most of it the kernel
+ * handing out fresh pages); one scenario's tree at a time reuses the same
+ * memory. The document around the scenarios is read by a small scanner
+ * that gives up (1) on anything unusual (a key with an escape, a repeated
+ * or late "format" or "scenarios", nesting near cJSON's limit, any error):
+ * the whole document is then read at once, which reports errors as always
+ * and decides every unusual case as before. */
+
+#define STREAM_MAX_DEPTH 256 /* (far below cJSON's 1000: deeper files are read whole) */
+
+/* cJSON's whitespace: every byte up to the space. */
+static const char *skip_ws(const char *p, const char *end)
+{
+    while (p < end && (unsigned char)*p <= 32)
+        p++;
+    return p;
+}
+
+/* A key without escapes or control bytes: *k and *kn; 0 if not one. */
+static int scan_key(const char **pp, const char *end, const char **k, size_t *kn)
+{
+    const char *p = *pp;
+    if (p >= end || *p != '"')
+        return 0;
+    const char *q = ++p;
+    while (q < end && *q != '"') {
+        if (*q == '\\' || (unsigned char)*q < 32)
+            return 0;
+        q++;
+    }
+    if (q >= end)
+        return 0;
+    *k = p;
+    *kn = (size_t)(q - p);
+    *pp = q + 1;
+    return 1;
+}
+
+/* The deepest nesting of brackets outside strings. */
+static size_t max_depth(const char *p, const char *end)
+{
+    size_t d = 0, top = 0;
+    for (int in_str = 0; p < end; p++) {
+        char c = *p;
+        if (in_str) {
+            if (c == '\\')
+                p++;
+            else if (c == '"')
+                in_str = 0;
+        } else if (c == '"')
+            in_str = 1;
+        else if (c == '{' || c == '[') {
+            if (++d > top)
+                top = d;
+        } else if ((c == '}' || c == ']') && d > 0)
+            d--;
+    }
+    return top;
+}
+
+/* One value at p (cJSON, not its end): *v (NULL when not parsed), *pp past it. */
+static cJSON *parse_one(const char **pp, const char *end)
+{
+    const char *after = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(*pp, (size_t)(end - *pp), &after, 0);
+    if (v)
+        *pp = after;
+    return v;
+}
+
+static int load_streamed(loader_t *L, const char *text, size_t len)
+{
+    ct_sampler_t *s = L->s;
+    const char *p = text, *end = text + len;
+    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) /* (cJSON skips a byte order mark) */
+        p += 3;
+    if (max_depth(p, end) > STREAM_MAX_DEPTH)
+        return 1;
+    p = skip_ws(p, end);
+    if (p >= end || *p++ != '{')
+        return 1;
+    int seen_format = 0, seen_scenarios = 0;
+    size_t cap = 0;
+    scenario_t *scs = NULL;
+    int rc = 1;
+    for (int first = 1;; first = 0) {
+        p = skip_ws(p, end);
+        if (first && p < end && *p == '}') {
+            p++;
+            break;
+        }
+        const char *k;
+        size_t kn;
+        if (!scan_key(&p, end, &k, &kn))
+            goto done;
+        p = skip_ws(p, end);
+        if (p >= end || *p++ != ':')
+            goto done;
+        p = skip_ws(p, end);
+        int is_format = kn == 6 && !memcmp(k, "format", 6), is_scs = kn == 9 && !memcmp(k, "scenarios", 9);
+        if ((is_format && seen_format) || (is_scs && (seen_scenarios || !seen_format)))
+            goto done; /* (repeated, or the scenarios before the format: read whole) */
+        if (!is_scs) {
+            cJSON *v = parse_one(&p, end);
+            int ok = v && (!is_format || (cJSON_IsString(v) && !strcmp(v->valuestring, "contend-table/1")));
+            cJSON_Delete(v);
+            if (!ok)
+                goto done;
+            seen_format |= is_format;
+        } else {
+            seen_scenarios = 1;
+            if (p >= end || *p++ != '[')
+                goto done;
+            for (size_t i = 0;; i++) {
+                p = skip_ws(p, end);
+                if (i > 0 && p < end && *p == ']') {
+                    p++;
+                    break;
+                }
+                if (i > 0 && (p >= end || *p++ != ','))
+                    goto done;
+                cJSON *sj = parse_one(&p, end);
+                if (!sj)
+                    goto done;
+                if (i == cap) {
+                    size_t nc = cap ? 2 * cap : 16;
+                    scenario_t *t = realloc(scs, nc * sizeof *t);
+                    if (!t) {
+                        cJSON_Delete(sj);
+                        goto done;
+                    }
+                    scs = t;
+                    cap = nc;
+                }
+                memset(&scs[i], 0, sizeof scs[i]);
+                int bad = (i == 0 && setup_classes(L, sj)) || read_scenario(L, i, sj, &scs[i]);
+                cJSON_Delete(sj);
+                if (bad)
+                    goto done;
+                s->n_scenarios = i + 1;
+            }
+        }
+        p = skip_ws(p, end);
+        if (p < end && *p == ',') {
+            p++;
+            continue;
+        }
+        if (p < end && *p == '}') {
+            p++;
+            break;
+        }
+        goto done;
+    }
+    if (skip_ws(p, end) != end || !seen_scenarios || !s->n_scenarios)
+        goto done;
+    if (!(s->scenarios = arena_alloc(s, s->n_scenarios * sizeof(scenario_t))))
+        goto done;
+    memcpy(s->scenarios, scs, s->n_scenarios * sizeof(scenario_t));
+    rc = 0;
+done:
+    free(scs);
+    return rc;
+}
+
 int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sampler_t **out, char *errbuf,
                          size_t errlen)
 {
@@ -694,119 +982,19 @@ int ct_sampler_load_text(const char *text, size_t len, const char *label, ct_sam
         free(s);
         return fail(&L, "not a text file");
     }
-    s->digest = 0xcbf29ce484222325ULL;
+    uint64_t digest = 0xcbf29ce484222325ULL;
     for (size_t i = 0; i < len; i++)
-        s->digest = (s->digest ^ (unsigned char)text[i]) * 0x100000001b3ULL;
-    const char *end = NULL;
-    /* Include the NUL: cJSON's end-of-buffer whitespace check needs it. */
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-    int rc = 0;
-    if (!root) {
-        size_t line = 1;
-        for (const char *p = text; end && p < end && p < text + len; p++)
-            line += *p == '\n';
-        rc = fail(&L, "line %zu: malformed JSON", line);
-        goto done;
+        digest = (digest ^ (unsigned char)text[i]) * 0x100000001b3ULL;
+    s->digest = digest;
+    int rc = load_streamed(&L, text, len);
+    if (rc) { /* (unusual or wrong: read whole, from a fresh start, as always) */
+        ct_sampler_free(s);
+        if (!(s = calloc(1, sizeof *s)))
+            return fail(&L, "out of memory");
+        L = (loader_t){ s, label, errbuf, errlen, 0 };
+        s->digest = digest;
+        rc = load_whole(&L, text, len);
     }
-    const cJSON *fmt = get(root, "format");
-    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "contend-table/1") != 0) {
-        rc = fail(&L, "format: expected \"contend-table/1\"%s", cJSON_IsString(fmt) ? " (a newer or other format)" : "");
-        goto done;
-    }
-    const cJSON *scs = get(root, "scenarios");
-    if (!cJSON_IsArray(scs) || cJSON_GetArraySize(scs) == 0) {
-        rc = fail(&L, "scenarios: expected a non-empty array");
-        goto done;
-    }
-    s->n_scenarios = (size_t)cJSON_GetArraySize(scs);
-    s->scenarios = arena_alloc(s, s->n_scenarios * sizeof(scenario_t));
-    const cJSON *first = cJSON_GetArrayItem(scs, 0), *fc = cJSON_IsObject(first) ? get(first, "classes") : NULL;
-    if (!cJSON_IsArray(fc) || cJSON_GetArraySize(fc) == 0) {
-        rc = fail(&L, "scenarios[0].classes: expected a non-empty array");
-        goto done;
-    }
-    s->n_classes = (size_t)cJSON_GetArraySize(fc);
-    s->class_names = arena_alloc(s, s->n_classes * sizeof(char *));
-    s->n_tasks = arena_alloc(s, s->n_classes * sizeof(size_t));
-    s->task_ids = arena_alloc(s, s->n_classes * sizeof(char **));
-    s->task_hash = arena_alloc(s, s->n_classes * sizeof(uint32_t *));
-    s->hash_mask = arena_alloc(s, s->n_classes * sizeof(uint32_t));
-    if (!s->scenarios || !s->class_names || !s->n_tasks || !s->task_ids || !s->task_hash || !s->hash_mask) {
-        rc = fail(&L, "out of memory");
-        goto done;
-    }
-    size_t i = 0;
-    const cJSON *sj;
-    cJSON_ArrayForEach(sj, scs) {
-        char where[64];
-        snprintf(where, sizeof where, "scenarios[%zu]", i);
-        scenario_t *sc = &s->scenarios[i];
-        const cJSON *cls = cJSON_IsObject(sj) ? get(sj, "classes") : NULL;
-        if (!cJSON_IsObject(sj) || read_number(&L, sj, "scale", where, &sc->scale)) {
-            rc = cJSON_IsObject(sj) ? -1 : fail(&L, "%s: expected an object", where);
-            break;
-        }
-        if (!cJSON_IsArray(cls) || (size_t)cJSON_GetArraySize(cls) != s->n_classes) {
-            rc = fail(&L, "%s.classes: expected an array of %zu classes (as scenarios[0])", where, s->n_classes);
-            break;
-        }
-        sc->root_choices = 1;
-        const cJSON *model = get(sj, "model");
-        if (model && !cJSON_IsObject(model)) {
-            rc = fail(&L, "%s.model: expected an object", where);
-            break;
-        }
-        const cJSON *rcj = model ? get(model, "root_choices") : NULL;
-        if (rcj) {
-            double d = cJSON_IsNumber(rcj) ? cJSON_GetNumberValue(rcj) : -1;
-            if (!(d >= 1 && d <= 64 && d == (double)(uint32_t)d)) {
-                rc = fail(&L, "%s.model.root_choices: expected a whole number in 1..64", where);
-                break;
-            }
-            sc->root_choices = (uint32_t)d;
-        }
-        const cJSON *pbj = model ? get(model, "part_binding") : NULL;
-        sc->late_parts = 0;
-        if (pbj) {
-            const char *v = cJSON_IsString(pbj) ? cJSON_GetStringValue(pbj) : NULL;
-            if (!v || (strcmp(v, "early") && strcmp(v, "late"))) {
-                rc = fail(&L, "%s.model.part_binding: expected \"early\" or \"late\"", where);
-                break;
-            }
-            sc->late_parts = !strcmp(v, "late");
-        }
-        const cJSON *lbj = model ? get(model, "late_bind") : NULL;
-        sc->late_probes = 0;
-        if (lbj) {
-            const char *v = cJSON_IsString(lbj) ? cJSON_GetStringValue(lbj) : NULL;
-            if (!v || strcmp(v, "probes") || !sc->late_parts) {
-                rc = fail(&L, "%s.model.late_bind: expected \"probes\", with part_binding \"late\"", where);
-                break;
-            }
-            sc->late_probes = 1;
-        }
-        sc->classes = arena_alloc(s, s->n_classes * sizeof(class_table_t));
-        if (!sc->classes) {
-            rc = fail(&L, "out of memory");
-            break;
-        }
-        size_t c = 0;
-        const cJSON *cj;
-        cJSON_ArrayForEach(cj, cls) {
-            if ((rc = read_class(&L, i, c, cj, &sc->classes[c])) != 0)
-                break;
-            for (uint32_t g = 0; g < sc->classes[c].n_seg; g++)
-                for (uint32_t t = 0; t < sc->classes[c].seg[g].n_trip; t++)
-                    if (sc->classes[c].seg[g].trip[t].n_parts > sc->max_parts)
-                        sc->max_parts = sc->classes[c].seg[g].trip[t].n_parts;
-            c++;
-        }
-        if (rc)
-            break;
-        i++;
-    }
-done:
-    cJSON_Delete(root);
     if (rc) {
         ct_sampler_free(s);
         return -1;
@@ -828,10 +1016,10 @@ int ct_sampler_load(const char *path, ct_sampler_t **out, char *errbuf, size_t e
      * read up to the limit + 1 byte, never further. */
     struct stat st;
     size_t cap = 1 << 16, n = 0;
-    char *buf = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size >
-                                                                           SAMPLER_MAX_FILE_BYTES
-                    ? NULL
-                    : malloc(cap);
+    int regular = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && (unsigned long long)st.st_size <= SAMPLER_MAX_FILE_BYTES)
+        cap = (size_t)st.st_size + 2; /* (the whole file, then a read that finds its end) */
+    char *buf = regular && (unsigned long long)st.st_size > SAMPLER_MAX_FILE_BYTES ? NULL : malloc(cap);
     if (!buf)
         n = SAMPLER_MAX_FILE_BYTES + 1;
     while (buf || n > SAMPLER_MAX_FILE_BYTES) {

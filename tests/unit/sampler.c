@@ -1,7 +1,8 @@
 /*
  * sampler.c - the online sampler against tables the solver writes:
  * triplet frequencies (chi-square at a fixed seed), placement rules,
- * determinism, nearest-scenario choice, and validation of bad files.
+ * determinism, nearest-scenario choice, validation of bad files, and the
+ * scenario-by-scenario reading against the whole document's.
  */
 #include "ct_sampler.h"
 #include "ct_test.h"
@@ -416,6 +417,120 @@ static void bad_files(void)
     CHECK(strstr(msg, "/nonexistent/lookup.json: cannot open") != NULL);
 }
 
+/* The same sampler: scenarios, classes, tasks, triplets and their
+ * probabilities. */
+static int same_tables(const ct_sampler_t *a, const ct_sampler_t *b)
+{
+    if (!a || !b || ct_sampler_scenario_count(a) != ct_sampler_scenario_count(b) ||
+        ct_sampler_class_count(a) != ct_sampler_class_count(b))
+        return 0;
+    for (size_t sc = 0; sc < ct_sampler_scenario_count(a); sc++)
+        for (size_t c = 0; c < ct_sampler_class_count(a); c++) {
+            if (ct_sampler_scenario_scale(a, sc) != ct_sampler_scenario_scale(b, sc) ||
+                ct_sampler_scenario_rate(a, sc, c) != ct_sampler_scenario_rate(b, sc, c) ||
+                ct_sampler_task_count(a, c) != ct_sampler_task_count(b, c) ||
+                ct_sampler_segment_count(a, sc, c) != ct_sampler_segment_count(b, sc, c))
+                return 0;
+            for (size_t g = 0; g < ct_sampler_segment_count(a, sc, c); g++) {
+                if (ct_sampler_triplet_count(a, sc, c, g) != ct_sampler_triplet_count(b, sc, c, g))
+                    return 0;
+                for (size_t t = 0; t < ct_sampler_triplet_count(a, sc, c, g); t++)
+                    if (ct_sampler_triplet_probability(a, sc, c, g, t) !=
+                        ct_sampler_triplet_probability(b, sc, c, g, t))
+                        return 0;
+            }
+        }
+    return 1;
+}
+
+static ct_sampler_t *load_str(const char *text, char *msg, size_t n)
+{
+    ct_sampler_t *s = NULL;
+    msg[0] = '\0';
+    ct_sampler_load_text(text, strlen(text), "t.json", &s, msg, n);
+    return s;
+}
+
+/* A lookup file is read scenario by scenario; whatever that reader finds
+ * unusual is read whole, as before: every variant below loads the same
+ * tables, and errors keep their messages. */
+static void streamed_reading(void)
+{
+    static const double rates[] = { 100, 300, 450 };
+    char *text = make_lookup(rates, 3), msg[512];
+    ct_sampler_t *ref = text ? load_str(text, msg, sizeof msg) : NULL;
+    CHECK_MSG(ref && ct_sampler_scenario_count(ref) == 3, "%s", msg);
+    if (!ref) {
+        free(text);
+        return;
+    }
+    size_t n = strlen(text), big = 2 * n + 4096;
+    char *v = malloc(big);
+    /* a byte order mark */
+    snprintf(v, big, "\xEF\xBB\xBF%s", text);
+    ct_sampler_t *s = load_str(v, msg, sizeof msg);
+    CHECK_MSG(same_tables(ref, s), "BOM: %s", msg);
+    ct_sampler_free(s);
+    /* the scenarios before the format, a key with an escape, a repeated
+     * "scenarios" (the first counts), deep nesting elsewhere: read whole */
+    const char *sc = strstr(text, "\"scenarios\":");
+    CHECK(sc != NULL);
+    if (sc) {
+        const char *body = sc + strlen("\"scenarios\":");
+        size_t blen = strlen(body) - 2; /* (without the document's closing "\n}\n"'s last two bytes) */
+        while (blen > 0 && body[blen - 1] != ']')
+            blen--;
+        snprintf(v, big, "{\"scenarios\": %.*s, \"format\": \"contend-table/1\"}", (int)blen, body);
+        s = load_str(v, msg, sizeof msg);
+        CHECK_MSG(same_tables(ref, s), "scenarios first: %s", msg);
+        ct_sampler_free(s);
+        snprintf(v, big, "{\"form\\u0061t\": \"contend-table/1\", \"scenarios\": %.*s}", (int)blen, body);
+        s = load_str(v, msg, sizeof msg);
+        CHECK_MSG(same_tables(ref, s), "escaped key: %s", msg);
+        ct_sampler_free(s);
+        snprintf(v, big, "{\"format\": \"contend-table/1\", \"scenarios\": %.*s, \"scenarios\": []}", (int)blen, body);
+        s = load_str(v, msg, sizeof msg);
+        CHECK_MSG(same_tables(ref, s), "repeated key: %s", msg);
+        ct_sampler_free(s);
+        int k = snprintf(v, big, "{\"format\": \"contend-table/1\", \"deep\": ");
+        for (int d = 0; d < 300; d++)
+            v[k++] = '[';
+        for (int d = 0; d < 300; d++)
+            v[k++] = ']';
+        snprintf(v + k, big - (size_t)k, ", \"scenarios\": %.*s}", (int)blen, body);
+        s = load_str(v, msg, sizeof msg);
+        CHECK_MSG(same_tables(ref, s), "deep: %s", msg);
+        ct_sampler_free(s);
+        /* errors: text after the document, a syntax error in a later
+         * scenario (its line), a bad value there (its index) */
+        snprintf(v, big, "%s x", text);
+        s = load_str(v, msg, sizeof msg);
+        CHECK_MSG(!s && strstr(msg, "malformed JSON"), "%s", msg);
+        snprintf(v, big, "{\"format\": \"contend-table/1\", \"scenarios\": %.*s,\n{\"scale\": ]}", (int)(blen - 1), body);
+        size_t lines = 1;
+        for (const char *p = v; *p && strncmp(p, "{\"scale\": ]", 11); p++)
+            lines += *p == '\n';
+        char want[64];
+        snprintf(want, sizeof want, "line %zu: malformed JSON", lines);
+        s = load_str(v, msg, sizeof msg);
+        CHECK_MSG(!s && strstr(msg, want), "%s (want %s)", msg, want);
+        const char *last = strstr(body, "\"probability\":");
+        CHECK(last != NULL);
+        if (last) {
+            const char *lp = body;
+            for (const char *q = last; q; q = strstr(q + 1, "\"probability\":"))
+                lp = q;
+            snprintf(v, big, "{\"format\": \"contend-table/1\", \"scenarios\": %.*s\"probability\": 7%s",
+                     (int)(lp - body), body, strchr(lp, ',') ? strchr(lp, ',') : "");
+            s = load_str(v, msg, sizeof msg);
+            CHECK_MSG(!s && strstr(msg, "scenarios[2]") && strstr(msg, "not a probability"), "%s", msg);
+        }
+    }
+    free(v);
+    ct_sampler_free(ref);
+    free(text);
+}
+
 int main(void)
 {
     statistics_and_rules();
@@ -425,5 +540,6 @@ int main(void)
     probe_servers();
     program_matches_rules();
     bad_files();
+    streamed_reading();
     return ct_test_end();
 }
