@@ -246,11 +246,13 @@ int cli_parse_solve_option(const char *cmd, int opt, const char *arg, ct_nona_so
     case CLI_OPT_STALL_GAP: return cli_parse_share(cmd, "stall-gap", arg, 0.5, "a share of J", &sp->stall_gap);
     case CLI_OPT_STALL_CLOSE: return cli_parse_share(cmd, "stall-close", arg, 1, "a share of the gap", &sp->stall_close);
     case CLI_OPT_PILOT:
-    case CLI_OPT_STALL_LARGE: {
-        size_t *v = opt == CLI_OPT_PILOT ? &sp->pilot_lps : &sp->stall_lps_large;
+    case CLI_OPT_PILOT_SWING:
+    case CLI_OPT_STALL_LARGE: { /* (the solver's LP counts) */
+        size_t *v = opt == CLI_OPT_PILOT ? &sp->pilot_lps : opt == CLI_OPT_PILOT_SWING ? &sp->swing_lps
+                                                                                      : &sp->stall_lps_large;
+        const char *name = opt == CLI_OPT_PILOT ? "pilot" : opt == CLI_OPT_PILOT_SWING ? "pilot-swing" : "stall-large";
         if (cli_parse_size(arg, v) || *v > 1000000000)
-            return cli_usage(cmd, "--%s: expected LPs 0 .. 1e9, got '%s'", opt == CLI_OPT_PILOT ? "pilot" : "stall-large",
-                             arg);
+            return cli_usage(cmd, "--%s: expected LPs 0 .. 1e9, got '%s'", name, arg);
         return 0;
     }
     case CLI_OPT_PILOT_FIRST:

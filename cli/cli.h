@@ -77,7 +77,7 @@ int cli_parse_chase(const char *cmd, const char *s, double *chase);
  * CLI_OPT_SOLVE_END) to cli_parse_solve_option. Its own codes stay below
  * CLI_OPT_SOLVE. */
 enum { CLI_OPT_SOLVE = 1024, CLI_OPT_GAP = CLI_OPT_SOLVE, CLI_OPT_ROW, CLI_OPT_BOUND, CLI_OPT_STALL, CLI_OPT_PSPREAD,
-       CLI_OPT_SGAP, CLI_OPT_CHASE, CLI_OPT_STALL_GAP, CLI_OPT_STALL_CLOSE, CLI_OPT_PILOT, CLI_OPT_STALL_LARGE,
+       CLI_OPT_SGAP, CLI_OPT_CHASE, CLI_OPT_STALL_GAP, CLI_OPT_STALL_CLOSE, CLI_OPT_PILOT, CLI_OPT_PILOT_SWING, CLI_OPT_STALL_LARGE,
        CLI_OPT_PILOT_FIRST, CLI_OPT_STALL_GAP_LARGE, CLI_OPT_BOX_PAIRS, CLI_OPT_SEARCH_WARM,
        CLI_OPT_SOLVE_END };
 #define CLI_SOLVE_LONGOPTS                                                                                          \
@@ -88,6 +88,7 @@ enum { CLI_OPT_SOLVE = 1024, CLI_OPT_GAP = CLI_OPT_SOLVE, CLI_OPT_ROW, CLI_OPT_B
         { "stall-gap", required_argument, NULL, CLI_OPT_STALL_GAP },                                               \
         { "stall-close", required_argument, NULL, CLI_OPT_STALL_CLOSE },                                           \
         { "pilot", required_argument, NULL, CLI_OPT_PILOT },                                                       \
+        { "pilot-swing", required_argument, NULL, CLI_OPT_PILOT_SWING },                                           \
         { "stall-large", required_argument, NULL, CLI_OPT_STALL_LARGE },                                           \
         { "pilot-first", required_argument, NULL, CLI_OPT_PILOT_FIRST },                                           \
         { "stall-gap-large", required_argument, NULL, CLI_OPT_STALL_GAP_LARGE },                                   \

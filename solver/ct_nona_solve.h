@@ -131,6 +131,22 @@ typedef struct {
 #define CT_NONA_PILOT_LPS 31
 #define CT_NONA_PILOT_BLOCKS CT_NONA_LARGE_BLOCKS
 
+/** The pilots while the shares swing (params.swing_lps, since 2026-12-02,
+ *  late; 0 the rule before, `--pilot-swing 0`: params.pilot_lps): on the
+ *  same models, once the shares have reversed, each search until they
+ *  settle gets this many LPs; the first search keeps params.pilot_lps
+ *  (its table sets the shares the rest start from). A pilot there only
+ *  tells which side a share sends the table to. On issue #27's 1000-class
+ *  fleet at 1.45-1.65x its rates (the scales whose shares swing between a
+ *  split table and all-local): 300 / 353 / 405 / 301 LPs against 405 /
+ *  449 / 398 / 409 at 1.5 / 1.6 / 1.45 / 1.65x, the tables the same or
+ *  better by the model (1.5x 0.59%, 1.45x 0.76%); its 20-scale lookup
+ *  23.2 s against 24.8 s, 19 of 20 tables the same and 1.5 better; the
+ *  100-class fleet's lookups at 10 and 100 Gbps and the 1000-class one's
+ *  at 100 Gbps the same tables. 12 LPs took more searches (about 590 LPs
+ *  at 1.5x), 24 a worse table there (docs/nona-model.md, "Pooled roots"). */
+#define CT_NONA_SWING_LPS 16
+
 /** The first search a pilot too (params.pilot_first, since 2026-12-01,
  *  late; 0 the rule before, `--pilot-first 0`): on a model of
  *  CT_NONA_PILOT_BLOCKS blocks or more whose shares are iterated, the
@@ -241,6 +257,9 @@ typedef struct {
     size_t pilot_lps;       /**< exact, with a root-share fixed point on CT_NONA_PILOT_BLOCKS blocks or more:
                                  the LPs of each search after the shares first reverse, until they settle
                                  (default CT_NONA_PILOT_LPS; 0: the tenth of max_lps, the rule before) */
+    size_t swing_lps;       /**< exact, the same models: the LPs of each search after the shares first reverse,
+                                 until they settle, where smaller than pilot_lps (default CT_NONA_SWING_LPS;
+                                 0: pilot_lps, the rule before) */
     int pilot_first;        /**< 1: with pilot_lps, the first search of the shares' fixed point gets pilot_lps
                                  too, on the same models (default CT_NONA_PILOT_FIRST; 0: the tenth of
                                  max_lps, the rule before) */

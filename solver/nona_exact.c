@@ -52,6 +52,7 @@ void ct_nona_solve_params_init(ct_nona_solve_params_t *p)
                                    .stall_gap = CT_NONA_STALL_GAP, .stall_close = CT_NONA_STALL_CLOSE,
                                    .spread_gap = CT_NONA_SPREAD_GAP, .chase = CT_NONA_CHASE,
                                    .stall_lps_large = CT_NONA_STALL_LPS_LARGE, .pilot_lps = CT_NONA_PILOT_LPS,
+                                   .swing_lps = CT_NONA_SWING_LPS,
                                    .pilot_first = CT_NONA_PILOT_FIRST, .stall_gap_large = CT_NONA_STALL_GAP_LARGE,
                                    .box_pairs = CT_NONA_BOX_PAIRS, .search_warm = CT_NONA_SEARCH_WARM };
 }
@@ -91,6 +92,8 @@ ct_status_t ct_nona_solve_params_check(const ct_nona_solve_params_t *p, const ch
                             p->stall_lps_large);
     if (p->pilot_lps > 1000000000)
         return ct_error_set(err, CT_EINPUT, "%spilot: expected 0 .. 1e9 LPs (got %zu)", pre, p->pilot_lps);
+    if (p->swing_lps > 1000000000)
+        return ct_error_set(err, CT_EINPUT, "%spilot-swing: expected 0 .. 1e9 LPs (got %zu)", pre, p->swing_lps);
     if (p->box_pairs != 0 && p->box_pairs != 1)
         return ct_error_set(err, CT_EINPUT, "%sbox-pairs: expected 0 or 1 (got %d)", pre, p->box_pairs);
     if (p->search_warm != 0 && p->search_warm != 1)
@@ -1908,6 +1911,12 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
      * stands in only where they do not settle): on those models a pilot
      * too, with params.pilot_first */
     int pilots = pilot.max_lps < tenth.max_lps;
+    /* Once they swing, a pilot only tells which side a share sends the
+     * table to: params.swing_lps there (a search that stalls has found
+     * its table in its first dozen LPs, see ct_nona_solve.h) */
+    ct_nona_solve_params_t swing = pilot;
+    if (pilots && p->swing_lps > 0 && p->swing_lps < pilot.max_lps)
+        swing.max_lps = p->swing_lps;
     const ct_nona_solve_params_t *used = full ? p : pilots && p->pilot_first ? &pilot : &tenth,
                                  *first_used = used; /* (the last search's, the first's) */
     double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : INFINITY;
@@ -2097,7 +2106,7 @@ static ct_status_t solve_shares(ct_nona_model_t *m, const ct_nona_solve_params_t
             used = first_used;
             continue; /* (its LPs and time counted once) */
         }
-        used = full ? p : reversals > 0 ? &pilot : &tenth;
+        used = full ? p : reversals > 0 ? &swing : &tenth;
         /* (params.search_warm: from the last search's table while the
          * shares have not reversed, and no column was added since) */
         const double *from = warm && reversals == 0 && prev_vars == m->n_vars ? prev : NULL;

@@ -309,10 +309,10 @@ int main(void)
      * does), both models: at 1000 classes at most 1 s and 150x the
      * 10-class solve. */
     printf("Nona, issue #27's mixed-optimum fleet, the default solve (gap 1e-9, 20000 LPs, --stall %d, --stall-large "
-           "%d, --pilot-first %d, --stall-gap-large %g, --box-pairs %d, --search-warm %d, -j the cores; goal at 1000 "
-           "classes: 1 s and x150 the 10-class solve), beside the rule before (--search-warm 0)\n",
-           CT_NONA_STALL_LPS, CT_NONA_STALL_LPS_LARGE, CT_NONA_PILOT_FIRST, CT_NONA_STALL_GAP_LARGE, CT_NONA_BOX_PAIRS,
-           CT_NONA_SEARCH_WARM);
+           "%d, --pilot-first %d, --pilot-swing %d, --stall-gap-large %g, --box-pairs %d, --search-warm %d, -j the "
+           "cores; goal at 1000 classes: 1 s and x150 the 10-class solve), beside the rule before (--search-warm 0)\n",
+           CT_NONA_STALL_LPS, CT_NONA_STALL_LPS_LARGE, CT_NONA_PILOT_FIRST, CT_NONA_SWING_LPS, CT_NONA_STALL_GAP_LARGE,
+           CT_NONA_BOX_PAIRS, CT_NONA_SEARCH_WARM);
     printf("  %7s | %-44s | %-44s | %-36s\n", "classes", "servers: time (LPs) gap stalled",
            "link model: time (LPs) gap", "servers, the rule before: time (LPs), J");
     double first[2] = { NAN, NAN };

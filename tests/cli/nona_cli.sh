@@ -113,6 +113,7 @@ for bad in "--grid 3" "--grid 0" "--gap -1" "--gap 0.7" "--max-lps 0" "--starts 
            "--root-choices 65" "--model nope" "--method nope" "--parts nope" "--search nope" \
            "--server-row nope" "--bound nope" "--stall nope" "--stall -1" "--stall-gap 0.7" "--stall-gap x" \
            "--stall-close 1.5" "--stall-close -0.1" "--pilot x" "--pilot -1" "--pilot 2000000000" \
+           "--pilot-swing x" "--pilot-swing -1" "--pilot-swing 2000000000" \
            "--stall-large x" "--stall-large -1" "--stall-large 2000000000" "--pilot-first 2" "--pilot-first x" \
            "--stall-gap-large 0.7" "--stall-gap-large x" "--box-pairs 2" "--box-pairs x" \
            "--search-warm 2" "--search-warm x"; do

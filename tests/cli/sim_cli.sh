@@ -307,6 +307,8 @@ $C sim "$T/saved/layered-5.json" --stall-gap 0.01 --stall-close 0.1 --jobs 200 -
     fail "sim --stall-gap 0.01 --stall-close 0.1"
 expect_error 2 "--pilot: expected LPs 0 .. 1e9" -- $C sim "$T/saved/layered-5.json" --pilot x
 $C sim "$T/saved/layered-5.json" --pilot 0 --jobs 200 --reps 1 >/dev/null || fail "sim --pilot 0"
+expect_error 2 "--pilot-swing: expected LPs 0 .. 1e9" -- $C sim "$T/saved/layered-5.json" --pilot-swing -3
+$C sim "$T/saved/layered-5.json" --pilot-swing 0 --jobs 200 --reps 1 >/dev/null || fail "sim --pilot-swing 0"
 expect_error 2 "--stall-large: expected LPs 0 .. 1e9" -- $C sim "$T/saved/layered-5.json" --stall-large 1e10
 $C sim "$T/saved/layered-5.json" --stall-large 0 --jobs 200 --reps 1 >/dev/null || fail "sim --stall-large 0"
 expect_error 2 "--pilot-first: expected 0 or 1" -- $C sim "$T/saved/layered-5.json" --pilot-first yes
