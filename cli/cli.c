@@ -559,7 +559,8 @@ static ct_status_t lookup_read_point(size_t i, void *arg, ct_error_t *err)
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(root, "status");
     const cJSON *msg = cJSON_GetObjectItemCaseSensitive(root, "message");
     const cJSON *mj = cJSON_GetObjectItemCaseSensitive(root, "mean_jct");
-    const cJSON *entry = cJSON_GetObjectItemCaseSensitive(root, "entry"); /* (parts written before 2026-12-03) */
+    /* (parts of builds before 2026-12-02, late: the entry inside the object) */
+    const cJSON *entry = cJSON_GetObjectItemCaseSensitive(root, "entry");
     ct_status_t st = CT_OK;
     pt->ok = cJSON_IsString(status) && !strcmp(status->valuestring, "ok");
     if (cJSON_IsNumber(mj))

@@ -612,7 +612,7 @@ static int do_solve(const char *path, const nona_opts_t *o)
  * object {"scale", "status": "ok" | "unstable", "message", "mean_jct",
  * "summary": the --json summary} and, when ok, a newline and the lookup
  * file's scenario as the file prints it (ct_nona_table_entry_text; parts
- * written before 2026-12-03 carry it as the object's "entry" instead:
+ * of builds before 2026-12-02, late, carry it as the object's "entry" instead:
  * cli_lookup_read takes both), so shards and ranks carry everything the
  * output and the console need, and the writer only joins the entries. */
 typedef struct {
