@@ -892,7 +892,7 @@ void ct_nona_price_screen_free(ct_nona_price_screen_t *s)
     if (!s)
         return;
     for (size_t b = 0; b < s->n_blocks; b++) {
-        free(s->blocks[b].v);
+        ct_big_free(s->blocks[b].v);
         free(s->blocks[b].run);
     }
     free(s->blocks);
@@ -1227,7 +1227,7 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
     double phi0 = INFINITY, phi1 = 0, Wp0 = INFINITY, Wp1 = 0, *Wp = NULL;
     if (st == CT_OK && sb && !sb->v && !sb->refused) {
         double runs = ceil(count / SCR_RUN), bytes = (count + runs) * SCR_STRIDE * sizeof(float);
-        if (bytes <= (double)screen->left && (sb->v = malloc((size_t)(count * SCR_STRIDE * sizeof(float)))) != NULL &&
+        if (bytes <= (double)screen->left && (sb->v = ct_big_calloc((size_t)count * SCR_STRIDE, sizeof(float))) != NULL &&
             (sb->run = malloc((size_t)(runs * SCR_STRIDE * sizeof(float)))) != NULL) {
             recording = 1;
             sb->count = total;
@@ -1235,7 +1235,7 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
             for (size_t i = 0; i < (size_t)runs * SCR_STRIDE; i++)
                 sb->run[i] = INFINITY;
         } else {
-            free(sb->v);
+            ct_big_free(sb->v);
             sb->v = NULL;
             sb->refused = 1;
         }
@@ -1255,7 +1255,7 @@ ct_status_t ct_nona_price_block_points(const ct_nona_model_t *m, size_t block, s
     if (st == CT_OK) {
         if (recording && R[parts - 1].count != sb->count) { /* (the count is the stream's; a guard) */
             screen->left += (sb->count + (sb->count + SCR_RUN - 1) / SCR_RUN) * SCR_STRIDE * sizeof(float);
-            free(sb->v);
+            ct_big_free(sb->v);
             free(sb->run);
             sb->v = NULL;
             sb->run = NULL;
