@@ -1127,8 +1127,7 @@ static ct_status_t setup_beside(bnb_t *s, double pr, double *W, ct_error_t *err)
  * polish's work) from the model's scratch cache: a solve's searches and
  * polishes take them again and again, and fresh ones cost the first touch
  * of their pages each time (seed 14 of bench_nona_family, 73,700
- * variables, 16 of them: 5,700 page faults of 15,000). Contents
- * undefined. */
+ * variables: 5,700 of its 15,000 page faults). Contents undefined. */
 static double *vars_get(const ct_nona_model_t *m)
 {
     return ct_scratch_get(m->scratch, (m->n_vars ? m->n_vars : 1) * sizeof(double), 0);
