@@ -615,10 +615,17 @@ ct_status_t ct_read_text_file(const char *path, char **text, size_t *len, ct_err
     size_t cap = 1 << 16, n = 0;
     char *buf = NULL;
     struct stat sb;
-    if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && (unsigned long long)sb.st_size > CT_MAX_FILE_BYTES) {
+    int regular = fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode);
+    if (regular && (unsigned long long)sb.st_size > CT_MAX_FILE_BYTES) {
         st = ct_error_set(err, CT_ELIMIT, "%s: %llu bytes, over the limit of %zu bytes per input file", path,
                           (unsigned long long)sb.st_size, CT_MAX_FILE_BYTES);
         goto done;
+    }
+    if (regular && !is_stdin) {
+        /* its size and the NUL, read at once, past no stdio buffer (a
+         * scenario of 1000 classes reads 1000 small DAG files) */
+        cap = (size_t)sb.st_size + 2;
+        setvbuf(fp, NULL, _IONBF, 0);
     }
     if (!(buf = malloc(cap))) {
         st = ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
@@ -697,13 +704,35 @@ void ct_gsl_quiet(void)
 #define BIG_MIN ((size_t)4 << 20)   /* blocks at least this large are mapped */
 #define BIG_ALIGN ((size_t)2 << 20) /* a huge page (x86-64; arm64 with 4 KiB pages) */
 
+/* A scratch block carved from its cache's slab (below) has this as `map`. */
+#define SLAB_BLOCK SIZE_MAX
+
 typedef union {
     struct {
         size_t cap; /* usable bytes after the header */
-        size_t map; /* bytes mapped from the header on (0: from malloc) */
+        size_t map; /* bytes mapped from the header on (0: from malloc;
+                     * SLAB_BLOCK: in a cache's slab, freed with the cache) */
     };
     max_align_t align;
 } scratch_head_t;
+
+/* A mapping of `len` bytes (a multiple of BIG_ALIGN) aligned to BIG_ALIGN
+ * and advised to use huge pages, or NULL. */
+#if BIG_MAP
+static void *map_aligned(size_t len)
+{
+    char *raw = mmap(NULL, len + BIG_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    char *at = (char *)(((uintptr_t)raw + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1));
+    if (at > raw)
+        munmap(raw, (size_t)(at - raw));
+    if (raw + BIG_ALIGN > at)
+        munmap(at + len, (size_t)(raw + BIG_ALIGN - at));
+    (void)madvise(at, len, MADV_HUGEPAGE); /* (a hint: the block works without) */
+    return at;
+}
+#endif
 
 /* A block of at least `bytes` usable bytes (a mapped one: the rest of its
  * last huge page too), zeroed when `zero` (a fresh mapping is). */
@@ -714,15 +743,9 @@ static scratch_head_t *block_new(size_t bytes, int zero)
 #if BIG_MAP
     if (bytes >= BIG_MIN) {
         size_t len = (sizeof(scratch_head_t) + bytes + BIG_ALIGN - 1) & ~(BIG_ALIGN - 1);
-        char *raw = mmap(NULL, len + BIG_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (raw != MAP_FAILED) {
-            char *at = (char *)(((uintptr_t)raw + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1));
-            if (at > raw)
-                munmap(raw, (size_t)(at - raw));
-            if (raw + BIG_ALIGN > at)
-                munmap(at + len, (size_t)(raw + BIG_ALIGN - at));
-            (void)madvise(at, len, MADV_HUGEPAGE); /* (a hint: the block works without) */
-            scratch_head_t *h = (scratch_head_t *)(void *)at;
+        void *at = map_aligned(len);
+        if (at) {
+            scratch_head_t *h = at;
             h->cap = len - sizeof *h;
             h->map = len;
             return h;
@@ -741,6 +764,8 @@ static scratch_head_t *block_new(size_t bytes, int zero)
 static void block_free(scratch_head_t *h)
 {
 #if BIG_MAP
+    if (h && h->map == SLAB_BLOCK) /* (its slab goes with its cache) */
+        return;
     if (h && h->map) {
         munmap(h, h->map);
         return;
@@ -791,10 +816,25 @@ void ct_big_free(void *p)
 /* A fresh buffer at least this large gets an eighth to spare. */
 #define SCRATCH_LARGE ((size_t)64 << 10)
 
+/* Fresh buffers from SCRATCH_LARGE up to BIG_MIN are carved from slabs of
+ * SLAB_BYTES on huge pages, one after the other: each on huge pages of its
+ * own would leave up to half of each untouched but resident, and from
+ * malloc each 4 KiB page faults on its own (a 1000-class solve holds about
+ * 120 such buffers of 0.1-3 MB, 80 MB faulted at 2.7 ms per MiB;
+ * docs/benchmarks.md). A slab's blocks go back to the cache only (block_free
+ * leaves them) and its memory to the system with the cache. */
+#define SLAB_BYTES ((size_t)16 << 20)
+
+typedef struct scratch_slab {
+    struct scratch_slab *next; /* the cache's earlier slabs */
+    size_t used;               /* bytes carved from the slab's start (this header's first) */
+} scratch_slab_t;
+
 struct ct_scratch {
     pthread_mutex_t lock;           /* (two wait LPs of a search may take and give on threads) */
     size_t n;                       /* buffers held (n <= CT_SCRATCH_KEEP) */
     scratch_head_t *held[CT_SCRATCH_KEEP];
+    scratch_slab_t *slab;           /* the slab blocks are carved from; NULL before the first */
 };
 
 ct_scratch_t *ct_scratch_alloc(void)
@@ -813,8 +853,44 @@ void ct_scratch_free(ct_scratch_t *c)
         return;
     for (size_t i = 0; i < c->n; i++)
         block_free(c->held[i]);
+#if BIG_MAP
+    for (scratch_slab_t *sl = c->slab, *next; sl; sl = next) {
+        next = sl->next;
+        munmap(sl, SLAB_BYTES);
+    }
+#endif
     pthread_mutex_destroy(&c->lock);
     free(c);
+}
+
+/* A block of `cap` usable bytes carved from c's slab (a new slab when the
+ * last has no room), or NULL when none can be mapped. */
+static scratch_head_t *slab_carve(ct_scratch_t *c, size_t cap)
+{
+#if BIG_MAP
+    const size_t align = 64; /* (a cache line: blocks never share one) */
+    size_t need = (sizeof(scratch_head_t) + cap + align - 1) & ~(align - 1);
+    size_t start = (sizeof(scratch_slab_t) + align - 1) & ~(align - 1);
+    if (need > SLAB_BYTES - start)
+        return NULL;
+    if (!c->slab || SLAB_BYTES - c->slab->used < need) {
+        scratch_slab_t *sl = map_aligned(SLAB_BYTES);
+        if (!sl)
+            return NULL;
+        sl->next = c->slab;
+        sl->used = start;
+        c->slab = sl;
+    }
+    scratch_head_t *h = (scratch_head_t *)(void *)((char *)c->slab + c->slab->used);
+    c->slab->used += need;
+    h->cap = need - sizeof *h;
+    h->map = SLAB_BLOCK;
+    return h;
+#else
+    (void)c;
+    (void)cap;
+    return NULL;
+#endif
 }
 
 static void *scratch_take(ct_scratch_t *c, size_t bytes);
@@ -866,7 +942,8 @@ static void *scratch_take(ct_scratch_t *c, size_t bytes)
     } else {
         /* (large ones with an eighth to spare: a workspace that grows by a
          * few columns, as column generation's do each round, still fits) */
-        if (!(h = block_new(c && bytes >= SCRATCH_LARGE ? bytes + bytes / 8 : bytes, 0)))
+        size_t cap = c && bytes >= SCRATCH_LARGE ? bytes + bytes / 8 : bytes;
+        if (!(c && cap >= SCRATCH_LARGE && cap < BIG_MIN && (h = slab_carve(c, cap))) && !(h = block_new(cap, 0)))
             return NULL;
     }
     return h + 1;
@@ -879,7 +956,13 @@ static void scratch_give(ct_scratch_t *c, scratch_head_t *h)
         for (size_t i = 1; i < c->n; i++)
             if (c->held[i]->cap < c->held[small]->cap)
                 small = i;
-        if (c->held[small]->cap >= h->cap) {
+        /* (a slab block that goes is lost to the cache until it is freed:
+         * the smallest of those not carved goes first) */
+        for (size_t i = 0; i < c->n; i++)
+            if (c->held[i]->map != SLAB_BLOCK &&
+                (c->held[small]->map == SLAB_BLOCK || c->held[i]->cap < c->held[small]->cap))
+                small = i;
+        if (c->held[small]->cap >= h->cap || (h->map != SLAB_BLOCK && c->held[small]->map == SLAB_BLOCK)) {
             block_free(h);
             return;
         }

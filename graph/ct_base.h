@@ -237,12 +237,16 @@ ct_scratch_t *ct_scratch_alloc(void);
 void ct_scratch_free(ct_scratch_t *c);
 /** A buffer of at least `bytes` bytes (malloc-aligned), from the cache when
  *  it holds one of fitting size (at most 4x plus 64 KiB larger), else
- *  freshly allocated (as ct_big_calloc's: 4 MiB or more on huge pages);
- *  zeroed when `zero`. NULL when out of memory. Release
- *  it with ct_scratch_put (never free). O(CT_SCRATCH_KEEP). */
+ *  freshly allocated (as ct_big_calloc's: 4 MiB or more on huge pages;
+ *  64 KiB up to 4 MiB carved from the cache's own slabs on huge pages,
+ *  returned to the system with the cache); zeroed when `zero`. NULL when
+ *  out of memory. Release it with ct_scratch_put to this cache (never
+ *  free). O(CT_SCRATCH_KEEP). */
 void *ct_scratch_get(ct_scratch_t *c, size_t bytes, int zero);
-/** Returns p (from ct_scratch_get of any cache, or NULL) to cache c; when
- *  the cache is full its smallest buffer is freed. O(CT_SCRATCH_KEEP). */
+/** Returns p (from ct_scratch_get of cache c, or NULL) to cache c; when
+ *  the cache is full its smallest buffer not carved from a slab is freed
+ *  (a slab's buffer is only dropped, its memory held until
+ *  ct_scratch_free). O(CT_SCRATCH_KEEP). */
 void ct_scratch_put(ct_scratch_t *c, void *p);
 
 #ifdef __cplusplus

@@ -3,7 +3,8 @@
  * of a segment's placement triplets (spec nona.md s.3-4).
  *
  * A bottleneck lies on every source-to-sink path, i.e. it dominates the sink
- * in the dominator tree rooted at the source (igraph computes it). Sorted
+ * in the dominator tree rooted at the source (with one source and one sink:
+ * the tasks no edge jumps over in a topological order). Sorted
  * topologically they are r_0 (source) .. r_m (sink); segment i runs from r_i
  * to r_{i+1} and holds the tasks strictly between them. Every edge of the DAG
  * lies in exactly one segment.
@@ -59,8 +60,8 @@ typedef struct {
 
 /**
  * Splits dag at its bottlenecks. split is initialised here; free it with
- * ct_split_free. Time O((V + E) alpha(V)) for the dominator tree plus
- * O(V + E) to assign tasks to segments.
+ * ct_split_free. Time O(V + E) (a topological order, the bottlenecks,
+ * tasks and edges to segments).
  */
 ct_status_t ct_split_compute(const ct_dag_t *dag, ct_split_t *split, ct_error_t *err);
 void ct_split_free(ct_split_t *split);

@@ -2,7 +2,11 @@
  * split.c - bottleneck split (see ct_split.h).
  *
  * The bottlenecks are the dominators of the sink in the dominator tree
- * rooted at the source (Lengauer-Tarjan, igraph). Tasks are assigned to
+ * rooted at the source. In a DAG with one source and one sink they are
+ * the tasks no edge jumps over in a topological order: one pass over the
+ * edges, O(V + E) (igraph's Lengauer-Tarjan before 2026-12-03: the same
+ * tasks, tests/unit/split_partition.c checks both; a tenth of a
+ * 1000-class model's build went to its graphs). Tasks are assigned to
  * segments by topological position: every task lies on some source-sink
  * path, which visits the bottlenecks in order, so a task between r_i and
  * r_{i+1} in any topological order belongs to segment i.
@@ -12,7 +16,6 @@
 #include "ct_contract.h"
 #include "ct_split.h"
 
-#include <igraph.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,19 +79,8 @@ static ct_status_t add_virtual(ct_dag_t *d, const char *base, size_t *idx, ct_er
     return CT_OK;
 }
 
-static ct_status_t split_compute(const ct_dag_t *in, ct_split_t *split, ct_error_t *err);
-
 ct_status_t ct_split_compute(const ct_dag_t *in, ct_split_t *split, ct_error_t *err)
 {
-    ct_igraph_lock(); /* igraph is not thread-safe here (see contract.c) */
-    ct_status_t st = split_compute(in, split, err);
-    ct_igraph_unlock();
-    return st;
-}
-
-static ct_status_t split_compute(const ct_dag_t *in, ct_split_t *split, ct_error_t *err)
-{
-    ct_igraph_quiet();
     memset(split, 0, sizeof *split);
     ct_dag_init(&split->dag);
     ct_status_t st = ct_dag_validate(in, in->name ? in->name : "dag", err);
@@ -99,10 +91,6 @@ static ct_status_t split_compute(const ct_dag_t *in, ct_split_t *split, ct_error
     ct_dag_t *d = &split->dag;
     size_t n0 = d->n_tasks, *indeg = calloc(n0, sizeof(size_t)), *outdeg = calloc(n0, sizeof(size_t));
     size_t *order = NULL, *pos = NULL;
-    igraph_t g;
-    int have_g = 0;
-    igraph_vector_int_t edges, dom;
-    int have_vecs = 0;
     if (!indeg || !outdeg) {
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
@@ -153,52 +141,34 @@ static ct_status_t split_compute(const ct_dag_t *in, ct_split_t *split, ct_error
     for (size_t k = 0; k < n; k++)
         pos[order[k]] = k;
 
-    /* Dominators of the sink, from the source. */
-    if (igraph_vector_int_init(&edges, (igraph_integer_t)(2 * d->n_edges)) != IGRAPH_SUCCESS) {
-        st = ct_error_set(err, CT_ENOMEM, "out of memory");
-        goto done;
-    }
-    if (igraph_vector_int_init(&dom, 0) != IGRAPH_SUCCESS) {
-        igraph_vector_int_destroy(&edges);
-        st = ct_error_set(err, CT_ENOMEM, "out of memory");
-        goto done;
-    }
-    have_vecs = 1;
-    for (size_t e = 0; e < d->n_edges; e++) {
-        VECTOR(edges)[2 * e] = (igraph_integer_t)d->from[e];
-        VECTOR(edges)[2 * e + 1] = (igraph_integer_t)d->to[e];
-    }
-    if (igraph_create(&g, &edges, (igraph_integer_t)n, IGRAPH_DIRECTED) != IGRAPH_SUCCESS) {
-        st = ct_error_set(err, CT_ENOMEM, "igraph could not build the DAG");
-        goto done;
-    }
-    have_g = 1;
-    igraph_error_t ie = igraph_dominator_tree(&g, (igraph_integer_t)root, &dom, NULL, NULL, IGRAPH_OUT);
-    if (ie != IGRAPH_SUCCESS) {
-        st = ct_error_set(err, CT_ESOLVER, "igraph dominator tree failed: %s", igraph_strerror(ie));
-        goto done;
-    }
+    /* Dominators of the sink, from the source: the tasks no edge jumps
+     * over in the topological order (every task lies on a source-sink
+     * path; a path's positions rise along its edges, so it reaches every
+     * position no edge of it jumps, and an edge a -> b that jumps v's
+     * gives the path source ..> a -> b ..> sink that misses v). cover[k]:
+     * the edges from before position k to after it. */
     split->bottlenecks = malloc(n * sizeof(size_t));
-    if (!split->bottlenecks) {
+    long *cover = calloc(n + 1, sizeof(long));
+    if (!split->bottlenecks || !cover) {
+        free(cover);
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
         goto done;
+    }
+    for (size_t e = 0; e < d->n_edges; e++) {
+        cover[pos[d->from[e]] + 1]++;
+        cover[pos[d->to[e]]]--;
     }
     size_t nb = 0;
-    for (size_t v = sink;;) {
-        split->bottlenecks[nb++] = v;
-        if (v == root)
-            break;
-        igraph_integer_t w = VECTOR(dom)[v];
-        if (w < 0 || (size_t)w == v || nb >= n) {
-            st = ct_error_set(err, CT_EINTERNAL, "dominator chain of the sink does not reach the source");
-            goto done;
-        }
-        v = (size_t)w;
+    long open = 0;
+    for (size_t k = 0; k < n; k++) {
+        open += cover[k];
+        if (open == 0)
+            split->bottlenecks[nb++] = order[k];
     }
-    for (size_t i = 0; i < nb / 2; i++) { /* sink-first -> source-first */
-        size_t t = split->bottlenecks[i];
-        split->bottlenecks[i] = split->bottlenecks[nb - 1 - i];
-        split->bottlenecks[nb - 1 - i] = t;
+    free(cover);
+    if (nb < 1 || split->bottlenecks[0] != root || split->bottlenecks[nb - 1] != sink) {
+        st = ct_error_set(err, CT_EINTERNAL, "dominator chain of the sink does not reach the source");
+        goto done;
     }
     split->n_bottlenecks = nb;
     split->n_segments = nb - 1;
@@ -280,12 +250,6 @@ static ct_status_t split_compute(const ct_dag_t *in, ct_split_t *split, ct_error
     }
     free(eseg);
 done:
-    if (have_g)
-        igraph_destroy(&g);
-    if (have_vecs) {
-        igraph_vector_int_destroy(&edges);
-        igraph_vector_int_destroy(&dom);
-    }
     free(indeg);
     free(outdeg);
     free(order);

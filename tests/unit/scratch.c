@@ -10,7 +10,8 @@
  * its entries move with their columns when triplets are added to a block
  * before others, the added ones are computed at the next wait LP, every
  * entry kept equals a fresh computation, and a solve without the cache
- * gives the same table, bound and LP count.
+ * gives the same table, bound and LP count. Mid-size buffers carved from
+ * slabs: writable, apart, handed out again.
  */
 #include "ct_nona_solve.h"
 #include "ct_scenario_gen.h"
@@ -135,6 +136,52 @@ static void big_blocks(void)
     ct_scratch_put(NULL, f);
 }
 
+/* Mid-size buffers (64 KiB up to the 4 MiB of large blocks; carved one
+ * after the other from huge-page slabs where blocks are mapped): each
+ * writable to its size, zeroed on request, none overlapping another
+ * across several slabs; put back (more than the cache holds) they are
+ * handed out again. */
+static void slab_blocks(void)
+{
+    ct_scratch_t *c = ct_scratch_alloc();
+    CHECK(c != NULL);
+    enum { N = CT_SCRATCH_KEEP + 32 };
+    unsigned char *p[N];
+    size_t len[N];
+    int ok = 1, zero = 1;
+    for (size_t i = 0; i < N; i++) {
+        len[i] = ((size_t)64 << 10) + (i * 37 % 23) * 20000 + i;
+        p[i] = ct_scratch_get(c, len[i], (int)(i % 2));
+        ok &= p[i] != NULL;
+        if (!p[i])
+            continue;
+        if (i % 2)
+            zero &= p[i][0] == 0 && p[i][len[i] / 2] == 0 && p[i][len[i] - 1] == 0;
+        memset(p[i], (int)(i & 0xFF), len[i]);
+    }
+    CHECK(ok);
+    CHECK(zero);
+    int kept = 1; /* (a carving that overlapped would have overwritten another's) */
+    for (size_t i = 0; ok && i < N; i++)
+        for (size_t k = 0; k < len[i]; k += 997)
+            kept &= p[i][k] == (unsigned char)(i & 0xFF) && p[i][len[i] - 1] == (unsigned char)(i & 0xFF);
+    CHECK(kept);
+    for (size_t i = 0; i < N; i++)
+        ct_scratch_put(c, p[i]);
+    int again = 1;
+    for (size_t r = 0; r < 3; r++) {
+        unsigned char *q = ct_scratch_get(c, len[N - 1 - r], 0);
+        int held = 0;
+        for (size_t i = 0; i < N; i++)
+            held |= q == p[i];
+        again &= held;
+        memset(q, 0x11, len[N - 1 - r]);
+        ct_scratch_put(c, q);
+    }
+    CHECK(again);
+    ct_scratch_free(c);
+}
+
 /* Entries a[i] and b[i] equal field by field for i < n (not memcmp: padding). */
 static int entries_equal(const ct_screen_entry_t *a, const ct_screen_entry_t *b, size_t n)
 {
@@ -255,6 +302,7 @@ int main(void)
 {
     cache_rules();
     big_blocks();
+    slab_blocks();
     screens_follow_columns();
     solve_same();
     return ct_test_end();

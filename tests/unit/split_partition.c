@@ -1,9 +1,16 @@
 /*
  * split_partition.c - bottleneck split and triplet enumeration: counts
- * (1, 5, 22, 99), distinctness, crossing edges by hand, limits.
+ * (1, 5, 22, 99), distinctness, crossing edges by hand, limits; the
+ * bottlenecks of random DAGs (one or several sources and sinks, tasks
+ * added in shuffled order) are the sink's dominators by igraph's
+ * dominator tree.
  */
 #include "ct_split.h"
 #include "ct_test.h"
+
+#include <igraph.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static void add(ct_dag_t *d, const char *id)
 {
@@ -161,9 +168,109 @@ static void counts(void)
     CHECK(pt.triplets == NULL);
 }
 
+static unsigned long long lcg_state;
+
+static size_t lcg(size_t n)
+{
+    lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (size_t)((lcg_state >> 33) % n);
+}
+
+/* The sink's dominators from the source, sink first, by igraph (the
+ * implementation before 2026-12-03); their count, 0 on failure. */
+static size_t igraph_chain(const ct_dag_t *d, size_t root, size_t sink, size_t *chain)
+{
+    igraph_vector_int_t edges, dom;
+    igraph_t g;
+    size_t nb = 0;
+    if (igraph_vector_int_init(&edges, (igraph_integer_t)(2 * d->n_edges)) != IGRAPH_SUCCESS)
+        return 0;
+    for (size_t e = 0; e < d->n_edges; e++) {
+        VECTOR(edges)[2 * e] = (igraph_integer_t)d->from[e];
+        VECTOR(edges)[2 * e + 1] = (igraph_integer_t)d->to[e];
+    }
+    if (igraph_vector_int_init(&dom, 0) == IGRAPH_SUCCESS) {
+        if (igraph_create(&g, &edges, (igraph_integer_t)d->n_tasks, IGRAPH_DIRECTED) == IGRAPH_SUCCESS) {
+            if (igraph_dominator_tree(&g, (igraph_integer_t)root, &dom, NULL, NULL, IGRAPH_OUT) == IGRAPH_SUCCESS)
+                for (size_t v = sink; nb < d->n_tasks;) {
+                    chain[nb++] = v;
+                    if (v == root || VECTOR(dom)[v] < 0)
+                        break;
+                    v = (size_t)VECTOR(dom)[v];
+                }
+            igraph_destroy(&g);
+        }
+        igraph_vector_int_destroy(&dom);
+    }
+    igraph_vector_int_destroy(&edges);
+    return nb;
+}
+
+static void dominators_agree(void)
+{
+    int agree = 1, cases = 0, chains = 0;
+    for (unsigned seed = 1; seed <= 400; seed++) {
+        lcg_state = seed;
+        size_t n = 2 + lcg(29), perm[32];
+        int several = seed % 4 == 0; /* (some with several sources and sinks: virtual ones added) */
+        for (size_t i = 0; i < n; i++)
+            perm[i] = i;
+        for (size_t i = n - 1; i > 0; i--) { /* insertion order shuffled: ids need not be topological */
+            size_t j = lcg(i + 1), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+        ct_dag_t d;
+        ct_dag_init(&d);
+        char id[16];
+        for (size_t i = 0; i < n; i++) {
+            snprintf(id, sizeof id, "t%zu", perm[i]);
+            add(&d, id);
+        }
+        size_t span = 1 + lcg(5); /* edges reach up to span tasks on (some jump far) */
+        for (size_t i = 0; i + 1 < n; i++) {
+            int has_out = 0;
+            for (size_t j = i + 1; j < n; j++)
+                if ((j - i <= span && lcg(2)) || lcg(8 * n) == 0) {
+                    char a[16], b[16];
+                    snprintf(a, sizeof a, "t%zu", i);
+                    snprintf(b, sizeof b, "t%zu", j);
+                    edge(&d, a, b, 1.0);
+                    has_out = 1;
+                }
+            if (!has_out && !(several && lcg(3) == 0)) {
+                char a[16], b[16];
+                snprintf(a, sizeof a, "t%zu", i);
+                snprintf(b, sizeof b, "t%zu", i + 1 + lcg(n - i - 1));
+                edge(&d, a, b, 1.0);
+            }
+        }
+        ct_split_t sp;
+        ct_error_t err;
+        if (ct_split_compute(&d, &sp, &err) == CT_OK) {
+            size_t chain[64], nb = igraph_chain(&sp.dag, sp.bottlenecks[0], sp.bottlenecks[sp.n_bottlenecks - 1], chain);
+            int same = nb == sp.n_bottlenecks;
+            for (size_t k = 0; same && k < nb; k++)
+                same = chain[k] == sp.bottlenecks[nb - 1 - k];
+            if (!same) {
+                fprintf(stderr, "seed %u: %zu tasks, %zu bottlenecks, igraph %zu\n", seed, n, sp.n_bottlenecks, nb);
+                agree = 0;
+            }
+            chains += nb > 2;
+            cases++;
+            ct_split_free(&sp);
+        }
+        ct_dag_destroy(&d);
+    }
+    CHECK(cases == 400);
+    CHECK(chains > 40); /* (not only source and sink: inner bottlenecks were compared) */
+    CHECK(agree);
+}
+
 int main(void)
 {
     split_cases();
     counts();
+    dominators_agree();
     return ct_test_end();
 }
