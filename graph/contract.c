@@ -232,10 +232,8 @@ static ct_status_t contract_round(const ct_dag_t *cur, int single_edge, ct_dag_t
                 goto done;
             }
         }
-    if (nq == 0) {
-        st = ct_dag_copy(out, cur, err);
+    if (nq == 0) /* (out untouched: the caller keeps cur) */
         goto done;
-    }
     for (int attempt = single_edge; attempt < 2; attempt++) {
         if (attempt == 1) { /* the first qualifying edge alone */
             igraph_vector_int_resize(&qedges, 2);
@@ -317,42 +315,49 @@ static ct_status_t contract(const ct_dag_t *in, const ct_contract_params_t *p, c
     ct_dag_init(out);
     if (st != CT_OK)
         return st;
-    if ((st = ct_dag_copy(&cur, in, err)) != CT_OK)
-        return st;
+    /* c: the DAG of the round, `in` until a round merges (owned: cur) */
+    const ct_dag_t *c = in;
+    int own = 0;
     for (;;) {
         int changed;
-        if ((st = contract_round(&cur, single_edge, &next, &changed, err)) != CT_OK) {
-            ct_dag_destroy(&cur);
+        if ((st = contract_round(c, single_edge, &next, &changed, err)) != CT_OK) {
+            if (own)
+                ct_dag_destroy(&cur);
             return st;
         }
-        ct_dag_destroy(&cur);
-        cur = next;
-        /* cur.index was moved by value: its heap pointers now belong to cur. */
         if (!changed)
             break;
+        if (own)
+            ct_dag_destroy(&cur);
+        cur = next; /* (next's heap pointers now belong to cur) */
+        own = 1;
+        c = &cur;
         loc.rounds++;
     }
-    if (!cur.members) { /* nothing merged: still record identity members */
+    if (!c->members) { /* nothing merged: still record identity members */
         ct_dag_t tmp;
         igraph_vector_int_t mem;
-        size_t *order = malloc(cur.n_tasks * sizeof(size_t));
-        if (!order || igraph_vector_int_init(&mem, (igraph_integer_t)cur.n_tasks) != IGRAPH_SUCCESS) {
+        size_t *order = malloc(c->n_tasks * sizeof(size_t));
+        if (!order || igraph_vector_int_init(&mem, (igraph_integer_t)c->n_tasks) != IGRAPH_SUCCESS) {
             free(order);
-            ct_dag_destroy(&cur);
+            if (own)
+                ct_dag_destroy(&cur);
             return ct_error_set(err, CT_ENOMEM, "out of memory contracting");
         }
-        for (size_t v = 0; v < cur.n_tasks; v++)
+        for (size_t v = 0; v < c->n_tasks; v++)
             VECTOR(mem)[v] = (igraph_integer_t)v;
-        st = ct_dag_topo_order(&cur, order, "dag", err);
+        st = ct_dag_topo_order(c, order, "dag", err);
         if (st == CT_OK)
-            st = rebuild(&cur, order, &mem, cur.n_tasks, &tmp, err);
+            st = rebuild(c, order, &mem, c->n_tasks, &tmp, err);
         igraph_vector_int_destroy(&mem);
         free(order);
-        ct_dag_destroy(&cur);
+        if (own)
+            ct_dag_destroy(&cur);
         if (st != CT_OK)
             return st;
         cur = tmp;
-    }
+    } else if (!own && (st = ct_dag_copy(&cur, in, err)) != CT_OK) /* (merged before: members, no merge now) */
+        return st;
     loc.tasks_after = cur.n_tasks;
     loc.edges_after = cur.n_edges;
     *out = cur;
