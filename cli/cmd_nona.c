@@ -591,6 +591,7 @@ static int do_solve(const char *path, const nona_opts_t *o)
     so.solve.progress = solve_progress;
     so.solve.progress_ctx = &line;
     so.solve.threads = o->sweep.threads; /* (0: the cores; a sweep's scales take one each) */
+    so.model.threads = o->sweep.threads; /* (pass 1 of the build of a model of many classes) */
     ct_status_t st = solve_one(&s, 1.0, &so, o->output ? &entry : NULL, &entry_len, o->json ? &summary : NULL,
                                !o->json, NULL, &err);
     ct_scenario_destroy(&s);

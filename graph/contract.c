@@ -3,7 +3,8 @@
  *
  * Per round: build sorted adjacency lists, test every edge with two sorted
  * subset checks, let igraph find the connected components of the qualifying
- * edges, and rebuild the DAG with one task per component. Tasks of the new
+ * edges (under the igraph lock: the rest runs on any thread), and rebuild
+ * the DAG with one task per component. Tasks of the new
  * DAG are ordered by the first topological position of their members, so
  * the output is deterministic and reads in execution order.
  *
@@ -108,8 +109,8 @@ static int cmp_merged(const void *pa, const void *pb)
 
 /* Builds `out` from `cur` by merging each component of `membership`
  * (component numbers 0..nc-1). `order` is a topological order of cur. */
-static ct_status_t rebuild(const ct_dag_t *cur, const size_t *order, const igraph_vector_int_t *membership,
-                           size_t nc, ct_dag_t *out, ct_error_t *err)
+static ct_status_t rebuild(const ct_dag_t *cur, const size_t *order, const size_t *membership, size_t nc,
+                           ct_dag_t *out, ct_error_t *err)
 {
     size_t n = cur->n_tasks;
     ct_status_t st = CT_OK;
@@ -126,7 +127,7 @@ static ct_status_t rebuild(const ct_dag_t *cur, const size_t *order, const igrap
         rank[c] = (size_t)-1;
     size_t next = 0;
     for (size_t k = 0; k < n; k++) {
-        size_t c = (size_t)VECTOR(*membership)[order[k]];
+        size_t c = membership[order[k]];
         if (rank[c] == (size_t)-1) {
             rank[c] = next;
             first[next++] = order[k];
@@ -139,7 +140,7 @@ static ct_status_t rebuild(const ct_dag_t *cur, const size_t *order, const igrap
             goto done;
     /* Times and member counts. */
     for (size_t v = 0; v < n; v++) {
-        size_t t = rank[VECTOR(*membership)[v]];
+        size_t t = rank[membership[v]];
         out->time[t] += cur->time[v];
         count[t + 1] += ct_dag_member_count(cur, v);
     }
@@ -158,7 +159,7 @@ static ct_status_t rebuild(const ct_dag_t *cur, const size_t *order, const igrap
     memcpy(out->member_start, count, (nc + 1) * sizeof(size_t));
     /* Members in topological order of their old tasks. */
     for (size_t k = 0; k < n; k++) {
-        size_t v = order[k], t = rank[VECTOR(*membership)[v]];
+        size_t v = order[k], t = rank[membership[v]];
         for (size_t j = 0; j < ct_dag_member_count(cur, v); j++)
             if (!(out->members[count[t]++] = ct_strdup(ct_dag_member(cur, v, j), err))) {
                 st = CT_ENOMEM;
@@ -168,7 +169,7 @@ static ct_status_t rebuild(const ct_dag_t *cur, const size_t *order, const igrap
     /* Edges: map, drop self-loops, sort, sum parallel ones. */
     size_t m = 0;
     for (size_t e = 0; e < cur->n_edges; e++) {
-        size_t u = rank[VECTOR(*membership)[cur->from[e]]], v = rank[VECTOR(*membership)[cur->to[e]]];
+        size_t u = rank[membership[cur->from[e]]], v = rank[membership[cur->to[e]]];
         if (u != v)
             me[m++] = (merged_edge_t){ u, v, cur->bytes[e] };
     }
@@ -192,68 +193,92 @@ done:
     return st;
 }
 
-/* One round. Sets *changed to 0 when no edge qualified (out is then a copy). */
+/* The weakly connected components of the n tasks joined by the nq edges
+ * qe[2i] - qe[2i+1]: membership[v] in 0 .. *nc - 1. igraph, under its
+ * lock (the rest of the contraction runs on any thread). */
+static ct_status_t components(size_t n, const size_t *qe, size_t nq, size_t *membership, size_t *nc,
+                              ct_error_t *err)
+{
+    igraph_vector_int_t edges, memb;
+    igraph_t g;
+    ct_status_t st = CT_OK;
+    ct_igraph_lock();
+    ct_igraph_quiet();
+    if (igraph_vector_int_init(&edges, (igraph_integer_t)(2 * nq)) != IGRAPH_SUCCESS) {
+        ct_igraph_unlock();
+        return ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+    }
+    if (igraph_vector_int_init(&memb, 0) != IGRAPH_SUCCESS) {
+        igraph_vector_int_destroy(&edges);
+        ct_igraph_unlock();
+        return ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+    }
+    for (size_t i = 0; i < 2 * nq; i++)
+        VECTOR(edges)[i] = (igraph_integer_t)qe[i];
+    igraph_integer_t count = 0;
+    if (igraph_create(&g, &edges, (igraph_integer_t)n, IGRAPH_UNDIRECTED) != IGRAPH_SUCCESS)
+        st = ct_error_set(err, CT_ENOMEM, "igraph could not build the qualifying-edge graph");
+    else {
+        igraph_error_t ie = igraph_connected_components(&g, &memb, NULL, &count, IGRAPH_WEAK);
+        igraph_destroy(&g);
+        if (ie != IGRAPH_SUCCESS)
+            st = ct_error_set(err, CT_ENOMEM, "igraph could not find components (%s)", igraph_strerror(ie));
+    }
+    for (size_t v = 0; st == CT_OK && v < n; v++)
+        membership[v] = (size_t)VECTOR(memb)[v];
+    *nc = (size_t)count;
+    igraph_vector_int_destroy(&edges);
+    igraph_vector_int_destroy(&memb);
+    ct_igraph_unlock();
+    return st;
+}
+
+/* One round. Sets *changed to 0 when no edge qualified (out is then
+ * untouched: cur stands). */
 static ct_status_t contract_round(const ct_dag_t *cur, int single_edge, ct_dag_t *out, int *changed, ct_error_t *err)
 {
     size_t n = cur->n_tasks;
     ct_status_t st = CT_OK;
     ct_adj_t adj;
-    igraph_vector_int_t qedges, membership;
-    igraph_t g;
-    int have_vecs = 0;
-    size_t *order = malloc(n * sizeof(size_t));
+    size_t *order = malloc((n ? n : 1) * sizeof(size_t)), *membership = malloc((n ? n : 1) * sizeof(size_t));
+    size_t *qe = malloc((2 * cur->n_edges + 2) * sizeof(size_t)); /* qualifying edges' ends, in pairs */
     *changed = 0;
-    if (!order)
+    if (!order || !membership || !qe) {
+        free(order);
+        free(membership);
+        free(qe);
         return ct_error_set(err, CT_ENOMEM, "out of memory contracting");
+    }
     if ((st = ct_adj_build(&adj, cur, err)) != CT_OK) {
         free(order);
+        free(membership);
+        free(qe);
         return st;
     }
     if ((st = ct_dag_topo_order(cur, order, cur->name ? cur->name : "dag", err)) != CT_OK)
         goto done;
-    if (igraph_vector_int_init(&qedges, 0) != IGRAPH_SUCCESS) {
-        st = ct_error_set(err, CT_ENOMEM, "out of memory contracting");
-        goto done;
-    }
-    if (igraph_vector_int_init(&membership, 0) != IGRAPH_SUCCESS) {
-        igraph_vector_int_destroy(&qedges);
-        st = ct_error_set(err, CT_ENOMEM, "out of memory contracting");
-        goto done;
-    }
-    have_vecs = 1;
     size_t nq = 0, first_q = 0;
     for (size_t e = 0; e < cur->n_edges; e++)
         if (qualifies(cur, &adj, e)) {
-            if (nq++ == 0)
+            if (nq == 0)
                 first_q = e;
-            if (igraph_vector_int_push_back(&qedges, (igraph_integer_t)cur->from[e]) != IGRAPH_SUCCESS ||
-                igraph_vector_int_push_back(&qedges, (igraph_integer_t)cur->to[e]) != IGRAPH_SUCCESS) {
-                st = ct_error_set(err, CT_ENOMEM, "out of memory contracting");
-                goto done;
-            }
+            qe[2 * nq] = cur->from[e];
+            qe[2 * nq++ + 1] = cur->to[e];
         }
     if (nq == 0) /* (out untouched: the caller keeps cur) */
         goto done;
     for (int attempt = single_edge; attempt < 2; attempt++) {
         if (attempt == 1) { /* the first qualifying edge alone */
-            igraph_vector_int_resize(&qedges, 2);
-            VECTOR(qedges)[0] = (igraph_integer_t)cur->from[first_q];
-            VECTOR(qedges)[1] = (igraph_integer_t)cur->to[first_q];
+            nq = 1;
+            qe[0] = cur->from[first_q];
+            qe[1] = cur->to[first_q];
         }
-        igraph_integer_t nc;
-        if (igraph_create(&g, &qedges, (igraph_integer_t)n, IGRAPH_UNDIRECTED) != IGRAPH_SUCCESS) {
-            st = ct_error_set(err, CT_ENOMEM, "igraph could not build the qualifying-edge graph");
+        size_t nc = 0;
+        if ((st = components(n, qe, nq, membership, &nc, err)) != CT_OK)
             goto done;
-        }
-        igraph_error_t ie = igraph_connected_components(&g, &membership, NULL, &nc, IGRAPH_WEAK);
-        igraph_destroy(&g);
-        if (ie != IGRAPH_SUCCESS) {
-            st = ct_error_set(err, CT_ENOMEM, "igraph could not find components (%s)", igraph_strerror(ie));
+        if ((st = rebuild(cur, order, membership, nc, out, err)) != CT_OK)
             goto done;
-        }
-        if ((st = rebuild(cur, order, &membership, (size_t)nc, out, err)) != CT_OK)
-            goto done;
-        size_t *o2 = malloc(out->n_tasks * sizeof(size_t));
+        size_t *o2 = malloc((out->n_tasks ? out->n_tasks : 1) * sizeof(size_t));
         if (!o2) {
             st = ct_error_set(err, CT_ENOMEM, "out of memory contracting");
             goto done;
@@ -273,12 +298,10 @@ static ct_status_t contract_round(const ct_dag_t *cur, int single_edge, ct_dag_t
     }
     st = ct_error_set(err, CT_EINTERNAL, "contracting a single qualifying edge created a cycle");
 done:
-    if (have_vecs) {
-        igraph_vector_int_destroy(&qedges);
-        igraph_vector_int_destroy(&membership);
-    }
     ct_adj_free(&adj);
     free(order);
+    free(membership);
+    free(qe);
     return st;
 }
 
@@ -298,17 +321,13 @@ static ct_status_t contract(const ct_dag_t *in, const ct_contract_params_t *p, c
 ct_status_t ct_dag_contract_ex(const ct_dag_t *in, const ct_contract_params_t *p, ct_dag_t *out,
                                ct_contract_info_t *info, ct_error_t *err)
 {
-    ct_igraph_lock();
-    ct_status_t st = contract(in, p, out, info, err);
-    ct_igraph_unlock();
-    return st;
+    return contract(in, p, out, info, err);
 }
 
 static ct_status_t contract(const ct_dag_t *in, const ct_contract_params_t *p, ct_dag_t *out,
                             ct_contract_info_t *info, ct_error_t *err)
 {
     int single_edge = p ? p->single_edge : 0;
-    ct_igraph_quiet();
     ct_contract_info_t loc = { in->n_tasks, in->n_edges, 0, 0, 0 };
     ct_dag_t cur, next;
     ct_status_t st = ct_dag_validate(in, in->name ? in->name : "dag", err);
@@ -336,20 +355,21 @@ static ct_status_t contract(const ct_dag_t *in, const ct_contract_params_t *p, c
     }
     if (!c->members) { /* nothing merged: still record identity members */
         ct_dag_t tmp;
-        igraph_vector_int_t mem;
-        size_t *order = malloc(c->n_tasks * sizeof(size_t));
-        if (!order || igraph_vector_int_init(&mem, (igraph_integer_t)c->n_tasks) != IGRAPH_SUCCESS) {
+        size_t *order = malloc((c->n_tasks ? c->n_tasks : 1) * sizeof(size_t));
+        size_t *mem = malloc((c->n_tasks ? c->n_tasks : 1) * sizeof(size_t));
+        if (!order || !mem) {
             free(order);
+            free(mem);
             if (own)
                 ct_dag_destroy(&cur);
             return ct_error_set(err, CT_ENOMEM, "out of memory contracting");
         }
         for (size_t v = 0; v < c->n_tasks; v++)
-            VECTOR(mem)[v] = (igraph_integer_t)v;
+            mem[v] = v;
         st = ct_dag_topo_order(c, order, "dag", err);
         if (st == CT_OK)
-            st = rebuild(c, order, &mem, c->n_tasks, &tmp, err);
-        igraph_vector_int_destroy(&mem);
+            st = rebuild(c, order, mem, c->n_tasks, &tmp, err);
+        free(mem);
         free(order);
         if (own)
             ct_dag_destroy(&cur);

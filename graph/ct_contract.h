@@ -56,7 +56,9 @@ int ct_contract_edge_qualifies(const ct_dag_t *dag, size_t e);
  *  by every libcontend entry that uses igraph; idempotent. */
 void ct_igraph_quiet(void);
 /** igraph calls take turns under one lock when igraph keeps global state
- *  (IGRAPH_THREAD_SAFE 0); the contraction and split entries take it. */
+ *  (IGRAPH_THREAD_SAFE 0); the contraction takes it around its igraph
+ *  calls only (the components of a round), so contractions of several
+ *  DAGs run side by side (a model's classes are built on the cores). */
 void ct_igraph_lock(void);
 void ct_igraph_unlock(void);
 

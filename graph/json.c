@@ -6,10 +6,15 @@
 #include "ct_json.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* cJSON's parser records its last error in a global, written at every
+ * parse: parses on several threads (a scenario's DAG files) take turns. */
+static pthread_mutex_t parse_mu = PTHREAD_MUTEX_INITIALIZER;
 
 ct_status_t ct_json_parse(const char *text, size_t len, const char *label, cJSON **out, ct_error_t *err)
 {
@@ -23,7 +28,9 @@ ct_status_t ct_json_parse(const char *text, size_t len, const char *label, cJSON
         return ct_error_set(err, CT_EINTERNAL, "%s: JSON text is not NUL-terminated", label);
     if (memchr(text, '\0', len))
         return ct_error_set(err, CT_EINPUT, "%s: a NUL byte inside the JSON text", label);
+    pthread_mutex_lock(&parse_mu);
     cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+    pthread_mutex_unlock(&parse_mu);
     if (!root) {
         /* cJSON leaves end at the failing byte; turn it into line:column. */
         size_t line = 1, col = 1;

@@ -524,6 +524,9 @@ typedef struct {
     int large;              /**< segments over partition.max_triplets: 1 (default) start from a few
                                  triplets, the solver generates the rest (column generation);
                                  0: refuse them (CT_ELIMIT) */
+    unsigned threads;       /**< from 64 classes on, the classes' DAGs are contracted and split on
+                                 this many threads (default 1; 0: the cores); the model does not
+                                 depend on it, nor does the error reported (the first class's) */
 } ct_nona_model_params_t;
 
 void ct_nona_model_params_init(ct_nona_model_params_t *p);

@@ -24,6 +24,7 @@
  */
 #include "ct_contract.h"
 #include "ct_nona.h"
+#include "ct_parallel.h"
 
 #include <gsl/gsl_integration.h>
 #include <float.h>
@@ -48,7 +49,7 @@ void ct_nona_model_params_init(ct_nona_model_params_t *p)
                                    .root_wait_all = CT_NONA_ROOT_WAIT_ALL_DEFAULT,
                                    .transfers_task = CT_NONA_TRANSFERS_TASK_DEFAULT,
                                    .finite_servers = CT_NONA_SAMPLING_AUTO,
-                                   .late_hold = 1 };
+                                   .late_hold = 1, .threads = 1 };
     ct_partition_params_init(&p->partition);
 }
 
@@ -1252,6 +1253,46 @@ done:
     return st;
 }
 
+/* From this many classes on, pass 1 of the build runs on params.threads. */
+#define CLASS_BUILD_PARALLEL 64
+
+typedef struct {
+    const ct_scenario_t *s;
+    ct_nona_model_t *m;
+    const char *label; /* the scenario's, for messages */
+} class_build_ctx_t;
+
+/* Class j's name, contraction and split, its base and work (any thread:
+ * it writes only class j's). */
+static ct_status_t class_build_point(size_t j, void *arg, ct_error_t *err)
+{
+    const class_build_ctx_t *cb = arg;
+    const ct_class_t *c = &cb->s->classes[j];
+    ct_model_class_t *mc = &cb->m->classes[j];
+    double speed = cb->s->speed;
+    ct_dag_t contracted;
+    if (!(cb->m->class_names[j] = ct_strdup(c->name, err)))
+        return CT_ENOMEM;
+    ct_status_t st = ct_dag_contract(&c->dag, &contracted, NULL, err);
+    if (st == CT_OK) {
+        st = ct_split_compute(&contracted, &mc->split, err);
+        ct_dag_destroy(&contracted);
+    }
+    if (st != CT_OK) {
+        ct_error_prefix(err, "%s: class '%s': ", cb->label, c->name);
+        return st;
+    }
+    const ct_split_t *sp = &mc->split;
+    mc->base = sp->dag.time[sp->bottlenecks[0]] / speed;
+    for (size_t i = 0; i < sp->n_segments; i++)
+        mc->base += sp->dag.time[sp->segments[i].sink] / speed;
+    double work = 0;
+    for (size_t v = 0; v < sp->dag.n_tasks; v++)
+        work += sp->dag.time[v] / speed;
+    mc->work = work;
+    return CT_OK;
+}
+
 ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_params_t *p, ct_nona_model_t *m,
                                 ct_error_t *err)
 {
@@ -1280,41 +1321,22 @@ ct_status_t ct_nona_model_build(const ct_scenario_t *s, const ct_nona_model_para
     }
     for (size_t j = 0; j < s->n_classes; j++)
         ct_dag_init(&m->classes[j].split.dag);
-    /* Pass 1: contract, split, count blocks; check the compute load. */
+    /* Pass 1: contract, split (each class on its own, on threads), count
+     * blocks; check the compute load. */
+    class_build_ctx_t cb = { s, m, label };
+    if ((st = ct_parallel_for(s->n_classes, s->n_classes >= CLASS_BUILD_PARALLEL ? p->threads : 1, class_build_point,
+                              &cb, NULL, NULL, err)) != CT_OK) {
+        ct_nona_model_free(m);
+        return st;
+    }
     double compute_load = 0; /* servers kept busy by compute alone */
     for (size_t j = 0; j < s->n_classes; j++) {
-        const ct_class_t *c = &s->classes[j];
         ct_model_class_t *mc = &m->classes[j];
-        ct_dag_t contracted;
-        m->beta[j] = c->rate;
-        if (!(m->class_names[j] = ct_strdup(c->name, err))) {
-            ct_nona_model_free(m);
-            return CT_ENOMEM;
-        }
-        if ((st = ct_dag_contract(&c->dag, &contracted, NULL, err)) != CT_OK) {
-            ct_error_prefix(err, "%s: class '%s': ", label, c->name);
-            ct_nona_model_free(m);
-            return st;
-        }
-        st = ct_split_compute(&contracted, &mc->split, err);
-        ct_dag_destroy(&contracted);
-        if (st != CT_OK) {
-            ct_error_prefix(err, "%s: class '%s': ", label, c->name);
-            ct_nona_model_free(m);
-            return st;
-        }
-        const ct_split_t *sp = &mc->split;
-        mc->base = sp->dag.time[sp->bottlenecks[0]] / s->speed;
-        for (size_t i = 0; i < sp->n_segments; i++)
-            mc->base += sp->dag.time[sp->segments[i].sink] / s->speed;
-        double work = 0;
-        for (size_t v = 0; v < sp->dag.n_tasks; v++)
-            work += sp->dag.time[v] / s->speed;
-        mc->work = work;
-        compute_load += c->rate * work;
+        m->beta[j] = s->classes[j].rate;
+        compute_load += s->classes[j].rate * mc->work;
         mc->block_start = m->n_blocks;
-        mc->n_blocks = sp->n_segments;
-        m->n_blocks += sp->n_segments;
+        mc->n_blocks = mc->split.n_segments;
+        m->n_blocks += mc->n_blocks;
     }
     if (compute_load + s->rho_bg_s * (double)s->servers >= (double)s->servers) {
         ct_nona_model_free(m);

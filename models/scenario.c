@@ -1,10 +1,13 @@
 /*
  * scenario.c - loading, validating, scaling and hashing Nona scenarios
- * (format in ct_scenario.h).
+ * (format in ct_scenario.h). A scenario of many classes loads their DAG
+ * files on the cores (ct_parallel_for: the same scenario and the same
+ * first error on any number of threads).
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #include "ct_json.h"
+#include "ct_parallel.h"
 #include "ct_scenario.h"
 
 #include <math.h>
@@ -176,11 +179,30 @@ static char *dir_of(const char *path)
     return d;
 }
 
+/* From this many classes on, their DAG files load on the cores. */
+#define DAG_LOAD_PARALLEL 64
+
+typedef struct {
+    ct_scenario_t *s;
+    char *const *fulls; /* class i's DAG file, the scenario's folder prefixed */
+    const char *path;   /* the scenario file */
+} dag_load_ctx_t;
+
+/* Loads class i's DAG (any thread: it writes only class i's). */
+static ct_status_t dag_load_point(size_t i, void *arg, ct_error_t *err)
+{
+    const dag_load_ctx_t *c = arg;
+    ct_status_t st = ct_dag_load(&c->s->classes[i].dag, c->fulls[i], NULL, err);
+    if (st != CT_OK)
+        ct_error_prefix(err, "%s: classes[%zu].dag: ", c->path, i);
+    return st;
+}
+
 ct_status_t ct_scenario_load(ct_scenario_t *s, const char *path, ct_error_t *err)
 {
     ct_scenario_destroy(s);
     cJSON *root = NULL;
-    char *dir = NULL, *full = NULL;
+    char *dir = NULL, **fulls = NULL;
     ct_status_t st = ct_json_load_file(path, &root, err);
     if (st != CT_OK)
         return st;
@@ -238,7 +260,16 @@ ct_status_t ct_scenario_load(ct_scenario_t *s, const char *path, ct_error_t *err
     for (size_t i = 0; i < n; i++)
         ct_dag_init(&s->classes[i].dag);
     s->n_classes = n;
+    if (!(fulls = calloc(n ? n : 1, sizeof(char *)))) {
+        st = ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
+        goto done;
+    }
+    /* The classes' fields first, up to the first bad one (its error kept
+     * for after the DAGs before it, as if read one after the other) */
     size_t i = 0;
+    ct_status_t meta_st = CT_OK;
+    ct_error_t meta_err;
+    ct_error_clear(&meta_err);
     const cJSON *c;
     cJSON_ArrayForEach(c, classes) {
         char item[48];
@@ -246,39 +277,47 @@ ct_status_t ct_scenario_load(ct_scenario_t *s, const char *path, ct_error_t *err
         ct_class_t *k = &s->classes[i];
         snprintf(item, sizeof item, "classes[%zu]", i);
         if (!cJSON_IsObject(c)) {
-            st = ct_error_set(err, CT_EINPUT, "%s: %s: expected an object", path, item);
-            goto done;
+            meta_st = ct_error_set(&meta_err, CT_EINPUT, "%s: %s: expected an object", path, item);
+            break;
         }
-        if ((st = ct_json_get_string(c, "name", 1, path, item, &name, err)) != CT_OK ||
-            (st = ct_json_get_string(c, "dag", 1, path, item, &dag, err)) != CT_OK ||
-            (st = ct_json_get_number(c, "arrival_rate", 1, path, item, &k->rate, err)) != CT_OK)
-            goto done;
+        if ((meta_st = ct_json_get_string(c, "name", 1, path, item, &name, &meta_err)) != CT_OK ||
+            (meta_st = ct_json_get_string(c, "dag", 1, path, item, &dag, &meta_err)) != CT_OK ||
+            (meta_st = ct_json_get_number(c, "arrival_rate", 1, path, item, &k->rate, &meta_err)) != CT_OK)
+            break;
         if (!name[0]) {
-            st = ct_error_set(err, CT_EINPUT, "%s: %s.name: empty class name", path, item);
-            goto done;
+            meta_st = ct_error_set(&meta_err, CT_EINPUT, "%s: %s.name: empty class name", path, item);
+            break;
         }
-        if (!(k->name = ct_strdup(name, err)) || !(k->dag_path = ct_strdup(dag, err))) {
-            st = CT_ENOMEM;
-            goto done;
+        if (!(k->name = ct_strdup(name, &meta_err)) || !(k->dag_path = ct_strdup(dag, &meta_err))) {
+            meta_st = CT_ENOMEM;
+            break;
         }
-        free(full);
         size_t fl = strlen(dir) + strlen(dag) + 1;
-        if (!(full = malloc(fl))) {
-            st = ct_error_set(err, CT_ENOMEM, "%s: out of memory", path);
-            goto done;
+        if (!(fulls[i] = malloc(fl))) {
+            meta_st = ct_error_set(&meta_err, CT_ENOMEM, "%s: out of memory", path);
+            break;
         }
-        snprintf(full, fl, "%s%s", dag[0] == '/' ? "" : dir, dag);
-        if ((st = ct_dag_load(&k->dag, full, NULL, err)) != CT_OK) {
-            ct_error_prefix(err, "%s: %s.dag: ", path, item);
-            goto done;
-        }
+        snprintf(fulls[i], fl, "%s%s", dag[0] == '/' ? "" : dir, dag);
         i++;
+    }
+    /* Then the DAGs, on the cores when there are many (a fleet's 1000
+     * small files: reading and building them is most of the load); the
+     * error reported is the first class's, whatever the threads */
+    dag_load_ctx_t ctx = { s, fulls, path };
+    if ((st = ct_parallel_for(i, i >= DAG_LOAD_PARALLEL ? 0 : 1, dag_load_point, &ctx, NULL, NULL, err)) != CT_OK)
+        goto done;
+    if ((st = meta_st) != CT_OK) {
+        if (err)
+            *err = meta_err;
+        goto done;
     }
     st = ct_scenario_validate(s, path, err);
 done:
     cJSON_Delete(root);
     free(dir);
-    free(full);
+    for (size_t k = 0; fulls && k < s->n_classes; k++)
+        free(fulls[k]);
+    free(fulls);
     if (st != CT_OK)
         ct_scenario_destroy(s);
     return st;

@@ -1,11 +1,15 @@
 /*
  * scenario_gen.c - the seeded layered-workload generator (ct_scenario_gen.h)
- * and the Nona model against the simulator on a small generated family.
+ * and the Nona model against the simulator on a small generated family;
+ * scenarios saved and read back (100 classes: their DAGs loaded on the
+ * cores, the first class's error reported; its model built on the cores
+ * the same as on one thread).
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "ct_eval.h"
+#include "ct_json.h"
 #include "ct_nona.h"
 #include "ct_sampler.h"
 #include "ct_scenario_gen.h"
@@ -340,9 +344,87 @@ static void save_round_trip(void)
     CHECK(rmdir(dir) == 0);
 }
 
+/* A scenario of 100 classes loads its DAG files on the cores: read back
+ * as saved; with files missing, malformed and a class's field missing,
+ * the error is the first class's in file order, as if one after the
+ * other: the DAG of class 70 (missing) before the malformed one of 90
+ * and the missing rate of 95; then 90's; then 95's. */
+static void many_classes_load(void)
+{
+    char dir[] = "/tmp/ct-many-XXXXXX", path[128];
+    CHECK(mkdtemp(dir) != NULL);
+    ct_scenario_t s, back;
+    ct_error_t err;
+    ct_test_fleet_mixed(&s, 100, 1.0);
+    ct_scenario_init(&back);
+    save_and_read_back(&s, dir, "big.json", &back);
+    /* its model built on the cores (pass 1: each class contracted and
+     * split on a thread) is the model built one class after the other */
+    ct_nona_model_params_t mp;
+    ct_nona_model_params_init(&mp);
+    ct_nona_model_t m1, m0;
+    CHECK(ct_nona_model_build(&back, &mp, &m1, &err) == CT_OK);
+    mp.threads = 0;
+    CHECK(ct_nona_model_build(&back, &mp, &m0, &err) == CT_OK);
+    int same = m1.n_vars == m0.n_vars && m1.n_blocks == m0.n_blocks && m1.n_branches == m0.n_branches &&
+               m1.rho_s == m0.rho_s;
+    for (size_t j = 0; same && j < m1.n_classes; j++)
+        same = !strcmp(m1.class_names[j], m0.class_names[j]) && m1.classes[j].work == m0.classes[j].work &&
+               m1.classes[j].base == m0.classes[j].base && m1.classes[j].block_start == m0.classes[j].block_start &&
+               m1.classes[j].split.dag.n_tasks == m0.classes[j].split.dag.n_tasks;
+    for (size_t w = 0; same && w < m1.n_vars; w++)
+        same = m1.trip[w].a1 == m0.trip[w].a1 && m1.trip[w].a2 == m0.trip[w].a2 && m1.trip[w].q == m0.trip[w].q &&
+               m1.trip[w].branch_start == m0.trip[w].branch_start;
+    for (size_t i = 0; same && i < m1.n_branches; i++)
+        same = m1.branches[i].a == m0.branches[i].a && m1.branches[i].n == m0.branches[i].n;
+    CHECK(same && m1.n_classes == 100 && m1.n_blocks == 1000);
+    ct_nona_model_free(&m1);
+    ct_nona_model_free(&m0);
+    cJSON *root = NULL;
+    snprintf(path, sizeof path, "%s/big.json", dir);
+    CHECK(ct_json_load_file(path, &root, &err) == CT_OK);
+    cJSON *c95 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "classes"), 95);
+    CHECK(cJSON_IsObject(c95));
+    cJSON_DeleteItemFromObjectCaseSensitive(c95, "arrival_rate");
+    snprintf(path, sizeof path, "%s/bad.json", dir);
+    CHECK(ct_json_write_file(root, path, &err) == CT_OK);
+    cJSON_Delete(root);
+    char c70[128], c90[128];
+    snprintf(c70, sizeof c70, "%s/c70.json", dir);
+    snprintf(c90, sizeof c90, "%s/c90.json", dir);
+    CHECK(unlink(c70) == 0);
+    CHECK(ct_write_text_file(c90, "{\"tasks\": [", &err) == CT_OK);
+    for (int round = 0; round < 3; round++) {
+        CHECK(ct_scenario_load(&back, path, &err) != CT_OK);
+        const char *want[] = { "classes[70].dag: ", "classes[90].dag: ", "classes[95]" };
+        CHECK_MSG(strstr(err.msg, want[round]) != NULL && strstr(err.msg, "bad.json") != NULL, "round %d: %s", round,
+                  err.msg);
+        CHECK(back.n_classes == 0 && back.classes == NULL); /* (nothing half-loaded left) */
+        if (round == 0) /* the missing file back, then the malformed one mended */
+            CHECK(ct_scenario_save(&s, dir, "big.json", &err) == CT_OK);
+        if (round == 0)
+            CHECK(ct_write_text_file(c90, "{\"tasks\": [", &err) == CT_OK);
+        if (round == 1)
+            CHECK(ct_scenario_save(&s, dir, "big.json", &err) == CT_OK);
+    }
+    ct_scenario_destroy(&back);
+    ct_scenario_destroy(&s);
+    for (size_t c = 0; c < 100; c++) {
+        snprintf(path, sizeof path, "%s/c%zu.json", dir, c);
+        unlink(path);
+    }
+    const char *names[] = { "big.json", "bad.json" };
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    CHECK(rmdir(dir) == 0);
+}
+
 int main(void)
 {
     save_round_trip();
+    many_classes_load();
     families();
     shape();
     chain_bound();
