@@ -293,6 +293,22 @@ static int same_dags(const ct_scenario_t *a, const ct_scenario_t *b)
     return same;
 }
 
+/* Removes what the tests below saved in dir (the DAG files of n classes,
+ * c0.json ..., and two scenario files), then dir. */
+static void remove_saved(const char *dir, size_t n, const char *a, const char *b)
+{
+    char path[128];
+    for (size_t c = 0; c < n; c++) {
+        snprintf(path, sizeof path, "%s/c%zu.json", dir, c);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, a);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s", dir, b);
+    unlink(path);
+    CHECK(rmdir(dir) == 0);
+}
+
 /* ct_scenario_save reads back as saved: classes with their own DAGs, and
  * classes sharing one file with one DAG (written once); two DAGs under
  * one file name are refused before anything is written (the fleet helper
@@ -308,15 +324,22 @@ static void save_and_read_back(const ct_scenario_t *s, const char *dir, const ch
     CHECK(same_dags(s, back));
 }
 
+/* A mixed fleet of n classes in a new folder dir (a mkdtemp template),
+ * saved as name and read back into back. */
+static void saved_fleet(char *dir, size_t n, const char *name, ct_scenario_t *s, ct_scenario_t *back)
+{
+    CHECK(mkdtemp(dir) != NULL);
+    ct_test_fleet_mixed(s, n, 1.0);
+    ct_scenario_init(back);
+    save_and_read_back(s, dir, name, back);
+}
+
 static void save_round_trip(void)
 {
     char dir[] = "/tmp/ct-save-XXXXXX", path[96];
-    CHECK(mkdtemp(dir) != NULL);
     ct_scenario_t s, back;
     ct_error_t err;
-    ct_test_fleet_mixed(&s, 3, 1.0);
-    ct_scenario_init(&back);
-    save_and_read_back(&s, dir, "fleet.json", &back);
+    saved_fleet(dir, 3, "fleet.json", &s, &back);
     /* one DAG file for two classes with the same DAG */
     free(s.classes[1].dag_path);
     s.classes[1].dag_path = ct_strdup(s.classes[0].dag_path, &err);
@@ -332,16 +355,7 @@ static void save_round_trip(void)
     CHECK(access(path, F_OK) != 0);
     ct_scenario_destroy(&back);
     ct_scenario_destroy(&s);
-    for (size_t c = 0; c < 3; c++) {
-        snprintf(path, sizeof path, "%s/c%zu.json", dir, c);
-        unlink(path);
-    }
-    const char *names[] = { "fleet.json", "shared.json" };
-    for (size_t i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
-    }
-    CHECK(rmdir(dir) == 0);
+    remove_saved(dir, 3, "fleet.json", "shared.json");
 }
 
 /* A scenario of 100 classes loads its DAG files on the cores: read back
@@ -352,12 +366,9 @@ static void save_round_trip(void)
 static void many_classes_load(void)
 {
     char dir[] = "/tmp/ct-many-XXXXXX", path[128];
-    CHECK(mkdtemp(dir) != NULL);
     ct_scenario_t s, back;
     ct_error_t err;
-    ct_test_fleet_mixed(&s, 100, 1.0);
-    ct_scenario_init(&back);
-    save_and_read_back(&s, dir, "big.json", &back);
+    saved_fleet(dir, 100, "big.json", &s, &back);
     /* its model built on the cores (pass 1: each class contracted and
      * split on a thread) is the model built one class after the other */
     ct_nona_model_params_t mp;
@@ -409,16 +420,7 @@ static void many_classes_load(void)
     }
     ct_scenario_destroy(&back);
     ct_scenario_destroy(&s);
-    for (size_t c = 0; c < 100; c++) {
-        snprintf(path, sizeof path, "%s/c%zu.json", dir, c);
-        unlink(path);
-    }
-    const char *names[] = { "big.json", "bad.json" };
-    for (size_t i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
-    }
-    CHECK(rmdir(dir) == 0);
+    remove_saved(dir, 100, "big.json", "bad.json");
 }
 
 int main(void)
