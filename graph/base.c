@@ -820,8 +820,8 @@ void ct_big_free(void *p)
  * SLAB_BYTES on huge pages, one after the other: each on huge pages of its
  * own would leave up to half of each untouched but resident, and from
  * malloc each 4 KiB page faults on its own (a 1000-class solve holds about
- * 120 such buffers of 0.1-3 MB, 80 MB faulted at 2.7 ms per MiB;
- * docs/benchmarks.md). A slab's blocks go back to the cache only (block_free
+ * 120 such buffers of 0.1-3 MB, 80 MB faulted in 4 KiB pages before;
+ * docs/benchmarks-log.md). A slab's blocks go back to the cache only (block_free
  * leaves them) and its memory to the system with the cache. */
 #define SLAB_BYTES ((size_t)16 << 20)
 

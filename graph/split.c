@@ -13,7 +13,6 @@
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
-#include "ct_contract.h"
 #include "ct_split.h"
 
 #include <stdlib.h>
