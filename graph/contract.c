@@ -315,17 +315,8 @@ ct_status_t ct_dag_contract(const ct_dag_t *in, ct_dag_t *out, ct_contract_info_
     return ct_dag_contract_ex(in, NULL, out, info, err);
 }
 
-static ct_status_t contract(const ct_dag_t *in, const ct_contract_params_t *p, ct_dag_t *out,
-                            ct_contract_info_t *info, ct_error_t *err);
-
 ct_status_t ct_dag_contract_ex(const ct_dag_t *in, const ct_contract_params_t *p, ct_dag_t *out,
                                ct_contract_info_t *info, ct_error_t *err)
-{
-    return contract(in, p, out, info, err);
-}
-
-static ct_status_t contract(const ct_dag_t *in, const ct_contract_params_t *p, ct_dag_t *out,
-                            ct_contract_info_t *info, ct_error_t *err)
 {
     int single_edge = p ? p->single_edge : 0;
     ct_contract_info_t loc = { in->n_tasks, in->n_edges, 0, 0, 0 };
