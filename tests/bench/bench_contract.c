@@ -15,7 +15,7 @@
 static void big_dag(ct_dag_t *d, size_t blocks, size_t layers)
 {
     ct_error_t err;
-    char id[48];
+    char id[64];
     size_t prev, x;
     ct_dag_init(d);
     ct_dag_add_task(d, "input", 0, &prev, &err);

@@ -222,7 +222,7 @@ static void dominators_agree(void)
         }
         ct_dag_t d;
         ct_dag_init(&d);
-        char id[16];
+        char id[24];
         for (size_t i = 0; i < n; i++) {
             snprintf(id, sizeof id, "t%zu", perm[i]);
             add(&d, id);
@@ -232,14 +232,14 @@ static void dominators_agree(void)
             int has_out = 0;
             for (size_t j = i + 1; j < n; j++)
                 if ((j - i <= span && lcg(2)) || lcg(8 * n) == 0) {
-                    char a[16], b[16];
+                    char a[24], b[24];
                     snprintf(a, sizeof a, "t%zu", i);
                     snprintf(b, sizeof b, "t%zu", j);
                     edge(&d, a, b, 1.0);
                     has_out = 1;
                 }
             if (!has_out && !(several && lcg(3) == 0)) {
-                char a[16], b[16];
+                char a[24], b[24];
                 snprintf(a, sizeof a, "t%zu", i);
                 snprintf(b, sizeof b, "t%zu", i + 1 + lcg(n - i - 1));
                 edge(&d, a, b, 1.0);
