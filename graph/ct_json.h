@@ -127,6 +127,10 @@ void ct_jw_item(ct_jw_t *w, const char *key, const cJSON *item);
 /** The text (caller frees it) and its length; CT_ENOMEM on a failure or
  *  an open container (the buffer freed). */
 ct_status_t ct_jw_finish(ct_jw_t *w, char **text, size_t *len, ct_error_t *err);
+/** The text so far with its containers left open (a document's head,
+ *  whose items are joined after it as text), as ct_jw_finish gives it;
+ *  the writer is done after it. */
+ct_status_t ct_jw_take(ct_jw_t *w, char **text, size_t *len, ct_error_t *err);
 /** Frees what the writer holds (after a failure elsewhere). */
 void ct_jw_discard(ct_jw_t *w);
 

@@ -586,23 +586,28 @@ void ct_jw_item(ct_jw_t *w, const char *key, const cJSON *item)
         jw_put(w, "null", 4);
 }
 
-ct_status_t ct_jw_finish(ct_jw_t *w, char **text, size_t *len, ct_error_t *err)
+ct_status_t ct_jw_take(ct_jw_t *w, char **text, size_t *len, ct_error_t *err)
 {
     *text = NULL;
     *len = 0;
-    if (w->oom || w->level != 0) {
+    if (!w->buf)
+        jw_put(w, "", 0);
+    if (w->oom) {
         free(w->buf);
         w->buf = NULL;
         return ct_error_set(err, CT_ENOMEM, "out of memory writing JSON");
     }
-    if (!w->buf)
-        jw_put(w, "", 0);
-    if (w->oom)
-        return ct_error_set(err, CT_ENOMEM, "out of memory writing JSON");
     *text = w->buf;
     *len = w->len;
     w->buf = NULL;
     return CT_OK;
+}
+
+ct_status_t ct_jw_finish(ct_jw_t *w, char **text, size_t *len, ct_error_t *err)
+{
+    if (w->level != 0) /* (misuse: a container left open) */
+        w->oom = 1;
+    return ct_jw_take(w, text, len, err);
 }
 
 void ct_jw_discard(ct_jw_t *w)

@@ -9,6 +9,7 @@
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "ct_nona_table.h"
 
 #include <math.h>
@@ -198,9 +199,8 @@ static ct_status_t doc_head(char **head, size_t *len, ct_error_t *err)
     ct_jw_object(&w, NULL);
     ct_jw_string(&w, "format", CT_TABLE_FORMAT);
     ct_jw_string(&w, "generator", "contend " CT_VERSION);
-    ct_jw_array(&w, "scenarios");
-    w.level = 0; /* (left open: the entries follow) */
-    return ct_jw_finish(&w, head, len, err);
+    ct_jw_array(&w, "scenarios"); /* (left open: the entries follow) */
+    return ct_jw_take(&w, head, len, err);
 }
 
 ct_status_t ct_nona_table_write(FILE *fp, const char *const *entries, const size_t *lens, size_t n, ct_error_t *err)
@@ -224,29 +224,31 @@ ct_status_t ct_nona_table_write(FILE *fp, const char *const *entries, const size
 ct_status_t ct_nona_table_text(const ct_scenario_t *s, double scale, const ct_nona_model_t *m,
                                const ct_nona_solution_t *sol, char **text, size_t *len, ct_error_t *err)
 {
-    char *head, *entry;
-    size_t hl, el;
+    char *entry, *t = NULL;
+    size_t el, tl = 0;
     *text = NULL;
     *len = 0;
     ct_status_t st = ct_nona_table_entry_text(s, scale, m, sol, &entry, &el, err);
     if (st != CT_OK)
         return st;
-    if ((st = doc_head(&head, &hl, err)) != CT_OK) {
-        free(entry);
+    /* (the document as ct_nona_table_write writes it, into memory) */
+    FILE *fp = open_memstream(&t, &tl);
+    if (fp) {
+        const char *e = entry;
+        st = ct_nona_table_write(fp, &e, &el, 1, err);
+        int bad = ferror(fp);
+        if (fclose(fp) != 0 || (bad && st == CT_OK))
+            st = ct_error_set(err, CT_ENOMEM, "out of memory building a table");
+    } else
+        st = ct_error_set(err, CT_ENOMEM, "out of memory building a table");
+    free(entry);
+    if (st != CT_OK) {
+        free(t);
         return st;
     }
-    size_t tl = strlen(DOC_TAIL);
-    char *t = malloc(hl + el + tl + 1);
-    if (t) {
-        memcpy(t, head, hl);
-        memcpy(t + hl, entry, el);
-        memcpy(t + hl + el, DOC_TAIL, tl + 1);
-        *text = t;
-        *len = hl + el + tl;
-    }
-    free(head);
-    free(entry);
-    return t ? CT_OK : ct_error_set(err, CT_ENOMEM, "out of memory building a table");
+    *text = t;
+    *len = tl;
+    return CT_OK;
 }
 
 ct_status_t ct_nona_table_entry(const ct_scenario_t *s, double scale, const ct_nona_model_t *m,

@@ -153,6 +153,36 @@ static void writer_matches_cjson(void)
     ct_jw_init(&w, 0);
     ct_jw_end(&w);
     CHECK(ct_jw_finish(&w, &text, &len, &err) == CT_ENOMEM && text == NULL);
+    ct_jw_init(&w, 0);
+    ct_jw_end(&w);
+    CHECK(ct_jw_take(&w, &text, &len, &err) == CT_ENOMEM && text == NULL);
+    /* a document's head taken with its array open, an item written two
+     * deep joined after it, and the tail: cJSON's print of the document */
+    ct_jw_init(&w, 0);
+    ct_jw_object(&w, NULL);
+    ct_jw_string(&w, "format", "x/1");
+    ct_jw_array(&w, "items");
+    char *head = NULL;
+    size_t hl = 0;
+    CHECK(ct_jw_take(&w, &head, &hl, &err) == CT_OK && head && hl == strlen(head));
+    ct_jw_init(&w, 2);
+    ct_jw_object(&w, NULL);
+    ct_jw_number(&w, "n", 1.5);
+    ct_jw_end(&w);
+    CHECK(ct_jw_finish(&w, &text, &len, &err) == CT_OK);
+    cJSON *d = cJSON_CreateObject(), *items = cJSON_CreateArray(), *item = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "format", "x/1");
+    cJSON_AddItemToObject(item, "n", ct_json_number(1.5));
+    cJSON_AddItemToArray(items, item);
+    cJSON_AddItemToObject(d, "items", items);
+    char *whole = cJSON_Print(d);
+    CHECK_MSG(whole && head && text && strlen(whole) == hl + len + 3 && !strncmp(whole, head, hl) &&
+                  !strncmp(whole + hl, text, len) && !strcmp(whole + hl + len, "]\n}"),
+              "head:\n%s\nitem:\n%s\ncJSON:\n%s", head, text, whole);
+    free(head);
+    free(text);
+    cJSON_free(whole);
+    cJSON_Delete(d);
 }
 
 int main(void)
