@@ -17,12 +17,12 @@
 static void nona_usage(FILE *out)
 {
     fprintf(out,
-            "usage: contend nona solve SCENARIO [-o TABLE.json] [--json] [--method exact|penalty|grid]\n"
+            "usage: contend nona solve SCENARIO [-o TABLE.json] [--json] [--details D] [--method exact|penalty|grid]\n"
             "       contend nona sweep SCENARIO --scale A:B:STEP -o LOOKUP.json [--json]\n"
             "\n"
             "solve: turns a scenario (cluster, background traffic, job classes with DAGs and\n"
             "  arrival rates) into a placement probability table, and prints per class the\n"
-            "  predicted mean job completion time and the chosen triplets.\n"
+            "  predicted mean job completion time and the chosen triplets (--details).\n"
             "sweep: one table per arrival-rate scale factor (every class's rate multiplied),\n"
             "  all in one lookup file for the online sampler; unstable scales are reported\n"
             "  and skipped.\n"
@@ -30,6 +30,11 @@ static void nona_usage(FILE *out)
             "options:\n"
             "  -o, --output FILE       table / lookup file (format contend-table/1), atomic\n"
             "  --json                  print a JSON summary on stdout\n"
+            "  --details D             solve: what the printed summary shows: segments (every\n"
+            "                          class's segments and chosen triplets), classes (a line\n"
+            "                          per class), totals (the scenario's lines and the classes'\n"
+            "                          spread); auto (default): segments up to 16 classes, else\n"
+            "                          totals (the table, -o, and --json hold every class)\n"
             "  --method M              exact (default): branch-and-bound over the link and\n"
             "                          server waits, certified to --gap; penalty: the paper's\n"
             "                          softmax + penalty, GSL BFGS; grid: the older 1-D phi\n"
@@ -193,9 +198,17 @@ static void nona_usage(FILE *out)
             "Units: times in seconds, link_bandwidth in bytes/s, arrival rates in jobs/s.\n");
 }
 
+/* What `nona solve` prints per class (--details). */
+typedef enum { DETAILS_AUTO, DETAILS_SEGMENTS, DETAILS_CLASSES, DETAILS_TOTALS } details_t;
+
+/* Classes up to which --details auto prints every segment: the bundled
+ * scenarios' (at most 10) in full, a fleet's thousand (21,000 lines) not. */
+#define DETAILS_AUTO_CLASSES 16
+
 typedef struct {
     const char *output;
     int json;
+    details_t details;
     double *scales;
     size_t n_scales;
     ct_nona_model_params_t model;
@@ -205,12 +218,13 @@ typedef struct {
 
 enum { OPT_JSON = 256, OPT_METHOD, OPT_SCALE, OPT_MAXT, OPT_GRID, OPT_STARTS, OPT_SEED, OPT_MODEL, OPT_ROOT,
        OPT_MAXLP, OPT_SHARD, OPT_LP, OPT_LARGE, OPT_PEVALS, OPT_PARTS, OPT_WAITS, OPT_SEARCH, OPT_BINDING,
-       OPT_TLIMIT, OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING };
+       OPT_TLIMIT, OPT_LATE_WAITS, OPT_DETAILS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_RTT, OPT_LATE_BIND, OPT_SAMPLING };
 
 static int parse(int argc, char **argv, nona_opts_t *o)
 {
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' }, { "json", no_argument, NULL, OPT_JSON },
+        { "details", required_argument, NULL, OPT_DETAILS },
         { "method", required_argument, NULL, OPT_METHOD }, { "scale", required_argument, NULL, OPT_SCALE },
         { "max-triplets", required_argument, NULL, OPT_MAXT }, { "grid", required_argument, NULL, OPT_GRID },
         { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
@@ -246,6 +260,18 @@ static int parse(int argc, char **argv, nona_opts_t *o)
                 return 2;
             break;
         case OPT_JSON: o->json = 1; break;
+        case OPT_DETAILS:
+            if (!strcmp(optarg, "auto"))
+                o->details = DETAILS_AUTO;
+            else if (!strcmp(optarg, "segments"))
+                o->details = DETAILS_SEGMENTS;
+            else if (!strcmp(optarg, "classes"))
+                o->details = DETAILS_CLASSES;
+            else if (!strcmp(optarg, "totals"))
+                o->details = DETAILS_TOTALS;
+            else
+                return cli_usage("nona", "--details: expected auto, segments, classes or totals, got '%s'", optarg);
+            break;
         case OPT_METHOD:
             if (!strcmp(optarg, "exact"))
                 o->solve.method = CT_NONA_EXACT;
@@ -379,8 +405,63 @@ static int parse(int argc, char **argv, nona_opts_t *o)
     return 0;
 }
 
-/* Prints the human summary of one solved scenario. */
-static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, const ct_nona_solution_t *sol)
+/* 1 when segment block w of the table is split over servers with positive
+ * probability (a chosen triplet of more than one part). */
+static int segment_splits(const ct_nona_model_t *m, const ct_nona_solution_t *sol, size_t w)
+{
+    const ct_block_t *b = &m->blocks[w];
+    for (size_t t = 0; t < b->n_vars; t++)
+        if (sol->theta[b->var_start + t] > 0 && b->parts.n_parts[b->parts.triplets[t].partition] > 1)
+            return 1;
+    return 0;
+}
+
+typedef struct {
+    double tau;
+    size_t j;
+} class_time_t;
+
+/* Slowest first; ties in class order (the same lines on every run). */
+static int class_time_cmp(const void *a, const void *b)
+{
+    const class_time_t *x = a, *y = b;
+    if (x->tau != y->tau)
+        return x->tau > y->tau ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* The classes in two lines (--details totals): the spread of their
+ * predicted mean JCT, the segments the table splits, the slowest five. */
+static void print_totals(const ct_nona_model_t *m, const ct_nona_solution_t *sol)
+{
+    size_t n = m->n_classes, blocks = 0, split = 0;
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < m->classes[j].n_blocks; i++, blocks++)
+            split += (size_t)segment_splits(m, sol, m->classes[j].block_start + i);
+    class_time_t *by = n ? malloc(n * sizeof *by) : NULL;
+    if (by) {
+        for (size_t j = 0; j < n; j++)
+            by[j] = (class_time_t){ sol->tau[j], j };
+        qsort(by, n, sizeof *by, class_time_cmp);
+        printf("%zu classes: predicted mean JCT %.6g .. %.6g s (median %.6g s);", n, by[n - 1].tau, by[0].tau,
+               (by[(n - 1) / 2].tau + by[n / 2].tau) / 2);
+    } else {
+        printf("%zu classes:", n);
+    }
+    printf(" %zu of %zu segments split over servers\n", split, blocks);
+    if (by) {
+        printf("slowest:");
+        for (size_t r = 0; r < n && r < 5; r++)
+            printf("%s %s %.6g s", r ? "," : "", m->class_names[by[r].j], by[r].tau);
+        printf("; every class: --details classes or segments, the table (-o) or --json\n");
+    }
+    free(by);
+}
+
+/* Prints the human summary of one solved scenario, per class as `details`
+ * says. */
+static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, const ct_nona_solution_t *sol,
+                          details_t details)
 {
     char hash[24];
     ct_scenario_hash(s, hash, sizeof hash);
@@ -414,11 +495,25 @@ static void print_summary(const ct_scenario_t *s, const ct_nona_model_t *m, cons
         printf("column generation: %zu triplets generated in %zu rounds; at the solution's waits the missing "
                "triplets could lower J by at most %.2g (relative)\n",
                sol->columns_added, sol->cg_rounds, sol->eval.J > 0 ? sol->column_gap / sol->eval.J : 0.0);
+    if (details == DETAILS_AUTO)
+        details = m->n_classes <= DETAILS_AUTO_CLASSES ? DETAILS_SEGMENTS : DETAILS_TOTALS;
+    if (details == DETAILS_TOTALS) {
+        print_totals(m, sol);
+        return;
+    }
     for (size_t j = 0; j < m->n_classes; j++) {
         const ct_model_class_t *mc = &m->classes[j];
         const ct_dag_t *g = &mc->split.dag;
-        printf("class %s (%.6g jobs/s): predicted mean JCT %.6g s, %zu segments\n", m->class_names[j], m->beta[j],
+        size_t split = 0;
+        for (size_t i = 0; details == DETAILS_CLASSES && i < mc->n_blocks; i++)
+            split += (size_t)segment_splits(m, sol, mc->block_start + i);
+        printf("class %s (%.6g jobs/s): predicted mean JCT %.6g s, %zu segments", m->class_names[j], m->beta[j],
                sol->tau[j], mc->n_blocks);
+        if (details == DETAILS_CLASSES) {
+            printf(", %zu split over servers\n", split);
+            continue;
+        }
+        printf("\n");
         for (size_t i = 0; i < mc->n_blocks; i++) {
             const ct_block_t *b = &m->blocks[mc->block_start + i];
             const ct_segment_t *seg = &mc->split.segments[i];
@@ -552,7 +647,7 @@ static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_op
         return st;
     }
     if (print)
-        print_summary(s, &m, &sol);
+        print_summary(s, &m, &sol, o->details);
     if (mean_jct)
         *mean_jct = sol.eval.mean_jct;
     st = entry ? ct_nona_table_entry_text(s, scale, &m, &sol, entry, entry_len, err) : CT_OK;

@@ -345,4 +345,34 @@ $C nona solve data/scenarios/ensemble.json --binding late -o "$T/f2.json" || fai
 grep -q '"sampling"' "$T/f2.json" && fail "auto sampling: a d = 2 table records finite sampling"
 expect_error 2 "--spread-gap: expected a share of J >= 0" -- $C sim data/scenarios/fig1.json --spread-gap x
 expect_error 2 "--chase: expected a share of the open gap, 0 .. 1" -- $C sim data/scenarios/fig1.json --chase -0.5
+
+# The printed summary (--details): every segment up to 16 classes, two lines
+# of totals beyond (a fleet of a thousand classes printed 21,000 lines), a
+# line per class on request; the totals agree with the per-class lines.
+F=$(pwd)/data/fleets/mixed-10
+{
+    printf '{"cluster": {"servers": 80, "link_bandwidth": 1.25e9}, "classes": ['
+    i=0; while [ $i -lt 17 ]; do
+        [ $i -gt 0 ] && printf ', '
+        printf '{"name": "k%d", "dag": "%s/fleet-c%d.json", "arrival_rate": %d}' $i "$F" $((i % 10)) $((i % 4 + 3))
+        i=$((i + 1))
+    done
+    printf ']}\n'
+} >"$T/k17.json"
+$C nona solve "$T/k17.json" >"$T/k17.auto" || fail "solve of 17 classes"
+grep -q "^17 classes: predicted mean JCT [0-9.e-]* \.\. [0-9.e-]* s (median [0-9.e-]* s); [0-9]* of 170 segments split over servers$" \
+    "$T/k17.auto" || fail "17 classes: no totals line: $(head -4 "$T/k17.auto")"
+grep -q "^slowest: k[0-9]* [0-9.e-]* s, k" "$T/k17.auto" || fail "17 classes: no slowest classes"
+grep -q "segment 0" "$T/k17.auto" && fail "17 classes: --details auto printed every segment"
+$C nona solve "$T/k17.json" --details segments >"$T/k17.seg" || fail "--details segments"
+[ "$(grep -c '^class k' "$T/k17.seg")" -eq 17 ] && [ "$(grep -c '^  segment ' "$T/k17.seg")" -eq 170 ] ||
+    fail "--details segments: not every class and segment"
+$C nona solve "$T/k17.json" --details classes >"$T/k17.cls" || fail "--details classes"
+[ "$(grep -c '^class k[0-9]* (.*, 10 segments, [0-9]* split over servers$' "$T/k17.cls")" -eq 17 ] ||
+    fail "--details classes: not a line per class"
+sum=$(sed -n 's/.*, \([0-9]*\) split over servers$/\1/p' "$T/k17.cls" | awk '{ s += $1 } END { print s }')
+grep -q "; $sum of 170 segments split" "$T/k17.auto" || fail "totals' split segments are not the classes' $sum"
+$C nona solve data/scenarios/five-models.json --details totals | grep -q "^5 classes: predicted" || fail "--details totals"
+$C nona solve data/scenarios/five-models.json | grep -q "^  segment 0" || fail "--details auto: 5 classes not in full"
+expect_error 2 "--details: expected auto, segments, classes or totals" -- $C nona solve "$T/k17.json" --details all -o "$T/out.json"
 finish
