@@ -544,7 +544,7 @@ static ct_status_t lookup_read_point(size_t i, void *arg, ct_error_t *err)
     lookup_read_t *c = arg;
     cli_lookup_point_t *pt = &c->pts[i];
     const char *text = c->texts[i], *end = NULL;
-    pt->mean_jct = NAN;
+    pt->mean_jct = pt->gap = pt->iterations = pt->seconds = NAN;
     if (!text)
         return CT_OK;
     size_t len = strlen(text);
@@ -565,6 +565,16 @@ static ct_status_t lookup_read_point(size_t i, void *arg, ct_error_t *err)
     pt->ok = cJSON_IsString(status) && !strcmp(status->valuestring, "ok");
     if (cJSON_IsNumber(mj))
         pt->mean_jct = mj->valuedouble;
+    /* (absent from parts of builds before 2026-12-04) */
+    const cJSON *gap = cJSON_GetObjectItemCaseSensitive(root, "gap"),
+                *its = cJSON_GetObjectItemCaseSensitive(root, "iterations"),
+                *secs = cJSON_GetObjectItemCaseSensitive(root, "solve_seconds");
+    if (cJSON_IsNumber(gap))
+        pt->gap = gap->valuedouble;
+    if (cJSON_IsNumber(its) && cJSON_IsNumber(secs)) {
+        pt->iterations = its->valuedouble;
+        pt->seconds = secs->valuedouble;
+    }
     if (cJSON_IsString(msg) && !(pt->message = strdup(msg->valuestring)))
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
     pt->summary = cJSON_DetachItemFromObjectCaseSensitive(root, "summary");

@@ -121,6 +121,9 @@ typedef struct {
     int ok;            /* "status" is "ok" */
     char *message;     /* owned; NULL when the text has none */
     double mean_jct;   /* seconds; NAN when absent */
+    double gap;        /* the certified relative gap; NAN when absent */
+    double iterations; /* the solve's LPs (evaluations with penalty); NAN when absent */
+    double seconds;    /* the solve's own time; NAN when absent */
     cJSON *summary;    /* owned; NULL when the text has none */
     char *entry;       /* owned: the "entry" as the lookup file prints it; NULL unless ok */
     size_t entry_len;  /* bytes of entry */

@@ -629,10 +629,18 @@ static void solve_progress(const ct_nona_progress_t *r, void *ctx)
                       r->lps, r->max_lps, r->mean_jct, r->gap);
 }
 
+/* What a sweep's console line says of a scale's solve. */
+typedef struct {
+    double mean_jct; /* seconds */
+    double gap;      /* the certified relative gap; NAN when the method gives none */
+    size_t lps;      /* LPs (exact, grid) or evaluations (penalty) */
+    double seconds;  /* the solve's own time */
+} solve_stats_t;
+
 /* Solves one scenario into a table entry's text (ct_nona_table_entry_text;
- * and a summary when wanted). */
+ * and a summary and the sweep line's figures when wanted). */
 static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_opts_t *o, char **entry,
-                             size_t *entry_len, cJSON **summary, int print, double *mean_jct, ct_error_t *err)
+                             size_t *entry_len, cJSON **summary, int print, solve_stats_t *stats, ct_error_t *err)
 {
     ct_nona_model_t m;
     ct_nona_solution_t sol;
@@ -648,8 +656,8 @@ static ct_status_t solve_one(const ct_scenario_t *s, double scale, const nona_op
     }
     if (print)
         print_summary(s, &m, &sol, o->details);
-    if (mean_jct)
-        *mean_jct = sol.eval.mean_jct;
+    if (stats)
+        *stats = (solve_stats_t){ sol.eval.mean_jct, isfinite(sol.gap) ? sol.gap : NAN, sol.lp_solves, sol.seconds };
     st = entry ? ct_nona_table_entry_text(s, scale, &m, &sol, entry, entry_len, err) : CT_OK;
     if (st == CT_OK && summary && !(*summary = summary_json(&m, &o->solve, &sol, scale)))
         st = ct_error_set(err, CT_ENOMEM, "out of memory");
@@ -727,11 +735,10 @@ static ct_status_t sweep_point(size_t i, void *arg, char **text, ct_error_t *err
     char *entry = NULL, *head = NULL;
     size_t entry_len = 0;
     cJSON *summary = NULL, *obj = cJSON_CreateObject();
-    double mean_jct = 0;
+    solve_stats_t stats = { 0, NAN, 0, 0 };
     ct_error_t e;
     ct_error_clear(&e);
-    st = solve_one(&scaled, c->o->scales[i], c->o, &entry, &entry_len, c->o->json ? &summary : NULL, 0, &mean_jct,
-                   &e);
+    st = solve_one(&scaled, c->o->scales[i], c->o, &entry, &entry_len, c->o->json ? &summary : NULL, 0, &stats, &e);
     ct_scenario_destroy(&scaled);
     if (st != CT_OK && st != CT_EUNSTABLE) {
         cJSON_Delete(obj);
@@ -742,7 +749,10 @@ static ct_status_t sweep_point(size_t i, void *arg, char **text, ct_error_t *err
     }
     int bad = !obj || ct_json_add_number(obj, "scale", c->o->scales[i]) ||
               !cJSON_AddStringToObject(obj, "status", st == CT_OK ? "ok" : "unstable") ||
-              !cJSON_AddStringToObject(obj, "message", e.msg) || ct_json_add_number(obj, "mean_jct", mean_jct);
+              !cJSON_AddStringToObject(obj, "message", e.msg) || ct_json_add_number(obj, "mean_jct", stats.mean_jct) ||
+              (st == CT_OK && (ct_json_add_number(obj, "iterations", (double)stats.lps) ||
+                               ct_json_add_number(obj, "solve_seconds", stats.seconds) ||
+                               (isfinite(stats.gap) && ct_json_add_number(obj, "gap", stats.gap))));
     if (!bad && summary && (bad = !cJSON_AddItemToObject(obj, "summary", summary)) == 0)
         summary = NULL; /* (obj's now) */
     if (bad || !(head = cJSON_PrintUnformatted(obj))) {
@@ -807,8 +817,17 @@ static int do_sweep(const char *path, const nona_opts_t *o)
                 cJSON_AddItemToArray(summaries, pts[i].summary);
                 pts[i].summary = NULL;
             }
-            if (!o->json)
-                printf("scale %-6g mean JCT %.6g s\n", o->scales[i], pts[i].mean_jct);
+            if (o->json)
+                continue;
+            printf("scale %-6g mean JCT %.6g s", o->scales[i], pts[i].mean_jct);
+            /* (the certificate, as `nona solve` prints it; parts written
+             * before 2026-12-04 carry none) */
+            if (isfinite(pts[i].gap))
+                printf(", certified gap %.2g", pts[i].gap);
+            if (isfinite(pts[i].seconds))
+                printf(", %.0f %s, %.3f ms", pts[i].iterations,
+                       o->solve.method == CT_NONA_PENALTY ? "evaluations" : "LPs", 1e3 * pts[i].seconds);
+            printf("\n");
         }
     }
     if ((rc = cli_lookup_write(o->output, o->n_scales, pts)) != 0)

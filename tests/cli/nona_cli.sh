@@ -73,6 +73,14 @@ $C nona sweep data/scenarios/fig1.json --scale 1:40:13 -o "$T/l.json" >"$T/out" 
 grep -q "scale 40 skipped: .*unstable" "$T/err" || fail "sweep does not report the unstable scale: $(cat "$T/err")"
 grep -q "wrote .*3 scenarios, 1 unstable" "$T/out" || fail "sweep summary: $(cat "$T/out")"
 $C sample "$T/l.json" --class fig1 --servers 80 --rates fig1=1300 --count 1 | grep -q "scale 14" || fail "nearest scenario"
+# Each scale's line carries its certificate as `nona solve` prints it: the
+# gap the file records, the LPs and the solve's time.
+grep -q "^scale 14 *mean JCT [0-9.e-]* s, certified gap [0-9.e+-]*, [0-9]* LPs, [0-9.]* ms$" "$T/out" ||
+    fail "sweep line lacks the certificate: $(cat "$T/out")"
+g14=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%.2g" % [e for e in d["scenarios"] if e["scale"] == 14][0]["model"]["gap"])' "$T/l.json" 2>/dev/null)
+[ -z "$g14" ] || grep -q "^scale 14 .*, certified gap $g14," "$T/out" || fail "sweep line's gap is not the file's $g14: $(cat "$T/out")"
+$C nona sweep data/scenarios/fig1.json --scale 1:14:13 --method penalty -o "$T/lp.json" >"$T/outp" || fail "penalty sweep"
+grep -q "^scale 14 *mean JCT [0-9.e-]* s, [0-9]* evaluations, [0-9.]* ms$" "$T/outp" || fail "penalty sweep line: $(cat "$T/outp")"
 
 # Errors: one line naming the file and the field, exit 2, no output file.
 mkdir -p "$T/sc"
