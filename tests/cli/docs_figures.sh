@@ -130,6 +130,13 @@ for r in 0.0001:0.1 0.0005:0.5; do
     figure docs/baselines.md "| $ms ms | $(mp "$a" nona-late 0.7) | $(mp "$a" fair 0.7) | $(mp "$b" nona-late 0.7) | $(mp "$a" nona-late 0.9) | $(mp "$a" fair 0.9) | $(mp "$b" nona-late 0.9) |"
 done
 cell() { awk -F, -v p="$2" -v l="$3" -v c="$4" '$1 == p && $4 == "all" && $2 + 0 == l + 0 { printf "%.1f", 1000 * $c }' "$1"; }
+# README.md: the generated pipelines' best stateless over best stateful
+# policy per load (sim compare's "best stateless: P, best stateful: Q;
+# stateless / stateful mean JCT R" lines, in load order). The ensembles'
+# row of the same table takes a minute on two cores: its command is named
+# on the page.
+$C sim compare --generate 20 --family pipeline --gen-seed 200 -j 2 >"$T/pipe.txt" || fail "sim compare pipelines"
+figure README.md "| pipelines of 5-10 stages | $(sed -n 's/.*best stateless: \([^,]*\), best stateful: \([^;]*\); stateless \/ stateful mean JCT \([0-9.]*\).*/\1 \/ \2 \3/p' "$T/pipe.txt" | paste -sd'|' - | sed 's/|/ | /g') |"
 figure README.md "$(cell "$T/one-task-d8.csv" nona 0.9 5) ms against fair's $(cell "$T/one-task-d8.csv" fair 0.9 5) ms, its p99 at 0.7 $(cell "$T/one-task-d8.csv" nona 0.7 9) ms against $(cell "$T/one-task-d8.csv" fair 0.7 9) ms"
 
 # docs/training-cluster.md: the paper's Tables IV and V, ten seeds at the
