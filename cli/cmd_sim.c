@@ -38,12 +38,17 @@ void sim_usage(FILE *out)
             "  sampling with late binding: the m tasks of a job that become ready together\n"
             "  probe D x m uniform servers, each task runs on the first probed server to ask),\n"
             "  sparrow-local (the same, each task's first probe on the server holding its\n"
-            "  largest input, and a server that asks takes the task with most input there)\n"
+            "  largest input, and a server that asks takes the task with most input there),\n"
+            "  nona-file (a lookup file you solved, --table FILE: at each point the entry\n"
+            "  nearest the simulated rates, as contend serve picks it; not solved again)\n"
             "\n"
             "options:\n"
             "  --policy P            sim: the policy (default nona)\n"
             "  --policies P,Q,...    sweep: policies (default all but nona-late, fair-delay,\n"
-            "                        sparrow and sparrow-local)\n"
+            "                        sparrow, sparrow-local and nona-file; with --table, nona-file\n"
+            "                        too)\n"
+            "  --table FILE          nona-file: the lookup file (contend nona solve -o or nona\n"
+            "                        sweep -o); sim: the policy then defaults to nona-file\n"
             "  --load L              compute load sum(rate x job compute) / servers, [0.001, 1) (0.5)\n"
             "  --loads A:B:STEP      sweep over loads, e.g. 0.1:0.9:0.1\n"
             "  --bandwidths A:B:STEP sweep over link bandwidths, bytes/s, at --load\n"
@@ -186,7 +191,7 @@ enum { OPT_POLICY = 256, OPT_POLICIES, OPT_LOAD, OPT_LOADS, OPT_BWS, OPT_REPS, O
        OPT_LINK, OPT_BG, OPT_JSON, OPT_QUEUE, OPT_FAIR, OPT_ROOT, OPT_MODEL, OPT_THREADS, OPT_SHARD, OPT_PARTS,
        OPT_LATE_WAITS, OPT_LATE_FIRST, OPT_VROOT, OPT_XFER, OPT_LATE_BIND, OPT_SAMPLING, OPT_GENERATE, OPT_GEN_SEED,
        OPT_STAGES, OPT_GBPS, OPT_WAITS, OPT_BYTASK, OPT_SAVE, OPT_LWAIT, OPT_PROBES, OPT_FAMILY, OPT_EXP, OPT_RTT,
-       OPT_TABLE_RTT };
+       OPT_TABLE_RTT, OPT_TABLE };
 
 int sim_parse(int argc, char **argv, sim_opts_t *o)
 {
@@ -201,7 +206,7 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
         { "server-queue", required_argument, NULL, OPT_QUEUE }, { "fair-pick", required_argument, NULL, OPT_FAIR },
         { "locality-wait", required_argument, NULL, OPT_LWAIT },
         { "probes", required_argument, NULL, OPT_PROBES }, { "rtt", required_argument, NULL, OPT_RTT },
-        { "table-rtt", required_argument, NULL, OPT_TABLE_RTT },
+        { "table-rtt", required_argument, NULL, OPT_TABLE_RTT }, { "table", required_argument, NULL, OPT_TABLE },
         { "exp-service", no_argument, NULL, OPT_EXP },
         { "root-choices", required_argument, NULL, OPT_ROOT }, { "model", required_argument, NULL, OPT_MODEL },
         { "parts", required_argument, NULL, OPT_PARTS }, { "late-waits", required_argument, NULL, OPT_LATE_WAITS }, { "late-first", required_argument, NULL, OPT_LATE_FIRST }, { "virtual-root", required_argument, NULL, OPT_VROOT }, { "transfers", required_argument, NULL, OPT_XFER }, { "late-bind", required_argument, NULL, OPT_LATE_BIND }, { "sampling", required_argument, NULL, OPT_SAMPLING }, { "generate", required_argument, NULL, OPT_GENERATE },
@@ -223,7 +228,11 @@ int sim_parse(int argc, char **argv, sim_opts_t *o)
     int c;
     while ((c = getopt_long(argc, argv, "o:hj:", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_POLICY: o->policy = optarg; break;
+        case OPT_POLICY:
+            o->policy = optarg;
+            o->policy_set = 1;
+            break;
+        case OPT_TABLE: o->ev.table_path = optarg; break;
         case OPT_POLICIES:
             free(o->policies);
             o->policies = strdup(optarg);
@@ -601,7 +610,7 @@ static int run(const char *path, sim_opts_t *o, int sweep)
     size_t np = 0;
     int rc = 0;
     if (!sweep) {
-        pols[np++] = o->policy;
+        pols[np++] = o->ev.table_path && !o->policy_set ? "nona-file" : o->policy;
     } else if (o->policies) {
         for (char *save = NULL, *tok = strtok_r(o->policies, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (np == 16) {
@@ -622,6 +631,16 @@ static int run(const char *path, sim_opts_t *o, int sweep)
     } else {
         for (size_t i = 0; i < 6; i++)
             pols[np++] = defaults[i];
+        if (o->ev.table_path)
+            pols[np++] = "nona-file";
+    }
+    int file_pol = 0;
+    for (size_t k = 0; k < np; k++)
+        file_pol |= !strcmp(pols[k], "nona-file");
+    if (o->ev.table_path && !file_pol) { /* (a file given and not simulated: a mistake, not a no-op) */
+        ct_scenario_destroy(&s);
+        return sweep ? cli_usage("sim", "--table %s: --policies does not list nona-file", o->ev.table_path)
+                     : cli_usage("sim", "--table %s: the policy is %s, not nona-file", o->ev.table_path, pols[0]);
     }
     if (sweep) {
         rc = run_sweep(&s, o, pols, np);

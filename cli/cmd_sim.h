@@ -16,6 +16,7 @@
 
 typedef struct {
     const char *policy, *output;
+    int policy_set;          /* --policy given (else --table makes it nona-file) */
     char *policies;
     double *loads, *bws;
     size_t n_loads, n_bws;

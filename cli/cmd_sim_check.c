@@ -209,6 +209,8 @@ static int family_setup(int argc, char **argv, const char *cmd, size_t jobs, sim
         return cli_usage("sim", "%s: give SCENARIO files, --generate N, or both", cmd);
     if (o->n_bws)
         return cli_usage("sim", "%s: --bandwidths does not apply (the scenarios' own links are used)", cmd);
+    if (o->ev.table_path) /* (one file is solved for one scenario; a family has many) */
+        return cli_usage("sim", "%s: --table does not apply (contend sim SCENARIO --table FILE)", cmd);
     return collect_scenarios(argc, argv, o, scen, n_scen);
 }
 

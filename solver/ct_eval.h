@@ -17,7 +17,9 @@
  * scenario nearest the simulated rates), nona-late (the same solved and run
  * with late-bound parts), fair-delay (fair with Spark's delay scheduling,
  * a locality wait of params.locality_wait mean task times), nona-star (one table solved at
- * star_load and the scenario's bandwidth, used everywhere), random,
+ * star_load and the scenario's bandwidth, used everywhere), nona-file (an
+ * operator's lookup file, params.table_path: the entry nearest the simulated
+ * rates at every point, not solved here), random,
  * opportunistic, local, fair, sparrow (batch sampling, late binding;
  * params.probes per task). Placement-table policies draw through the
  * sampler library, as production schedulers would.
@@ -74,6 +76,10 @@ typedef struct {
     double rtt;               /**< the simulator's round trip, s (ct_sim_config_t.rtt; default 0) */
     double table_rtt;         /**< nona tables: the round trip they are solved for, s
                                    (ct_nona_model_params_t.rtt); < 0 (default): rtt, the one simulated */
+    const char *table_path;   /**< nona-file: the lookup file it draws from (nona solve or nona sweep's
+                                   output; at each point the entry nearest the simulated rates, as
+                                   ct_sampler_nearest and contend serve pick it); not owned; NULL
+                                   (default): none, and nona-file is refused */
 } ct_eval_params_t;
 
 void ct_eval_params_init(ct_eval_params_t *p);
@@ -89,7 +95,8 @@ typedef struct {
     const char *policy;       /**< static name */
     double load, bandwidth;
     int unstable;
-    double model_mean_jct;    /**< nona / nona-star: the table's prediction (s); else NAN */
+    double model_mean_jct;    /**< nona / nona-star: the table's prediction (s); else NAN (nona-file
+                                   too: its file's predictions are for the background its solve assumed) */
     double model_link_wait;   /**< nona / nona-star: the model's link wait phi for the table (s: a batch of
                                    transfers at the head of the FIFO link, Pollaczek-Khinchine), beside
                                    the simulator's mean link wait (sum.link_wait); else NAN */
@@ -113,7 +120,8 @@ void ct_eval_result_free(ct_eval_result_t *r);
 /**
  * The same sweep point by point, for callers that schedule the points
  * themselves (threads, shards, MPI ranks): a plan holds the inputs and
- * nona-star's table (solved once, in ct_eval_plan_make); point i is load
+ * nona-star's table (solved once, in ct_eval_plan_make) and nona-file's
+ * (read once there: a missing or invalid file fails the make); point i is load
  * (or bandwidth) i / n_policies under policy i % n_policies. The scenario
  * must outlive the plan. ct_eval_plan_point is thread-safe; *pt is the
  * caller's (ct_eval_point_free afterwards).

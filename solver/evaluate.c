@@ -5,9 +5,12 @@
  * (or a fixed theta) becomes a contend-table/1 document, which the sampler
  * library loads and draws from. nona gets the table solved for the simulated
  * point itself (the entry a lookup file's nearest-rate choice would pick);
- * nona-star one table for every point; local and opportunistic fixed
- * tables (all-local triplets; each segment's weakly connected branches on
- * distinct servers, one with the source and the sink).
+ * nona-star one table for every point; nona-file the entry of a lookup
+ * file the operator gives (ct_eval_params_t.table_path) that the sampler's
+ * nearest-rate choice picks, as contend serve would; local and
+ * opportunistic fixed tables (all-local triplets; each segment's weakly
+ * connected branches on distinct servers, one with the source and the
+ * sink).
  *
  * Copyright (C) 2026 the contend authors. GPL-3.0-or-later.
  */
@@ -15,13 +18,18 @@
 #include "ct_lp.h"
 #include "ct_parallel.h"
 #include "ct_nona_table.h"
+#include "ct_sampler.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const policy_names[] = { "nona", "nona-late", "nona-star", "random", "opportunistic", "local", "fair",
                                             "fair-delay", "sparrow", "sparrow-local", NULL };
+/* (not among the built-in names: it needs a file, which sim compare's
+ * scenarios and families have none of) */
+static const char file_policy[] = "nona-file";
 
 /* The mean time of an arriving job's task (s): sum rate x work over sum
  * rate x tasks. */
@@ -208,6 +216,8 @@ static ct_status_t fixed_solution(const ct_nona_model_t *m, const double *theta,
 
 static int policy_known(const char *name)
 {
+    if (!strcmp(name, file_policy))
+        return 1;
     for (size_t i = 0; policy_names[i]; i++)
         if (!strcmp(policy_names[i], name))
             return 1;
@@ -216,6 +226,8 @@ static int policy_known(const char *name)
 
 static const char *static_name(const char *name)
 {
+    if (!strcmp(name, file_policy))
+        return file_policy;
     for (size_t i = 0; policy_names[i]; i++)
         if (!strcmp(policy_names[i], name))
             return policy_names[i];
@@ -301,6 +313,7 @@ struct ct_eval_plan {
     const ct_eval_params_t *p;
     ct_sampler_t *star;     /* nona-star's table, when asked for */
     ct_nona_solution_t star_sol;
+    ct_sampler_t *file;     /* nona-file's lookup file, when asked for (read-only: shared by the points) */
 };
 typedef struct ct_eval_plan eval_ctx_t;
 
@@ -350,6 +363,14 @@ static ct_status_t model_task_ends(const ct_nona_model_t *m, const ct_nona_solut
         *out = NULL;
     }
     return st;
+}
+
+/* The tables whose own root rule runs (the root choices they record):
+ * nona's, nona-late's, nona-star's and the operator's file; the fixed
+ * baselines' roots are uniform. */
+static int root_rule_of_table(const char *name)
+{
+    return solved_here(name) || !strcmp(name, "nona-star") || !strcmp(name, file_policy);
 }
 
 ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point_t *pt, ct_error_t *err)
@@ -404,6 +425,15 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
             pt->model_mean_jct = e.mean_jct;
             pt->model_link_wait = e.phi;
         }
+    } else if (!strcmp(name, file_policy)) {
+        /* (no prediction: the file's own is for the background its solve
+         * assumed, not the one simulated here, and its table is not the
+         * model's variables) */
+        if ((st = ct_policy_table_d(name, ec->file, rates, classes, nc, 0, &pol, err)) != CT_OK && err) { /* (the policy's message names the class; this names the file) */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            st = ct_error_set(err, st, "%s: %s", p->table_path, msg);
+        }
     } else {
         if (solved_here(name)) {
             ct_nona_solve_params_t sp;
@@ -449,9 +479,10 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
                 if (tableless(name))
                     st = tableless_policy(name, p, classes, nc, &pols[r], err);
                 else
-                    st = ct_policy_table_d(name, !strcmp(name, "nona-star") ? ec->star : smp, rates, classes, nc,
-                                           !strcmp(name, "nona-star") || solved_here(name) ? 0 : 1, &pols[r],
-                                           err);
+                    st = ct_policy_table_d(name, !strcmp(name, "nona-star") ? ec->star
+                                                 : !strcmp(name, file_policy) ? ec->file
+                                                                              : smp,
+                                           rates, classes, nc, root_rule_of_table(name) ? 0 : 1, &pols[r], err);
             }
         }
         ct_error_t e2;
@@ -489,6 +520,7 @@ void ct_eval_plan_free(ct_eval_plan_t *pl)
         return;
     ct_sampler_free(pl->star);
     ct_nona_solution_free(&pl->star_sol);
+    ct_sampler_free(pl->file);
     free(pl->xs);
     free(pl->policies);
     free(pl);
@@ -546,6 +578,20 @@ ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n
                 ct_nona_model_free(&m);
                 ct_scenario_destroy(&sx);
             }
+            if (st != CT_OK) {
+                ct_eval_plan_free(pl);
+                return st;
+            }
+        }
+    /* nona-file: the operator's lookup file, read once. */
+    for (size_t i = 0; i < n_policies; i++)
+        if (!strcmp(policies[i], file_policy) && !pl->file) {
+            char msg[sizeof err->msg];
+            ct_status_t st = CT_OK;
+            if (!p->table_path || !*p->table_path)
+                st = ct_error_set(err, CT_EINPUT, "policy nona-file: no lookup file given (--table FILE)");
+            else if (ct_sampler_load(p->table_path, &pl->file, msg, sizeof msg) != 0)
+                st = ct_error_set(err, CT_EINPUT, "%s", msg);
             if (st != CT_OK) {
                 ct_eval_plan_free(pl);
                 return st;

@@ -393,6 +393,36 @@ $C sim sweep data/scenarios/ensemble.json --loads 0.3:0.3:0.1 --policies sparrow
     --jobs 2000 --probes 2 -o "$T/sp.csv" >/dev/null || fail "sim sweep --policies sparrow,sparrow-local"
 [ "$(grep -c '^sparrow' "$T/sp.csv")" -ge 2 ] && grep -q '^sparrow-local,' "$T/sp.csv" ||
     fail "sparrow rows: $(cat "$T/sp.csv")"
+# nona-file: a lookup file the operator solved (nona sweep), drawn at the
+# entry nearest the simulated rates. Its entry for these very rates is the
+# table nona solves here, so the two simulations agree to the event.
+E=data/scenarios/ensemble.json
+base=$($C nona solve $E --json | sed -n 's/.*"rho_servers":[[:space:]]*\([0-9.e+-]*\).*/\1/p')
+[ -n "$base" ] || fail "nona solve --json gives rho_servers"
+L2=$(awk -v b="$base" 'BEGIN { printf "%.17g", 2 * b }')
+$C nona sweep $E --scale 1:3:1 -o "$T/lk.json" >/dev/null || fail "nona sweep for nona-file"
+$C sim $E --table "$T/lk.json" --load "$L2" --reps 2 --jobs 2000 --json 2>"$T/e" |
+    sed 's/"seconds": [^}]*//; s/"model_[a-z_]*": [^,]*,//g; s/"policy": "[a-z-]*"//' >"$T/f-nona-file" ||
+    fail "sim --table: $(cat "$T/e")"
+$C sim $E --policy nona --load "$L2" --reps 2 --jobs 2000 --json |
+    sed 's/"seconds": [^}]*//; s/"model_[a-z_]*": [^,]*,//g; s/"policy": "[a-z-]*"//' >"$T/f-nona"
+grep -q '"events"' "$T/f-nona-file" && cmp -s "$T/f-nona" "$T/f-nona-file" ||
+    fail "nona-file at its entry's rates differs from nona: $(diff "$T/f-nona" "$T/f-nona-file" | head -4)"
+# (--table alone picks nona-file; another policy with it is refused: the
+# file would go unused)
+$C sim $E --table "$T/lk.json" --load "$L2" --reps 1 --jobs 500 --json | grep -q '"policy": "nona-file"' ||
+    fail "sim --table: the policy defaults to nona-file"
+expect_error 2 "the policy is nona, not nona-file" -- $C sim $E --policy nona --table "$T/lk.json"
+$C sim sweep $E --table "$T/lk.json" --loads "$L2:$L2:0.1" --policies nona,nona-file --reps 1 --jobs 1000 \
+    -o "$T/nf.csv" >"$T/nf" || fail "sim sweep --table"
+grep -q "^nona-file,.*,all," "$T/nf.csv" && grep -q "nona-file" "$T/nf" || fail "nona-file sweep rows: $(cat "$T/nf")"
+expect_error 2 "lk.json: --policies does not list nona-file" -- \
+    $C sim sweep $E --table "$T/lk.json" --loads 0.1:0.2:0.1 --policies nona,fair -o "$T/x.csv"
+expect_error 2 "policy nona-file: no lookup file given (--table FILE)" -- $C sim $E --policy nona-file
+expect_error 2 "nope.json: cannot open" -- $C sim $E --table "$T/nope.json"
+expect_error 2 "lk.json: policy nona-file: class 'fig1' is not in the lookup table" -- \
+    $C sim data/scenarios/fig1.json --table "$T/lk.json"
+expect_error 2 "check: --table does not apply" -- $C sim check $E --table "$T/lk.json"
 expect_error 2 "--probes: expected 1..64" -- $C sim data/scenarios/fig1.json --policy sparrow --probes 0
 expect_error 2 "--binding: expected early or late" -- $C nona solve data/scenarios/fig1.json --binding lazy
 expect_error 2 "--policy: expected nona or nona-late" -- $C sim check data/scenarios/fig1.json --policy fair
