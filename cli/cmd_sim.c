@@ -707,13 +707,16 @@ static int run(const char *path, sim_opts_t *o, int sweep)
             }
             printf("], \"link_util\": %.17g, \"server_util\": %.17g, \"link_wait\": %.17g, \"link_head_wait\": %.17g, "
                    "\"model_mean_jct\": %.17g, \"model_link_wait\": %.17g, \"backlog\": [%.17g, %.17g, %.17g, %.17g], "
-                   "\"growth\": %.17g, \"events\": %llu, \"seconds\": %.17g}\n",
+                   "\"growth\": %.17g, \"events\": %llu, \"seconds\": %.17g",
                    p->sum.link_util, p->sum.server_util, p->sum.link_wait,
                    isfinite(p->sum.link_head_wait) ? p->sum.link_head_wait : -1.0,
                    isfinite(p->model_mean_jct) ? p->model_mean_jct : -1.0,
                    isfinite(p->model_link_wait) ? p->model_link_wait : -1.0, p->sum.backlog[0], p->sum.backlog[1],
                    p->sum.backlog[2], p->sum.backlog[3], p->sum.growth, (unsigned long long)p->sum.events,
                    p->sum.seconds);
+            if (isfinite(p->table_scale))
+                printf(", \"table_scale\": %.17g", p->table_scale);
+            printf("}\n");
         } else {
             printf("policy %s, load %.3g, %zu replications: link busy %.1f%%, servers busy %.1f%%, mean link wait "
                    "%.4g s\n",
@@ -724,6 +727,9 @@ static int run(const char *path, sim_opts_t *o, int sweep)
                 printf("%-14s %10.4g %10.2g %10.4g %10.4g %10.4g %9llu\n",
                        k < res.n_classes ? res.class_names[k] : "all", p->sum.mean[k], p->sum.ci95[k], p->sum.p50[k],
                        p->sum.p95[k], p->sum.p99[k], (unsigned long long)p->sum.jobs[k]);
+            if (isfinite(p->table_scale))
+                printf("table: %s, its entry at scale %.4g (the nearest the simulated rates)\n", o->ev.table_path,
+                       p->table_scale);
             if (isfinite(p->model_mean_jct))
                 printf("model's predicted mean JCT: %.4g s\n", p->model_mean_jct);
             if (isfinite(p->model_link_wait)) { /* (its own line: scripts read the one above by its last fields) */

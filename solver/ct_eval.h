@@ -100,6 +100,8 @@ typedef struct {
     double model_link_wait;   /**< nona / nona-star: the model's link wait phi for the table (s: a batch of
                                    transfers at the head of the FIFO link, Pollaczek-Khinchine), beside
                                    the simulator's mean link wait (sum.link_wait); else NAN */
+    double table_scale;       /**< nona-file: the scale of the file's entry it drew from (the nearest the
+                                   simulated rates); else NAN */
     ct_sim_summary_t sum;
     double *model_task_end;   /**< nona: per task (sum.task_offset order), the model's mean end (s; a
                                    contracted task's at its last member, NAN for the others); NULL otherwise */

@@ -44,6 +44,8 @@ sed 's/,fair,/,fiar,/' "$T/compare.csv" >"$T/badc.csv"
 $V sim-compare-csv-v2 "$T/badc.csv" >/dev/null 2>&1 && fail "an unknown policy in sim compare's rows validated"
 $C sample "$T/lookup.json" --class fig1 --servers 8 --count 3 --json >"$T/sample.json" && ok sample-json-v1 "$T/sample.json"
 $C sim data/scenarios/fig1.json --jobs 2000 --reps 2 --json >"$T/sim.json" && ok sim-json-v1 "$T/sim.json"
+$C sim data/scenarios/fig1.json --table "$T/lookup.json" --load 0.1 --jobs 1000 --reps 1 --json >"$T/simf.json" &&
+    grep -q '"table_scale"' "$T/simf.json" && ok sim-json-v1 "$T/simf.json" || fail "sim --table --json"
 $C sim data/scenarios/ensemble.json --policy random --load 0.5 --reps 2 --jobs 4000 --json >"$T/simu.json" 2>/dev/null
 ok sim-json-v1 "$T/simu.json" # an unstable run (exit 2) still writes its document
 $C sim sweep data/scenarios/fig1.json --loads 0.3:0.95:0.3 --jobs 2000 --reps 2 --policies nona,local \

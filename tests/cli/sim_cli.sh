@@ -410,8 +410,10 @@ grep -q '"events"' "$T/f-nona-file" && cmp -s "$T/f-nona" "$T/f-nona-file" ||
     fail "nona-file at its entry's rates differs from nona: $(diff "$T/f-nona" "$T/f-nona-file" | head -4)"
 # (--table alone picks nona-file; another policy with it is refused: the
 # file would go unused)
-$C sim $E --table "$T/lk.json" --load "$L2" --reps 1 --jobs 500 --json | grep -q '"policy": "nona-file"' ||
-    fail "sim --table: the policy defaults to nona-file"
+$C sim $E --table "$T/lk.json" --load "$L2" --reps 1 --jobs 500 --json | grep -q '"policy": "nona-file".*"table_scale": 2}' ||
+    fail "sim --table: the policy defaults to nona-file, and --json names the entry"
+$C sim $E --table "$T/lk.json" --load "$(awk -v b="$base" 'BEGIN { printf "%.6g", 2.8 * b }')" --reps 1 --jobs 500 |
+    grep -q "lk.json, its entry at scale 3 (the nearest" || fail "sim --table names the entry nearest the rates"
 expect_error 2 "the policy is nona, not nona-file" -- $C sim $E --policy nona --table "$T/lk.json"
 $C sim sweep $E --table "$T/lk.json" --loads "$L2:$L2:0.1" --policies nona,nona-file --reps 1 --jobs 1000 \
     -o "$T/nf.csv" >"$T/nf" || fail "sim sweep --table"
