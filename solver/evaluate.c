@@ -564,7 +564,7 @@ ct_status_t ct_eval_plan_make(const ct_scenario_t *s, const double *xs, size_t n
     for (size_t i = 0; i < n_policies; i++)
         if (!policy_known(policies[i]))
             return ct_error_set(err, CT_EINPUT, "--policies: unknown policy '%s' (known: nona, nona-late, nona-star, "
-                                "random, opportunistic, local, fair, fair-delay, sparrow, sparrow-local)",
+                                "random, opportunistic, local, fair, fair-delay, sparrow, sparrow-local, nona-file)",
                                 policies[i]);
     ct_eval_plan_t *pl = calloc(1, sizeof *pl);
     if (!pl || !(pl->xs = malloc((n_x ? n_x : 1) * sizeof(double))) ||
