@@ -177,6 +177,10 @@ ct_status_t ct_policy_table(const char *name, const ct_sampler_t *sampler, const
 ct_status_t ct_policy_table_d(const char *name, const ct_sampler_t *sampler, const double *rates,
                               const ct_sim_class_t *classes, size_t n_classes, unsigned root_choices,
                               ct_policy_t **out, ct_error_t *err);
+/** The scenario (entry) of its lookup file that table policy p draws from:
+ *  the one nearest the rates it was made with (ct_sampler_nearest), 0
+ *  without rates; 0 for a policy that draws no table. O(1). */
+size_t ct_policy_table_entry(const ct_policy_t *p);
 /** Sparrow (Ousterhout et al., SOSP 2013) as published: batch sampling of
  *  probes x m servers for m ready tasks, late binding, no locality
  *  ("sparrow"; probes in 1..64, the paper's d = 2). */

@@ -135,6 +135,11 @@ static int table_place(ct_policy_t *self, size_t cls, size_t n_tasks, uint32_t n
     return 0;
 }
 
+size_t ct_policy_table_entry(const ct_policy_t *p)
+{
+    return p && p->place == table_place ? ((const table_state_t *)p->state)->scenario : 0;
+}
+
 void ct_policy_set_late_bind(ct_policy_t *p, ct_late_bind_t rule)
 {
     p->late_bind_ready = rule != CT_LATE_BIND_FIRST_INPUT;

@@ -373,29 +373,6 @@ static int root_rule_of_table(const char *name)
     return solved_here(name) || !strcmp(name, "nona-star") || !strcmp(name, file_policy);
 }
 
-/* The scale of the entry of lookup file f that the table policy draws
- * from at these rates (as ct_policy_table_d picks it: the nearest, classes
- * the simulation lacks at the table's rate); NAN when out of memory.
- * O(classes x entries). */
-static double file_entry_scale(const ct_sampler_t *f, const ct_sim_class_t *classes, const double *rates, size_t nc)
-{
-    size_t nt = ct_sampler_class_count(f);
-    double *r = calloc(nt ? nt : 1, sizeof(double));
-    if (!r)
-        return NAN;
-    for (size_t c = 0; c < nc; c++) {
-        long t = ct_sampler_class_index(f, classes[c].name);
-        if (t >= 0)
-            r[t] = rates[c];
-    }
-    for (size_t t = 0; t < nt; t++)
-        if (r[t] <= 0)
-            r[t] = ct_sampler_scenario_rate(f, 0, t);
-    double scale = ct_sampler_scenario_scale(f, ct_sampler_nearest(f, r));
-    free(r);
-    return scale;
-}
-
 ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point_t *pt, ct_error_t *err)
 {
     const ct_scenario_t *s = ec->s;
@@ -453,7 +430,7 @@ ct_status_t ct_eval_plan_point(const ct_eval_plan_t *ec, size_t i, ct_eval_point
          * assumed, not the one simulated here, and its table is not the
          * model's variables) */
         if ((st = ct_policy_table_d(name, ec->file, rates, classes, nc, 0, &pol, err)) == CT_OK)
-            pt->table_scale = file_entry_scale(ec->file, classes, rates, nc);
+            pt->table_scale = ct_sampler_scenario_scale(ec->file, ct_policy_table_entry(pol));
         else if (err) { /* (the policy's message names the class; this names the file) */
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
