@@ -58,6 +58,11 @@
  * skips unevenly, so a thread that ends early takes another piece. */
 #define SCREEN_PIECES 8
 
+/* What pass 2 did with a survivor (cand_how): priced with the M already
+ * computed at this solve's waits; bounded first (its run's memory is then
+ * rewritten: mark_run) and priced; bounded and out. */
+enum { CAND_PRICED, CAND_BOUNDED_PRICED, CAND_BOUNDED_OUT };
+
 /* Every array of the LP comes from the model's scratch cache and goes back
  * to it (ct_scratch_t): a solve sets up an LP per search, polish and
  * pricing round, about the same sizes each time. */
@@ -428,12 +433,16 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
     s->dense_stale = 1;
     s->cand_b = scratch_get(s, n * sizeof(size_t));
     s->cand_lin = scratch_get(s, n * sizeof(double));
+    s->cand_rc = scratch_get(s, n * sizeof(double));
+    s->cand_how = scratch_get(s, n);
     s->pbest = scratch_get(s, nb1 * sizeof(size_t));
     s->pu = scratch_get(s, nb1 * sizeof(double));
     s->ptmin = scratch_get(s, nb1 * sizeof(double));
     s->pbest_rc = scratch_get(s, nb1 * sizeof(double));
     s->pskip = scratch_get(s, nb1);
     s->team_min = CT_WAIT_TEAM_MIN;
+    s->price_team_min = CT_WAIT_PRICE_TEAM_MIN;
+    s->price_piece_min = CT_WAIT_PRICE_PIECE_MIN;
     s->pfirst = scratch_get(s, SCREEN_PIECES * CT_WAIT_TEAM_MAX * sizeof(size_t));
     s->pcount = scratch_get(s, SCREEN_PIECES * CT_WAIT_TEAM_MAX * sizeof(size_t));
     s->pmem = scratch_get(s, SCREEN_PIECES * CT_WAIT_TEAM_MAX * sizeof(size_t));
@@ -442,7 +451,7 @@ static ct_status_t restricted_init(ct_wait_lp_t *s, ct_error_t *err)
         !s->tm || !s->mc || !s->sa1 || !s->sa2 || !s->sq || !s->la || !s->ln || !s->la2 || !s->ln2 || !s->lr || !s->bmin ||
         !s->bbeta || !s->bshare || !s->dcol || !s->dinfo || !s->dbr || !s->dM || !s->dcol2 || !s->dinfo2 ||
         !s->dbr2 || !s->dM2 || !s->astart2 || !s->cand || !s->cand_b ||
-        !s->cand_lin || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc || !s->kcol || !s->pskip ||
+        !s->cand_lin || !s->cand_rc || !s->cand_how || !s->pbest || !s->pu || !s->ptmin || !s->pbest_rc || !s->kcol || !s->pskip ||
         !s->pfirst || !s->pcount || !s->pmem) {
         scratch_put(s, keep);
         return ct_error_set(err, CT_ENOMEM, "out of memory");
@@ -711,6 +720,8 @@ void ct_wait_lp_free(ct_wait_lp_t *s)
     scratch_put(s, s->astart2);
     scratch_put(s, s->cand_b);
     scratch_put(s, s->cand_lin);
+    scratch_put(s, s->cand_rc);
+    scratch_put(s, s->cand_how);
     scratch_put(s, s->pbest);
     scratch_put(s, s->pu);
     scratch_put(s, s->ptmin);
@@ -1081,6 +1092,52 @@ static void screen_piece(size_t p, void *ctx)
     s->pmem[p] = mem_skips;
 }
 
+/* Pricing's second pass over survivors [p per, (p + 1) per) (see
+ * restricted_solve): a survivor not priced at this solve's waits yet is
+ * bounded first (that bound kept in mc when it rules the survivor out; its
+ * M when it is priced: cost), else priced. Writes only its survivors'
+ * entries (of cand_rc, cand_how, and mc, tm, kc, cstamp at their columns,
+ * each column once a pass), so pieces run side by side, and the caller
+ * takes the results in column order: the same for any number of threads. */
+typedef struct {
+    ct_wait_lp_t *s;
+    double po, wo;
+    size_t nc, per;
+} price_ctx_t;
+
+static void price_piece(size_t p, void *ctx)
+{
+    const price_ctx_t *pc = ctx;
+    ct_wait_lp_t *s = pc->s;
+    const ct_nona_model_t *m = s->m;
+    size_t i0 = p * pc->per, i1 = i0 + pc->per < pc->nc ? i0 + pc->per : pc->nc;
+    for (size_t i = i0; i < i1; i++) {
+        if (i + 8 < i1)
+            CT_PREFETCH(&m->trip[s->kcol[s->cand[i + 8]]]);
+        if (i + 4 < i1)
+            CT_PREFETCH(&m->branches[m->trip[s->kcol[s->cand[i + 4]]].branch_start]);
+        size_t j = s->cand[i], w = s->kcol[j], b = s->cand_b[i];
+        double share = s->bshare[b], lin = s->cand_lin[i];
+        unsigned char how = CAND_PRICED;
+        if (s->cstamp[j] != s->stamp) {
+            /* the bound here (the one found before was dropped in pass 1),
+             * kept for later */
+            double *c = s->mc + 3 * j, k = share * s->inv_t;
+            double lo = ct_nona_triplet_time_lb(m, w, pc->po, pc->wo);
+            how = CAND_BOUNDED_PRICED;
+            if (k * lo + lin >= s->pu[b]) {
+                c[0] = lo;
+                c[1] = pc->po;
+                c[2] = pc->wo;
+                s->cand_how[i] = CAND_BOUNDED_OUT;
+                continue;
+            }
+        }
+        s->cand_rc[i] = cost(s, j, share, pc->po, pc->wo) + lin;
+        s->cand_how[i] = how;
+    }
+}
+
 /* The block solver's LP at objective waits (po, wo), rows at pr: column
  * generation over the active columns (see ct_wait_lp_t) until no column
  * prices out. *ok = 0 when infeasible; else s->ax (packed), *y1, *y2
@@ -1186,32 +1243,32 @@ static ct_status_t restricted_solve(ct_wait_lp_t *s, double po, double wo, doubl
             }
             nc += k;
         }
+        /* pass 2: each survivor's bound, then its reduced cost (the
+         * costly part, in pieces on the team where there are many), then
+         * in column order what the pass keeps of them */
+        price_ctx_t pc = { s, po, wo, nc, nc };
+        size_t npp = 1;
+        if (s->team && nc >= s->price_team_min && nc > 1) {
+            size_t most = nc / (s->price_piece_min > 1 ? s->price_piece_min : 1);
+            npp = SCREEN_PIECES * ct_team_size(s->team);
+            npp = npp < most ? npp : most > 1 ? most : 1;
+            pc.per = (nc + npp - 1) / npp;
+            npp = (nc + pc.per - 1) / pc.per;
+            s->price_team_runs += npp > 1;
+        }
+        ct_team_run(npp > 1 ? s->team : NULL, nc ? npp : 0, price_piece, &pc);
         for (size_t i = 0; i < nc; i++) {
-            if (i + 8 < nc)
-                CT_PREFETCH(&m->trip[s->kcol[s->cand[i + 8]]]);
-            if (i + 4 < nc)
-                CT_PREFETCH(&m->branches[m->trip[s->kcol[s->cand[i + 4]]].branch_start]);
-            size_t j = s->cand[i], w = s->kcol[j], b = s->cand_b[i];
-            double share = s->bshare[b], lin = s->cand_lin[i];
-            if (s->cstamp[j] != s->stamp) {
-                /* the bound here (the one found before was dropped above),
-                 * kept for later */
-                double *c = s->mc + 3 * j, k = share * s->inv_t;
-                double lo = ct_nona_triplet_time_lb(m, w, po, wo);
-                mark_run(s, b, j);
-                if (k * lo + lin >= s->pu[b]) {
-                    c[0] = lo;
-                    c[1] = po;
-                    c[2] = wo;
-                    continue;
-                }
-            }
-            double rc = cost(s, j, share, po, wo) + lin;
+            size_t b = s->cand_b[i];
+            if (s->cand_how[i] != CAND_PRICED)
+                mark_run(s, b, s->cand[i]);
+            if (s->cand_how[i] == CAND_BOUNDED_OUT)
+                continue;
+            double rc = s->cand_rc[i];
             if (rc < s->ptmin[b])
                 s->ptmin[b] = rc;
             if (rc < s->pbest_rc[b]) {
                 s->pbest_rc[b] = rc;
-                s->pbest[b] = j;
+                s->pbest[b] = s->cand[i];
             }
         }
         runs_remembered(s);

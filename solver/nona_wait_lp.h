@@ -109,6 +109,8 @@ typedef struct {
     double *dM2;
     size_t *cand, *cand_b, *pbest; /* pricing: the screen's survivors, their blocks; per block */
     double *cand_lin, *pu, *ptmin, *pbest_rc;
+    double *cand_rc;        /* pass 2, per survivor: its reduced cost (where cand_how says it was priced) */
+    unsigned char *cand_how; /* pass 2, per survivor: CAND_* (nona_wait_lp.c), written by its piece */
     double a1max, a2max;    /* max beta a1, max beta a2: bound row 1's scale */
     double qmax;            /* max |row 2 coefficient| */
     int row_linear;         /* 1: the server row is the linearised one (q, m2s_local) whatever the model's
@@ -118,10 +120,16 @@ typedef struct {
     double *bmin_alt, qmax_alt;
     double *ib;             /* ct_wait_lp_interval_bound's per-block minima (4 per block; allocated there) */
     /* A solve's first pricing pass runs in pieces (SCREEN_PIECES per
-     * thread) on a team when the stream has team_min entries or more;
-     * the candidates are the same for any number of threads. */
+     * thread) on a team when the stream has team_min entries or more, and
+     * its second where it has price_team_min survivors or more; the
+     * candidates and columns added are the same for any number of threads. */
     unsigned threads;       /* set by the caller after init (0, 1: this thread alone) */
     size_t team_min;        /* CT_WAIT_TEAM_MIN after init (the tests lower it) */
+    size_t price_team_min;  /* pass 2 runs in pieces on the team from this many survivors, pieces of at
+                             * least price_piece_min (CT_WAIT_PRICE_TEAM_MIN, CT_WAIT_PRICE_PIECE_MIN after
+                             * init; the tests lower them); the survivors' results are the same either way */
+    size_t price_piece_min;
+    size_t price_team_runs; /* pass 2 runs in pieces on the team since ct_wait_lp_init */
     ct_team_t *team;        /* started at the first long pass (at most CT_WAIT_TEAM_MAX threads); owned */
     unsigned char *pskip;   /* per block: its whole-block screen loses at this pass's multipliers */
     size_t *pfirst, *pcount; /* per piece: its survivors' first slot in cand and their count */
@@ -132,6 +140,11 @@ typedef struct {
 /* Stream entries from which a pricing pass is worth a team: a pass reads
  * about 5 ns an entry it does not skip, a team run costs a few us. */
 #define CT_WAIT_TEAM_MIN 16384
+/* Pricing's second pass on the team from this many survivors (each costs
+ * a bound and most an M, 0.1-0.3 us; a team run a few us), in pieces of at
+ * least CT_WAIT_PRICE_PIECE_MIN of them. */
+#define CT_WAIT_PRICE_TEAM_MIN 256
+#define CT_WAIT_PRICE_PIECE_MIN 64
 #define CT_WAIT_TEAM_MAX 64
 
 /* Entries per run of the pricing screen's run minima (ct_wait_lp_t.cmin). */

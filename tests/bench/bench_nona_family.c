@@ -26,7 +26,7 @@
  * wait LP's column screens computed afresh (the model's screens cache
  * dropped, as before the night of 2026-11-30); BENCH_THREADS=N the same
  * on N threads (`nona solve -j N`: exact pricing's streams in N ranges
- * at once, the wait LPs' first pricing pass in pieces on a team; the
+ * at once, the wait LPs' pricing passes in pieces on a team; the
  * library's default is 1, the command's the cores).
  */
 #include "bench_util.h"
@@ -263,7 +263,7 @@ int main(void)
         if (sn)
             k += snprintf(what + k, sizeof what - (size_t)k, "without the screens cache ");
         if (th > 0)
-            k += snprintf(what + k, sizeof what - (size_t)k, "%d threads (-j %d: pricing's streams, the wait LPs' first pass) ", th, th);
+            k += snprintf(what + k, sizeof what - (size_t)k, "%d threads (-j %d: pricing's streams, the wait LPs' pricing passes) ", th, th);
         if (k > 0)
             what[k - 1] = 0;
         printf("  %s against the default row: %.3f s in all against %.3f s (x%.2f), %zu LPs against %zu, "

@@ -1009,8 +1009,8 @@ static void rep_model(unsigned long long *st, int rep, size_t nc, int server_mod
  * bounds are read at waits above theirs, and must not be below), agrees
  * with GLPK's at every step, on forks of 7 parallel tasks over 16
  * servers (triplets of up to 6 remote parts) at light and heavier load,
- * both bindings. The same LP with its first pricing pass in pieces on a
- * team of 3 (ct_wait_lp_t.team_min lowered to 0) gives the same value,
+ * both bindings. The same LP with both its pricing passes in pieces on a
+ * team of 3 (ct_wait_lp_t.team_min and price_team_min lowered to 0) gives the same value,
  * bound and theta, bit for bit, and the same active columns. The walks
  * skip runs of entries by what pricing remembers of them (ct_wait_lp_t.rmc,
  * ucmin): some do, or the check above would not cover it. */
@@ -1019,7 +1019,7 @@ static void pricing_screens_hold(void)
     unsigned long long st = 4242;
     int compared = 0, teamed = 0;
     double worst = 0;
-    size_t mem_skips = 0;
+    size_t mem_skips = 0, price_teamed = 0;
     for (int rep = 0; rep < 4; rep++) {
         ct_dag_t d;
         ct_scenario_t s;
@@ -1032,6 +1032,8 @@ static void pricing_screens_hold(void)
         CHECK(ct_wait_lp_init(&tl, &m, CT_NONA_LP_BLOCK, &err) == CT_OK);
         tl.threads = 3;
         tl.team_min = 0;
+        tl.price_team_min = 0; /* (the second pass in pieces too, however few its survivors) */
+        tl.price_piece_min = 1;
         double *th1 = malloc(m.n_vars * sizeof(double)), *th3 = malloc(m.n_vars * sizeof(double));
         CHECK(th1 && th3);
         double lo = ct_nona_phi_min(&m), hi = ct_nona_phi_max(&m), wlo, whi;
@@ -1067,6 +1069,7 @@ static void pricing_screens_hold(void)
         free(th1);
         free(th3);
         mem_skips += bl.mem_skips;
+        price_teamed += tl.price_team_runs;
         ct_wait_lp_free(&bl);
         ct_wait_lp_free(&gl);
         ct_wait_lp_free(&tl);
@@ -1077,6 +1080,7 @@ static void pricing_screens_hold(void)
     CHECK(compared >= 200);
     CHECK(teamed >= 220);
     CHECK_MSG(mem_skips > 0, "no run was skipped by its memory bound");
+    CHECK_MSG(price_teamed > 0, "no second pricing pass ran in pieces on the team");
     printf("pricing screens: %d wait LPs along walks agree with GLPK (worst relative difference %.1e); %d the same "
            "with the first pass on a team of 3\n",
            compared, worst, teamed);
